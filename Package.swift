@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (see DESIGN.md §2): the platform-neutral core, the local App Store backend, and the
+// system libraries they reach through systemLibrary targets. Nothing outside the toolchain.
+let package = Package(
+    name: "IOSiAP",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
+    products: [
+        .library(name: "IOSiAPCore", targets: ["IOSiAPCore"]),
+        .library(name: "IOSiAPLocalStore", targets: ["IOSiAPLocalStore"]),
+        .executable(name: "iosiap-example-session", targets: ["ExampleSession"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "IOSiAPCore",
+            dependencies: ["CSQLite"],
+            path: "Sources/IOSiAPCore"
+        ),
+        .target(
+            name: "IOSiAPLocalStore",
+            dependencies: ["IOSiAPCore"],
+            path: "Sources/IOSiAPLocalStore"
+        ),
+        .executableTarget(
+            name: "ExampleSession",
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore"],
+            path: "Examples/Session"
+        ),
+        .testTarget(
+            name: "IOSiAPCoreTests",
+            dependencies: ["IOSiAPCore"],
+            path: "Tests/IOSiAPCoreTests"
+        ),
+        .testTarget(
+            name: "IOSiAPLocalStoreTests",
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore"],
+            path: "Tests/IOSiAPLocalStoreTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

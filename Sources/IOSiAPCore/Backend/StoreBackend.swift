@@ -1,0 +1,48 @@
+/// How a purchase ended, as a backend reports it. Failures are thrown as `StoreError`.
+public enum PurchaseOutcome: Sendable, Equatable {
+    /// Charged: the transaction to grant.
+    case purchased(StoreTransaction)
+    /// The user cancelled: nothing charged.
+    case cancelled
+    /// Waiting for approval (Ask to Buy); the outcome arrives later as a `StoreUpdate`.
+    case deferred
+}
+
+/// Something the store reports on its own, outside any request (StoreKit 2: `Transaction.updates`).
+public enum StoreUpdate: Sendable, Equatable {
+    /// A purchase completed outside a request: an Ask to Buy approval, a purchase made elsewhere, a renewal.
+    case purchased(StoreTransaction)
+    /// A deferred purchase was declined.
+    case declined(productID: String)
+    /// A transaction was refunded or revoked.
+    case revoked(StoreTransaction)
+}
+
+/// A store the core can drive: the local App Store everywhere, StoreKit 2 on Apple platforms.
+///
+/// The core calls these from its own worker, one request at a time, never on the game's thread.
+public protocol StoreBackend: Sendable {
+    /// The products the store knows among `ids` (already deduplicated). Unknown ids are simply absent.
+    func products(for ids: [String]) async throws(StoreError) -> [StoreProduct]
+
+    /// Runs a payment for `product`, which the core has validated against `request`.
+    func purchase(_ request: PaymentRequest, product: StoreProduct) async throws(StoreError) -> PurchaseOutcome
+
+    /// Syncs with the store and returns what the user owns now: non-consumables and active subscriptions.
+    func restore() async throws(StoreError) -> [StoreTransaction]
+
+    /// The transactions the store still considers unfinished (StoreKit 2: `Transaction.unfinished`).
+    func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction]
+
+    /// Tells the store the game has granted a transaction.
+    func finish(transactionID: UInt64) async throws(StoreError)
+
+    /// Whether this user may make payments at all.
+    var canMakePayments: Bool { get }
+
+    /// The store's own reports. Called once, when the core opens; the stream ends when the backend closes.
+    func updates() -> AsyncStream<StoreUpdate>
+
+    /// Stops the backend's background work and ends its update stream.
+    func close()
+}

@@ -1,0 +1,103 @@
+/// A stable numeric code for everything that can go wrong in IOSiAP.
+///
+/// The raw values are the C ABI's status codes (`iosiap_status`): they are negative, never renumbered,
+/// and new cases only take unused numbers. Ranges:
+/// - `-1 … -99`: the core's own errors (bad input, wrong state, storage).
+/// - `-100 … -199`: StoreKit's `SKError.Code`, as `-100 - code` (so `SKErrorPaymentCancelled = 2` is `-102`).
+/// - `-200 … -299`: reserved for signed-transaction verification.
+public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
+    // The core's own errors.
+    case invalidArgument = -1
+    case invalidUTF8 = -2
+    case unknownProduct = -3
+    case quantityOutOfRange = -4
+    case storeNotOpen = -5
+    case unknownTransaction = -6
+    case wrongState = -7
+    case invalidCatalog = -8
+    case catalogNotReadable = -9
+    case storageFailure = -10
+    case quantityNotAllowedForProductType = -11
+    case storeUnreachable = -12
+    case systemError = -13
+    case notEntitled = -14
+    case stringTooLong = -15
+
+    // StoreKit's SKError.Code, offset by -100.
+    case unknown = -100
+    case clientInvalid = -101
+    case paymentCancelled = -102
+    case paymentInvalid = -103
+    case paymentNotAllowed = -104
+    case storeProductNotAvailable = -105
+    case cloudServicePermissionDenied = -106
+    case cloudServiceNetworkConnectionFailed = -107
+    case cloudServiceRevoked = -108
+    case privacyAcknowledgementRequired = -109
+    case unauthorizedRequestData = -110
+    case invalidOfferIdentifier = -111
+    case invalidSignature = -112
+    case missingOfferParams = -113
+    case invalidOfferPrice = -114
+    case overlayCancelled = -115
+    case overlayInvalidConfiguration = -116
+    case overlayTimeout = -117
+    case ineligibleForOffer = -118
+    case unsupportedPlatform = -119
+    case overlayPresentedInBackgroundScene = -120
+    case paymentMethodBindingConfigurationRequired = -121
+
+    /// The `SKError.Code` number this code stands for, or `nil` for the core's own errors.
+    public var storeKitCode: Int? {
+        (-199 ... -100).contains(rawValue) ? Int(-100 - rawValue) : nil
+    }
+
+    /// The code for an `SKError.Code` number, or `nil` when StoreKit has no such code.
+    public init?(storeKitCode: Int) {
+        guard (0...99).contains(storeKitCode) else { return nil }
+        self.init(rawValue: Int32(-100 - storeKitCode))
+    }
+
+    /// A short English description that does not depend on the failing call (C: `iosiap_status_text`).
+    public var summary: String {
+        switch self {
+        case .invalidArgument: "invalid argument"
+        case .invalidUTF8: "string is not valid UTF-8"
+        case .unknownProduct: "unknown product"
+        case .quantityOutOfRange: "quantity outside 1...10"
+        case .storeNotOpen: "store is not open"
+        case .unknownTransaction: "unknown transaction"
+        case .wrongState: "call not allowed in the current state"
+        case .invalidCatalog: "the .storekit catalog is malformed"
+        case .catalogNotReadable: "the .storekit catalog cannot be read"
+        case .storageFailure: "the state directory cannot be read or written"
+        case .quantityNotAllowedForProductType: "quantity above 1 is allowed for consumables only"
+        case .storeUnreachable: "the store cannot be reached"
+        case .systemError: "system error"
+        case .notEntitled: "not entitled"
+        case .stringTooLong: "string too long"
+        case .unknown: "unknown store error"
+        case .clientInvalid: "client is not allowed to make the request"
+        case .paymentCancelled: "payment cancelled by the user"
+        case .paymentInvalid: "payment parameters not recognized"
+        case .paymentNotAllowed: "this device is not allowed to make the payment"
+        case .storeProductNotAvailable: "product not available in the current storefront"
+        case .cloudServicePermissionDenied: "cloud service permission denied"
+        case .cloudServiceNetworkConnectionFailed: "cannot connect to the network"
+        case .cloudServiceRevoked: "cloud service revoked"
+        case .privacyAcknowledgementRequired: "the user has not acknowledged Apple's privacy policy"
+        case .unauthorizedRequestData: "the app is not authorized to request data"
+        case .invalidOfferIdentifier: "invalid offer identifier"
+        case .invalidSignature: "invalid offer signature"
+        case .missingOfferParams: "missing offer parameters"
+        case .invalidOfferPrice: "invalid offer price"
+        case .overlayCancelled: "overlay cancelled"
+        case .overlayInvalidConfiguration: "invalid overlay configuration"
+        case .overlayTimeout: "overlay timed out"
+        case .ineligibleForOffer: "the user is not eligible for the offer"
+        case .unsupportedPlatform: "unsupported platform"
+        case .overlayPresentedInBackgroundScene: "overlay presented in a background scene"
+        case .paymentMethodBindingConfigurationRequired: "payment method binding configuration required"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Synchronization
+
+/// The queue between the store's worker and the game: the worker pushes, the game drains.
+///
+/// `drain` is the mechanism behind the C ABI's `poll`: one atomic load when nothing is queued, so a game
+/// can call it every frame. `next()` serves the Swift `AsyncSequence`. Each event reaches one consumer.
+package final class EventQueue: Sendable {
+    private struct State: ~Copyable {
+        var events: [StoreEvent] = []
+        var head = 0
+        var waiters: [CheckedContinuation<StoreEvent?, Never>] = []
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    /// Mirrors `events.count - head` so that an empty poll takes no lock.
+    private let pending = Atomic<Int>(0)
+
+    package init() {}
+
+    /// Queues an event, or hands it straight to a waiting async consumer.
+    package func push(_ event: StoreEvent) {
+        let waiter: CheckedContinuation<StoreEvent?, Never>? = state.withLock { state in
+            if state.closed { return nil }
+            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+            state.events.append(event)
+            pending.add(1, ordering: .releasing)
+            return nil
+        }
+        waiter?.resume(returning: event)
+    }
+
+    /// Whether anything is queued. Lock-free.
+    package var isEmpty: Bool { pending.load(ordering: .acquiring) == 0 }
+
+    /// Removes and returns up to `limit` queued events, oldest first.
+    package func drain(limit: Int = .max) -> [StoreEvent] {
+        guard !isEmpty, limit > 0 else { return [] }
+        return state.withLock { state in
+            let end = min(state.events.count, state.head + limit)
+            let batch = Array(state.events[state.head..<end])
+            state.head = end
+            if state.head == state.events.count {
+                state.events.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            pending.subtract(batch.count, ordering: .releasing)
+            return batch
+        }
+    }
+
+    /// Returns the next event, waiting for one; `nil` once the queue is closed and empty.
+    package func next() async -> StoreEvent? {
+        if let event = drain(limit: 1).first { return event }
+        return await withCheckedContinuation { continuation in
+            let immediate: StoreEvent?? = state.withLock { state in
+                if state.head < state.events.count {
+                    let event = state.events[state.head]
+                    state.head += 1
+                    pending.subtract(1, ordering: .releasing)
+                    return .some(event)
+                }
+                if state.closed { return .some(nil) }
+                state.waiters.append(continuation)
+                return .none
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+    }
+
+    /// Ends the queue: waiting consumers get `nil`, later pushes are dropped.
+    package func close() {
+        let waiters = state.withLock { state in
+            state.closed = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: nil) }
+    }
+}

@@ -1,0 +1,58 @@
+/// Everything the store tells the game, one event type for all requests (C: `iosiap_event`).
+///
+/// Every products request, payment and restore ends in exactly one terminal event:
+/// - products request: `productsReceived` or `productsFailed`;
+/// - payment: `purchased`, `cancelled`, `failed` or `deferred`;
+/// - restore: `restoreFinished` (after zero or more `restored`).
+///
+/// Events without a request (`requestID == nil`) come from the store itself: an Ask to Buy approval or
+/// decline, a transaction left unfinished by an earlier launch, a refund.
+public enum StoreEvent: Sendable, Equatable {
+    /// The products found and the ids the store does not know.
+    case productsReceived(requestID: RequestID, products: [StoreProduct], invalidProductIDs: [String])
+    /// The products request failed as a whole.
+    case productsFailed(requestID: RequestID, error: StoreError)
+    /// A payment was accepted and is being processed.
+    case purchasing(requestID: RequestID, productID: String)
+    /// A purchase completed. Grant it, then call finish. `requestID` is `nil` when the purchase was not
+    /// answered within its request: an Ask to Buy approval, or redelivery of an unfinished transaction.
+    case purchased(requestID: RequestID?, transaction: StoreTransaction)
+    /// The user cancelled the payment: nothing was charged. Not a failure.
+    case cancelled(requestID: RequestID, productID: String)
+    /// The payment failed: nothing was charged.
+    case failed(requestID: RequestID, productID: String, error: StoreError)
+    /// The payment waits for approval (Ask to Buy). A later `purchased` or `declined` event carries the outcome.
+    case deferred(requestID: RequestID, productID: String)
+    /// A deferred payment was declined: nothing was charged.
+    case declined(productID: String)
+    /// A product the user owns, found by a restore.
+    case restored(requestID: RequestID, transaction: StoreTransaction)
+    /// The restore is over: how many transactions it restored, or why it failed.
+    case restoreFinished(requestID: RequestID, result: Result<Int, StoreError>)
+    /// The App Store revoked a transaction (a refund): take back what it granted.
+    case revoked(transaction: StoreTransaction)
+
+    /// The request this event answers, if any.
+    public var requestID: RequestID? {
+        switch self {
+        case .productsReceived(let id, _, _), .productsFailed(let id, _), .purchasing(let id, _),
+             .cancelled(let id, _), .failed(let id, _, _), .deferred(let id, _), .restored(let id, _),
+             .restoreFinished(let id, _):
+            id
+        case .purchased(let id, _):
+            id
+        case .declined, .revoked:
+            nil
+        }
+    }
+
+    /// Whether this event ends its request.
+    public var isTerminal: Bool {
+        switch self {
+        case .productsReceived, .productsFailed, .purchased, .cancelled, .failed, .deferred, .restoreFinished:
+            true
+        case .purchasing, .restored, .declined, .revoked:
+            false
+        }
+    }
+}

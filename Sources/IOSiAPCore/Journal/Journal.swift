@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// The core's durable record of every transaction the game was told about, and which ones it finished.
+///
+/// It lives in `journal.sqlite` in the state directory. A transaction is written here before its event is
+/// queued, and stays unfinished, to be delivered again at the next launch, until the game finishes it.
+package final class Journal: Sendable {
+    /// What `record` found.
+    package enum RecordResult: Equatable, Sendable {
+        /// The transaction was new.
+        case inserted
+        /// It was known and is still unfinished.
+        case knownUnfinished
+        /// It was known and already finished: it must not be granted again.
+        case knownFinished
+    }
+
+    /// Schema migrations, one per version; never edit a released entry, append a new one.
+    static let migrations = [
+        """
+        CREATE TABLE transactions (
+            id INTEGER PRIMARY KEY,
+            product_id TEXT NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            payload BLOB NOT NULL
+        );
+        CREATE INDEX transactions_unfinished ON transactions(finished) WHERE finished = 0;
+        """,
+    ]
+
+    private let database: Mutex<SQLiteDatabase>
+    private let encoder = JSONEncoder()
+
+    /// Opens or creates the journal in `directory`.
+    package init(directory: StateDirectory) throws(StoreError) {
+        let database = try SQLiteDatabase(path: directory.file("journal.sqlite"))
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        try database.migrate(Self.migrations)
+        self.database = Mutex(database)
+    }
+
+    /// Writes a transaction the store reported. Known transactions keep their finish mark; their stored copy
+    /// is replaced, so that a revocation or a new signature is kept. A transaction first seen through a
+    /// restore (`finished: true`) is recorded as finished: restoring charges nothing.
+    @discardableResult
+    package func record(_ transaction: StoreTransaction, finished: Bool = false) throws(StoreError) -> RecordResult {
+        let payload = try encode(transaction)
+        return try database.withLock { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) in
+                let existing = try database.query("SELECT finished FROM transactions WHERE id = ?",
+                                                  [.integer(Int64(bitPattern: transaction.id))])
+                if let row = existing.first {
+                    try database.query("UPDATE transactions SET payload = ? WHERE id = ?",
+                                       [.blob(payload), .integer(Int64(bitPattern: transaction.id))])
+                    return row[0].integer == 1 ? .knownFinished : .knownUnfinished
+                }
+                try database.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, ?, ?)",
+                                   [.integer(Int64(bitPattern: transaction.id)), .text(transaction.productID),
+                                    .integer(finished ? 1 : 0), .blob(payload)])
+                return .inserted
+            }
+        }
+    }
+
+    /// Marks a transaction finished. Returns `false` if it already was (finishing is idempotent).
+    /// Throws `unknownTransaction` for an id the journal never recorded.
+    @discardableResult
+    package func markFinished(_ id: UInt64) throws(StoreError) -> Bool {
+        try database.withLock { database throws(StoreError) in
+            let rows = try database.query("SELECT finished FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
+            guard let row = rows.first else {
+                throw StoreError(.unknownTransaction, "no transaction with id \(id) was delivered to this app")
+            }
+            if row[0].integer == 1 { return false }
+            try database.query("UPDATE transactions SET finished = 1 WHERE id = ?", [.integer(Int64(bitPattern: id))])
+            return true
+        }
+    }
+
+    /// The transactions not finished yet, oldest id first.
+    package func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: "finished = 0")
+    }
+
+    /// Every recorded transaction, oldest id first.
+    package func allTransactions() throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: "1")
+    }
+
+    /// Whether the transaction is recorded and finished.
+    package func isFinished(_ id: UInt64) throws(StoreError) -> Bool {
+        try database.withLock { database throws(StoreError) in
+            try database.query("SELECT finished FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
+                .first?.first?.integer == 1
+        }
+    }
+
+    private func transactions(where condition: String) throws(StoreError) -> [StoreTransaction] {
+        let rows = try database.withLock { database throws(StoreError) in
+            try database.query("SELECT payload FROM transactions WHERE \(condition) ORDER BY id")
+        }
+        return try rows.map { row throws(StoreError) in try decode(row[0].bytes ?? []) }
+    }
+
+    private func encode(_ transaction: StoreTransaction) throws(StoreError) -> [UInt8] {
+        do { return Array(try encoder.encode(transaction)) } catch {
+            throw StoreError(.storageFailure, "cannot encode transaction \(transaction.id): \(error)")
+        }
+    }
+
+    private func decode(_ bytes: [UInt8]) throws(StoreError) -> StoreTransaction {
+        do { return try JSONDecoder().decode(StoreTransaction.self, from: Data(bytes)) } catch {
+            throw StoreError(.storageFailure, "journal holds an unreadable transaction: \(error)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Identifies one products request, payment or restore; every event that answers it carries it.
+public typealias RequestID = UInt64
+
+/// What the game asks to buy (C: the arguments of `iosiap_request_payment`).
+public struct PaymentRequest: Sendable, Equatable {
+    /// The quantities StoreKit accepts.
+    public static let allowedQuantities: ClosedRange<Int> = 1...10
+
+    /// The product to buy.
+    public let productID: String
+    /// How many units (1…10; above 1 for consumables only).
+    public let quantity: Int
+    /// An optional UUID the game uses to link the purchase to its own account.
+    public let appAccountToken: UUID?
+
+    /// Creates a payment request; `PurchaseStore` validates it.
+    public init(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil) {
+        self.productID = productID
+        self.quantity = quantity
+        self.appAccountToken = appAccountToken
+    }
+}

@@ -1,0 +1,151 @@
+import CSQLite
+import Foundation
+
+/// A value bound to, or read from, an SQL statement.
+package enum SQLiteValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// One connection to an SQLite database file: the small part of SQLite's C API that the journal and the
+/// local store's state need, with every failure turned into a `StoreError` that names the file.
+///
+/// Not thread-safe by itself: each owner keeps its connection behind a lock.
+package final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    /// The database file, for error messages.
+    package let path: String
+
+    /// Opens (and, with `create`, creates) the database at `path`, waiting up to `busyTimeout` for a lock
+    /// another connection holds.
+    package init(path: String, create: Bool = true, busyTimeout: Duration = .seconds(5)) throws(StoreError) {
+        self.path = path
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if create { flags |= SQLITE_OPEN_CREATE }
+        var connection: OpaquePointer?
+        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        guard status == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close(connection)
+            throw StoreError(.storageFailure, "cannot open database \(path): \(message)")
+        }
+        handle = connection
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(connection, Int32(clamping: milliseconds))
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    package func execute(_ sql: String) throws(StoreError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if status != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_free(errorMessage)
+            throw StoreError(.storageFailure, "database \(path): \(message)")
+        }
+    }
+
+    /// Runs one statement with parameters and returns its rows.
+    @discardableResult
+    package func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [[SQLiteValue]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure("cannot prepare \(sql)")
+        }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in parameters.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32 = switch value {
+            case .null: sqlite3_bind_null(statement, index)
+            case .integer(let number): sqlite3_bind_int64(statement, index, number)
+            case .real(let number): sqlite3_bind_double(statement, index, number)
+            case .text(let text): sqlite3_bind_text(statement, index, text, -1, iosiap_sqlite_transient())
+            case .blob(let bytes): sqlite3_bind_blob(statement, index, bytes, Int32(bytes.count), iosiap_sqlite_transient())
+            }
+            guard status == SQLITE_OK else { throw failure("cannot bind parameter \(index)") }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw failure("cannot run \(sql)") }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+    }
+
+    /// Runs `body` inside one SQLite transaction: all of its writes land, or none do.
+    package func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The schema version kept in SQLite's `user_version`.
+    package var userVersion: Int {
+        get throws(StoreError) {
+            guard case .integer(let version) = try query("PRAGMA user_version").first?.first else { return 0 }
+            return Int(version)
+        }
+    }
+
+    /// Brings the schema up to date: runs `migrations[i]` for every version `i` the file has not reached,
+    /// each in its own transaction together with the version bump. A file from a newer release is refused.
+    package func migrate(_ migrations: [String]) throws(StoreError) {
+        let current = try userVersion
+        guard current <= migrations.count else {
+            throw StoreError(.storageFailure,
+                             "database \(path) has schema version \(current), newer than this library's \(migrations.count)")
+        }
+        for version in current..<migrations.count {
+            try transaction { () throws(StoreError) in
+                try execute(migrations[version])
+                try execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    private func failure(_ what: String) -> StoreError {
+        StoreError(.storageFailure, "database \(path): \(what): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+}
+
+extension SQLiteValue {
+    /// The integer, or `nil` for anything else.
+    package var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    /// The text, or `nil` for anything else.
+    package var text: String? { if case .text(let value) = self { value } else { nil } }
+    /// The bytes of a blob or text, or `nil` for anything else.
+    package var bytes: [UInt8]? {
+        switch self {
+        case .blob(let value): value
+        case .text(let value): Array(value.utf8)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+/// The store facade: products requests, payments, restores, finish and entitlements, with the results
+/// delivered as `StoreEvent`s (C: `iosiap_store`).
+///
+/// Request calls validate their input, queue the work and return a `RequestID` at once; they never call
+/// back into the game. Results are journaled, then queued, and reach the game through `poll` (once per
+/// frame, on the game's thread) or the `events` sequence. All methods are safe from any thread.
+public final class PurchaseStore: Sendable {
+    private let worker: StoreWorker
+    private let jobs: AsyncStream<StoreJob>.Continuation
+    private let now: @Sendable () -> Date
+
+    /// Opens the store over `backend`, keeping the journal in `stateDirectory`.
+    ///
+    /// Transactions left unfinished by earlier launches are queued again at once, each as a `purchased`
+    /// event without a request id; what the backend still holds unfinished follows.
+    public init(backend: any StoreBackend, stateDirectory: StateDirectory,
+                now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+        let journal = try Journal(directory: stateDirectory)
+        let worker = StoreWorker(backend: backend, journal: journal, events: EventQueue())
+        try worker.queueJournaledUnfinished()
+        self.worker = worker
+        self.now = now
+
+        let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
+        jobs = continuation
+        continuation.yield(.syncUnfinished)
+        Task.detached {
+            for await job in stream { await worker.run(job) }
+            worker.events.close()
+        }
+        let updates = backend.updates()
+        Task.detached {
+            for await update in updates { worker.handle(update) }
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: - Requests
+
+    /// Asks the store for products. Duplicate ids are asked once. Ends in `productsReceived` (with the
+    /// invalid ids) or `productsFailed`. C: `iosiap_request_products`.
+    @discardableResult
+    public func requestProducts(_ productIDs: [String]) throws(StoreError) -> RequestID {
+        let ids = try RequestValidation.uniqueProductIDs(productIDs)
+        return try submit { .products($0, ids) }
+    }
+
+    /// Asks the store to buy a product loaded by an earlier products request. Emits `purchasing`, then ends
+    /// in `purchased`, `cancelled`, `failed` or `deferred`. Bad input throws and charges nothing.
+    /// C: `iosiap_request_payment`.
+    @discardableResult
+    public func requestPayment(_ request: PaymentRequest) throws(StoreError) -> RequestID {
+        let loaded = worker.state.withLock { $0.products[request.productID] }
+        let product = try RequestValidation.validatePayment(request, product: loaded)
+        return try submit { .payment($0, request, product) }
+    }
+
+    /// Buys `quantity` of a loaded product. See `requestPayment(_:)`.
+    @discardableResult
+    public func requestPayment(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil) throws(StoreError) -> RequestID {
+        try requestPayment(PaymentRequest(productID: productID, quantity: quantity, appAccountToken: appAccountToken))
+    }
+
+    /// Asks the store for what the user owns. Emits `restored` for each non-consumable and active
+    /// subscription, then always ends in exactly one `restoreFinished`. C: `iosiap_request_restore`.
+    @discardableResult
+    public func requestRestore() throws(StoreError) -> RequestID {
+        try submit { .restore($0) }
+    }
+
+    /// Marks a transaction as granted, so it is not delivered again. Idempotent; an id never delivered is
+    /// an `unknownTransaction` error. C: `iosiap_finish_transaction`.
+    public func finish(transactionID: UInt64) throws(StoreError) {
+        try ensureOpen()
+        if try worker.journal.markFinished(transactionID) {
+            jobs.yield(.finish(transactionID))
+        }
+    }
+
+    // MARK: - Events
+
+    /// Delivers up to `limit` queued events to `handler` on the calling thread and returns how many it
+    /// delivered. Cheap when nothing is queued: call it once per frame. C: `iosiap_poll`.
+    @discardableResult
+    public func poll(limit: Int = .max, _ handler: (StoreEvent) -> Void) -> Int {
+        let batch = worker.events.drain(limit: limit)
+        for event in batch { handler(event) }
+        return batch.count
+    }
+
+    /// The events as an `AsyncSequence`; it drains the same queue as `poll`, so use one or the other.
+    public var events: StoreEventSequence { StoreEventSequence(queue: worker.events) }
+
+    // MARK: - State
+
+    /// The product loaded by a products request, if any. C: `iosiap_store_product`.
+    public func product(id: String) -> StoreProduct? {
+        worker.state.withLock { $0.products[id] }
+    }
+
+    /// The non-consumables owned and the subscriptions active now, without revoked ones.
+    /// C: `iosiap_entitlements`.
+    public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
+        Entitlements.current(from: try worker.journal.allTransactions(), at: now())
+    }
+
+    /// Whether the user owns `productID` now. C: `iosiap_is_entitled`.
+    public func isEntitled(to productID: String) throws(StoreError) -> Bool {
+        try currentEntitlements().contains { $0.productID == productID }
+    }
+
+    /// The transactions delivered but not finished yet.
+    public func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
+        try worker.journal.unfinishedTransactions()
+    }
+
+    /// Whether this user may make payments. C: `iosiap_can_make_payments`.
+    public var canMakePayments: Bool { worker.backend.canMakePayments }
+
+    /// Whether the store is open.
+    public var isOpen: Bool { worker.state.withLock { $0.isOpen } }
+
+    /// Stops taking requests. Work already queued still ends with its events; then `events` ends.
+    /// Closing twice does nothing. C: `iosiap_store_close`.
+    public func close() {
+        let wasOpen = worker.state.withLock { state in
+            defer { state.isOpen = false }
+            if state.isOpen { jobs.finish() }
+            return state.isOpen
+        }
+        if wasOpen { worker.backend.close() }
+    }
+
+    // MARK: - Private
+
+    private func ensureOpen() throws(StoreError) {
+        guard isOpen else { throw StoreError(.storeNotOpen, "the store was closed") }
+    }
+
+    /// Numbers and queues a job under the lock that `close` takes, so an accepted request is never dropped.
+    private func submit(_ makeJob: (RequestID) -> StoreJob) throws(StoreError) -> RequestID {
+        let requestID: RequestID? = worker.state.withLock { state in
+            guard state.isOpen else { return nil }
+            defer { state.nextRequestID += 1 }
+            jobs.yield(makeJob(state.nextRequestID))
+            return state.nextRequestID
+        }
+        guard let requestID else { throw StoreError(.storeNotOpen, "the store was closed") }
+        return requestID
+    }
+}

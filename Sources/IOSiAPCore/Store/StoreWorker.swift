@@ -1,0 +1,163 @@
+import Foundation
+import Synchronization
+
+/// One unit of work the game asked for; the worker runs them one at a time, in order.
+enum StoreJob: Sendable {
+    case products(RequestID, [String])
+    case payment(RequestID, PaymentRequest, StoreProduct)
+    case restore(RequestID)
+    case finish(UInt64)
+    case syncUnfinished
+}
+
+/// The state the facade and its worker share.
+struct SharedStoreState: ~Copyable {
+    var isOpen = true
+    var nextRequestID: RequestID = 1
+    /// Products from the latest products requests, by id: what a payment may name.
+    var products: [String: StoreProduct] = [:]
+    /// Transactions already queued as `purchased` in this launch, so that each is delivered once per launch.
+    var deliveredTransactionIDs = Set<UInt64>()
+}
+
+/// Runs requests against the backend, off the game's thread, and turns results into journal writes and
+/// then events, in that order: nothing is announced before it is durable.
+final class StoreWorker: Sendable {
+    let backend: any StoreBackend
+    let journal: Journal
+    let events: EventQueue
+    let state: Mutex<SharedStoreState>
+
+    init(backend: any StoreBackend, journal: Journal, events: EventQueue) {
+        self.backend = backend
+        self.journal = journal
+        self.events = events
+        self.state = Mutex(SharedStoreState())
+    }
+
+    func run(_ job: StoreJob) async {
+        switch job {
+        case .products(let requestID, let ids):
+            await requestProducts(requestID, ids)
+        case .payment(let requestID, let request, let product):
+            await pay(requestID, request, product)
+        case .restore(let requestID):
+            await restore(requestID)
+        case .finish(let transactionID):
+            // The journal already holds the finish mark; a failure here only means the store keeps the
+            // transaction unfinished, and the next launch's sync finishes it again.
+            try? await backend.finish(transactionID: transactionID)
+        case .syncUnfinished:
+            await syncUnfinished()
+        }
+    }
+
+    func handle(_ update: StoreUpdate) {
+        switch update {
+        case .purchased(let transaction):
+            deliver(transaction, requestID: nil)
+        case .declined(let productID):
+            events.push(.declined(productID: productID))
+        case .revoked(let transaction):
+            do {
+                try journal.record(transaction)
+                events.push(.revoked(transaction: transaction))
+            } catch {
+                // Not journaled: the store reports revocations again with its entitlements; nothing granted.
+            }
+        }
+    }
+
+    /// Queues the journal's unfinished transactions, each once per launch.
+    func queueJournaledUnfinished() throws(StoreError) {
+        for transaction in try journal.unfinishedTransactions() {
+            queuePurchasedOnce(transaction, requestID: nil)
+        }
+    }
+
+    // MARK: - Jobs
+
+    private func requestProducts(_ requestID: RequestID, _ ids: [String]) async {
+        do {
+            let found = try await backend.products(for: ids)
+            let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let products = ids.compactMap { byID[$0] }
+            state.withLock { state in
+                for product in products { state.products[product.id] = product }
+            }
+            events.push(.productsReceived(requestID: requestID, products: products,
+                                          invalidProductIDs: ids.filter { byID[$0] == nil }))
+        } catch {
+            events.push(.productsFailed(requestID: requestID, error: error))
+        }
+    }
+
+    private func pay(_ requestID: RequestID, _ request: PaymentRequest, _ product: StoreProduct) async {
+        events.push(.purchasing(requestID: requestID, productID: product.id))
+        do {
+            switch try await backend.purchase(request, product: product) {
+            case .purchased(let transaction):
+                deliver(transaction, requestID: requestID)
+            case .cancelled:
+                events.push(.cancelled(requestID: requestID, productID: product.id))
+            case .deferred:
+                events.push(.deferred(requestID: requestID, productID: product.id))
+            }
+        } catch {
+            events.push(.failed(requestID: requestID, productID: product.id, error: error))
+        }
+    }
+
+    private func restore(_ requestID: RequestID) async {
+        do {
+            let owned = try await backend.restore()
+            for transaction in owned {
+                try journal.record(transaction, finished: true)
+                events.push(.restored(requestID: requestID, transaction: transaction))
+            }
+            events.push(.restoreFinished(requestID: requestID, result: .success(owned.count)))
+        } catch {
+            events.push(.restoreFinished(requestID: requestID, result: .failure(error)))
+        }
+    }
+
+    /// Picks up what the store still holds unfinished but the journal lacks (a crash between the charge
+    /// and the journal write), and re-sends finish marks the store missed.
+    private func syncUnfinished() async {
+        guard let unfinished = try? await backend.unfinishedTransactions() else { return }
+        for transaction in unfinished {
+            if (try? journal.isFinished(transaction.id)) == true {
+                try? await backend.finish(transactionID: transaction.id)
+            } else {
+                deliver(transaction, requestID: nil)
+            }
+        }
+    }
+
+    // MARK: - Delivery
+
+    /// Journals a purchased transaction, then queues its event, unless it was finished before (it is never
+    /// granted twice) or already queued in this launch.
+    private func deliver(_ transaction: StoreTransaction, requestID: RequestID?) {
+        let recorded: Journal.RecordResult
+        do {
+            recorded = try journal.record(transaction)
+        } catch {
+            // Charged but not durable: say so. The store keeps the transaction unfinished and it is
+            // delivered again at the next launch.
+            if let requestID {
+                events.push(.failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                    .storageFailure, "purchase of '\(transaction.productID)' completed but could not be journaled "
+                        + "(\(error.message)); it will be delivered again at the next launch")))
+            }
+            return
+        }
+        if recorded == .knownFinished { return }
+        queuePurchasedOnce(transaction, requestID: requestID)
+    }
+
+    private func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {
+        let isFirst = state.withLock { $0.deliveredTransactionIDs.insert(transaction.id).inserted }
+        if isFirst { events.push(.purchased(requestID: requestID, transaction: transaction)) }
+    }
+}

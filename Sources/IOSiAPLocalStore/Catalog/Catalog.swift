@@ -1,0 +1,70 @@
+import Foundation
+import IOSiAPCore
+
+/// The products and settings of an Xcode `.storekit` file (format versions 1.0 to 5.0), validated.
+///
+/// Loading never crashes: a malformed file is a `StoreError` with code `invalidCatalog` whose message
+/// names the file and the JSON key path, e.g. `Products.storekit: .products[2].displayPrice: …`.
+public struct Catalog: Sendable {
+    /// The file's `identifier` (absent in format 1.0).
+    public let identifier: String?
+    /// The format version as `major.minor`, e.g. `"5.0"`; `nil` when the file has none.
+    public let formatVersion: String?
+    /// Every product: `products`, then `nonRenewingSubscriptions`, then each group's subscriptions.
+    public let products: [CatalogProduct]
+    /// The settings.
+    public let settings: CatalogSettings
+
+    private let index: [String: Int]
+
+    /// The product with `id`.
+    public func product(id: String) -> CatalogProduct? {
+        index[id].map { products[$0] }
+    }
+
+    /// Reads and validates the file at `url`.
+    public static func load(contentsOf url: URL) throws(StoreError) -> Catalog {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw StoreError(.catalogNotReadable, "cannot read catalog \(url.path): \(error.localizedDescription)")
+        }
+        return try Catalog(data: data, fileName: url.lastPathComponent)
+    }
+
+    /// Validates the JSON `data` of a `.storekit` file; `fileName` names it in errors.
+    public init(data: Data, fileName: String) throws(StoreError) {
+        let file: StoreKitConfigurationFile
+        do {
+            file = try JSONDecoder().decode(StoreKitConfigurationFile.self, from: data)
+        } catch let error as DecodingError {
+            throw Self.invalid(fileName, error)
+        } catch {
+            throw StoreError(.invalidCatalog, "\(fileName): \(error.localizedDescription)")
+        }
+        var reader = CatalogReader(fileName: fileName)
+        let products = try reader.products(of: file)
+        identifier = file.identifier
+        formatVersion = file.version.map { "\($0.major).\($0.minor)" }
+        self.products = products
+        settings = try reader.settings(file.settings)
+        index = Dictionary(products.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func invalid(_ fileName: String, _ error: DecodingError) -> StoreError {
+        let (path, reason): ([CodingKey], String) = switch error {
+        case .keyNotFound(let key, let context): (context.codingPath + [key], "required key is missing")
+        case .typeMismatch(let type, let context): (context.codingPath, "expected \(type)")
+        case .valueNotFound(let type, let context): (context.codingPath, "expected \(type), found null")
+        case .dataCorrupted(let context): (context.codingPath, "not valid JSON: \(context.debugDescription)")
+        @unknown default: ([], "\(error)")
+        }
+        return StoreError(.invalidCatalog, "\(fileName): \(keyPath(path)): \(reason)")
+    }
+
+    static func keyPath(_ path: [CodingKey]) -> String {
+        guard !path.isEmpty else { return "." }
+        return path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import IOSiAPCore
+
+/// A product's title and description in one locale.
+public struct CatalogLocalization: Sendable, Equatable {
+    /// The locale identifier, e.g. `en_US`, `de_DE` or `ar`.
+    public let locale: String
+    /// The localized title.
+    public let displayName: String
+    /// The localized description.
+    public let description: String
+}
+
+/// An offer as the catalog defines it; its price is formatted when a storefront is chosen.
+public struct CatalogOffer: Sendable, Equatable {
+    /// The promotional offer id; `nil` for an introductory offer.
+    public let id: String?
+    /// How the offer is paid.
+    public let paymentMode: OfferPaymentMode
+    /// The length of one offer period.
+    public let period: SubscriptionPeriod
+    /// How many periods the offer lasts (1 when the file leaves it out).
+    public let periodCount: Int
+    /// The price per period; zero for free trials.
+    public let price: Decimal
+}
+
+/// What the catalog says about an auto-renewable subscription.
+public struct CatalogSubscription: Sendable, Equatable {
+    /// The group id (`subscriptionGroups[].id`).
+    public let groupID: String
+    /// The group's name.
+    public let groupName: String
+    /// The level in the group (`groupNumber`; 1 is the highest).
+    public let level: Int
+    /// The renewal period.
+    public let period: SubscriptionPeriod
+    /// The introductory offer.
+    public let introductoryOffer: CatalogOffer?
+    /// The promotional offers (`adHocOffers`).
+    public let promotionalOffers: [CatalogOffer]
+}
+
+/// One product of a `.storekit` catalog.
+public struct CatalogProduct: Sendable, Equatable {
+    /// The product id.
+    public let id: String
+    /// The type.
+    public let type: ProductType
+    /// The reference name (App Store Connect's internal name).
+    public let referenceName: String
+    /// The price, in the storefront's currency.
+    public let price: Decimal
+    /// Whether Family Sharing applies.
+    public let familyShareable: Bool
+    /// The localizations, in file order.
+    public let localizations: [CatalogLocalization]
+    /// Subscription details, for auto-renewable subscriptions.
+    public let subscription: CatalogSubscription?
+
+    /// The localization for `locale`: the exact locale, else one of the same language, else `en_US`,
+    /// else any English one, else the first. `nil` only when there are none.
+    public func localization(for locale: String) -> CatalogLocalization? {
+        let wanted = Self.normalized(locale)
+        let language = Self.language(of: wanted)
+        return localizations.first { Self.normalized($0.locale) == wanted }
+            ?? localizations.first { Self.language(of: Self.normalized($0.locale)) == language }
+            ?? localizations.first { Self.normalized($0.locale) == "en_US" }
+            ?? localizations.first { Self.language(of: Self.normalized($0.locale)) == "en" }
+            ?? localizations.first
+    }
+
+    private static func normalized(_ locale: String) -> String {
+        locale.replacingOccurrences(of: "-", with: "_")
+    }
+
+    private static func language(of locale: String) -> Substring {
+        locale.split(separator: "_").first ?? Substring(locale)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import IOSiAPCore
+
+/// Turns the decoded JSON of a `.storekit` file into validated catalog values, naming the key path of
+/// anything it cannot accept.
+struct CatalogReader {
+    let fileName: String
+    private var seenIDs: [String: String] = [:]
+
+    init(fileName: String) {
+        self.fileName = fileName
+    }
+
+    mutating func products(of file: StoreKitConfigurationFile) throws(StoreError) -> [CatalogProduct] {
+        var products: [CatalogProduct] = []
+        for (offset, entry) in (file.products ?? []).enumerated() {
+            products.append(try product(entry, at: ".products[\(offset)]"))
+        }
+        for (offset, entry) in (file.nonRenewingSubscriptions ?? []).enumerated() {
+            products.append(try product(entry, at: ".nonRenewingSubscriptions[\(offset)]"))
+        }
+        for (groupOffset, group) in (file.subscriptionGroups ?? []).enumerated() {
+            for (offset, entry) in (group.subscriptions ?? []).enumerated() {
+                let path = ".subscriptionGroups[\(groupOffset)].subscriptions[\(offset)]"
+                products.append(try subscription(entry, group: group, at: path))
+            }
+        }
+        return products
+    }
+
+    func settings(_ entry: StoreKitConfigurationFile.SettingsEntry?) throws(StoreError) -> CatalogSettings {
+        var settings = CatalogSettings.defaults
+        guard let entry else { return settings }
+        if let code = entry._storefront {
+            guard let storefront = Storefront(code: code) else {
+                throw invalid(".settings._storefront",
+                              "unknown storefront '\(code)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
+            }
+            settings.storefront = storefront
+        }
+        if let locale = entry._locale, !locale.isEmpty { settings.locale = locale }
+        settings.askToBuyEnabled = entry._askToBuyEnabled ?? false
+        settings.failTransactionsEnabled = entry._failTransactionsEnabled ?? false
+        if let rate = entry._timeRate {
+            guard let timeRate = TimeRate(rawValue: rate) else {
+                throw invalid(".settings._timeRate", "unknown time rate \(rate)")
+            }
+            settings.timeRate = timeRate
+        }
+        settings.billingIssuesEnabled = (entry._billingIssuesEnabled ?? false) || (entry._renewalBillingIssuesEnabled ?? false)
+        settings.billingGracePeriodEnabled = entry._billingGracePeriodEnabled ?? false
+        for simulated in entry._storeKitErrors ?? [] where simulated.enabled == true {
+            // Names from newer Xcode releases that we do not know are ignored, like unknown keys.
+            guard let api = FailableAPI(catalogName: simulated.name) else { continue }
+            settings.simulatedErrors[api] = FailableAPI.simulatedError(type: simulated.current?.type,
+                                                                       index: simulated.current?.index)
+        }
+        return settings
+    }
+
+    // MARK: - Products
+
+    private mutating func product(_ entry: StoreKitConfigurationFile.ProductEntry, at path: String) throws(StoreError) -> CatalogProduct {
+        let type: ProductType = switch entry.type {
+        case "Consumable": .consumable
+        case "NonConsumable": .nonConsumable
+        case "NonRenewingSubscription": .nonRenewing
+        default: throw invalid("\(path).type", "unknown product type '\(entry.type)'")
+        }
+        try claim(entry.productID, at: path)
+        return CatalogProduct(
+            id: entry.productID, type: type, referenceName: entry.referenceName ?? entry.productID,
+            price: try price(entry.displayPrice, at: "\(path).displayPrice"),
+            familyShareable: entry.familyShareable ?? false,
+            localizations: localizations(entry.localizations), subscription: nil)
+    }
+
+    private mutating func subscription(_ entry: StoreKitConfigurationFile.SubscriptionEntry,
+                                       group: StoreKitConfigurationFile.GroupEntry,
+                                       at path: String) throws(StoreError) -> CatalogProduct {
+        try claim(entry.productID, at: path)
+        guard let period = SubscriptionPeriod(iso8601: entry.recurringSubscriptionPeriod) else {
+            throw invalid("\(path).recurringSubscriptionPeriod",
+                          "'\(entry.recurringSubscriptionPeriod)' is not a period like P1W, P1M or P1Y")
+        }
+        let introductory: CatalogOffer? = if let offer = entry.introductoryOffer ?? entry.introductoryOffers?.first {
+            try self.offer(offer, isPromotional: false,
+                           at: entry.introductoryOffer != nil ? "\(path).introductoryOffer" : "\(path).introductoryOffers[0]")
+        } else {
+            nil
+        }
+        var promotional: [CatalogOffer] = []
+        for (offset, offer) in (entry.adHocOffers ?? []).enumerated() {
+            promotional.append(try self.offer(offer, isPromotional: true, at: "\(path).adHocOffers[\(offset)]"))
+        }
+        return CatalogProduct(
+            id: entry.productID, type: .autoRenewable, referenceName: entry.referenceName ?? entry.productID,
+            price: try price(entry.displayPrice, at: "\(path).displayPrice"),
+            familyShareable: entry.familyShareable ?? false,
+            localizations: localizations(entry.localizations),
+            subscription: CatalogSubscription(
+                groupID: group.id, groupName: group.name ?? group.id, level: entry.groupNumber ?? 1,
+                period: period, introductoryOffer: introductory, promotionalOffers: promotional))
+    }
+
+    private func offer(_ entry: StoreKitConfigurationFile.OfferEntry, isPromotional: Bool,
+                       at path: String) throws(StoreError) -> CatalogOffer {
+        let mode: OfferPaymentMode = switch entry.paymentMode {
+        case "free": .freeTrial
+        case "payAsYouGo": .payAsYouGo
+        case "payUpFront": .payUpFront
+        default: throw invalid("\(path).paymentMode", "unknown payment mode '\(entry.paymentMode)'")
+        }
+        guard let period = SubscriptionPeriod(iso8601: entry.subscriptionPeriod) else {
+            throw invalid("\(path).subscriptionPeriod", "'\(entry.subscriptionPeriod)' is not a period like P3D or P1M")
+        }
+        let count = entry.numberOfPeriods ?? 1
+        guard count > 0 else { throw invalid("\(path).numberOfPeriods", "must be at least 1") }
+        let price: Decimal = if mode == .freeTrial {
+            0
+        } else {
+            try self.price(entry.displayPrice ?? "", at: "\(path).displayPrice")
+        }
+        if isPromotional && (entry.offerID ?? "").isEmpty {
+            throw invalid("\(path).offerID", "a promotional offer needs an offer id")
+        }
+        return CatalogOffer(id: isPromotional ? entry.offerID : nil, paymentMode: mode, period: period,
+                            periodCount: count, price: price)
+    }
+
+    private func localizations(_ entries: [StoreKitConfigurationFile.LocalizationEntry]?) -> [CatalogLocalization] {
+        (entries ?? []).map {
+            CatalogLocalization(locale: $0.locale ?? "en_US", displayName: $0.displayName ?? "",
+                                description: $0.description ?? "")
+        }
+    }
+
+    private func price(_ text: String, at path: String) throws(StoreError) -> Decimal {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let isPlainDecimal = !trimmed.isEmpty && trimmed.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+            && trimmed.filter { $0 == "." }.count <= 1
+        guard isPlainDecimal, let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw invalid(path, "'\(text)' is not a price like 0.99")
+        }
+        return value
+    }
+
+    private mutating func claim(_ id: String, at path: String) throws(StoreError) {
+        guard !id.isEmpty else { throw invalid("\(path).productID", "product id is empty") }
+        if let first = seenIDs[id] {
+            throw invalid("\(path).productID", "product id '\(id)' is already used at \(first)")
+        }
+        seenIDs[id] = path
+    }
+
+    private func invalid(_ path: String, _ reason: String) -> StoreError {
+        StoreError(.invalidCatalog, "\(fileName): \(path): \(reason)")
+    }
+}

@@ -1,0 +1,88 @@
+/// The JSON of an Xcode `.storekit` file, versions 1.0 to 5.0, as written: every key optional except the
+/// few a product cannot be sold without; unknown keys are ignored. `Catalog` validates and converts it.
+struct StoreKitConfigurationFile: Decodable {
+    var identifier: String?
+    var products: [ProductEntry]?
+    var nonRenewingSubscriptions: [ProductEntry]?
+    var subscriptionGroups: [GroupEntry]?
+    var settings: SettingsEntry?
+    var version: VersionEntry?
+
+    struct VersionEntry: Decodable {
+        var major: Int
+        var minor: Int
+    }
+
+    struct LocalizationEntry: Decodable {
+        var description: String?
+        var displayName: String?
+        var locale: String?
+    }
+
+    struct ProductEntry: Decodable {
+        var displayPrice: String
+        var familyShareable: Bool?
+        var internalID: String?
+        var localizations: [LocalizationEntry]?
+        var productID: String
+        var referenceName: String?
+        var type: String
+    }
+
+    struct GroupEntry: Decodable {
+        var id: String
+        var name: String?
+        var localizations: [LocalizationEntry]?
+        var subscriptions: [SubscriptionEntry]?
+    }
+
+    struct SubscriptionEntry: Decodable {
+        var adHocOffers: [OfferEntry]?
+        var displayPrice: String
+        var familyShareable: Bool?
+        var groupNumber: Int?
+        var internalID: String?
+        var introductoryOffer: OfferEntry?
+        var introductoryOffers: [OfferEntry]?
+        var localizations: [LocalizationEntry]?
+        var productID: String
+        var recurringSubscriptionPeriod: String
+        var referenceName: String?
+        var subscriptionGroupID: String?
+        var type: String?
+    }
+
+    struct OfferEntry: Decodable {
+        var internalID: String?
+        var offerID: String?
+        var referenceName: String?
+        var paymentMode: String
+        var subscriptionPeriod: String
+        var numberOfPeriods: Int?
+        var displayPrice: String?
+    }
+
+    struct SettingsEntry: Decodable {
+        var _askToBuyEnabled: Bool?
+        var _billingGracePeriodEnabled: Bool?
+        var _billingIssuesEnabled: Bool?
+        var _disableDialogs: Bool?
+        var _failTransactionsEnabled: Bool?
+        var _locale: String?
+        var _renewalBillingIssuesEnabled: Bool?
+        var _storefront: String?
+        var _storeKitErrors: [StoreKitErrorEntry]?
+        var _timeRate: Int?
+    }
+
+    struct StoreKitErrorEntry: Decodable {
+        var name: String
+        var enabled: Bool?
+        var current: ErrorChoice?
+
+        struct ErrorChoice: Decodable {
+            var index: Int?
+            var type: String?
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import IOSiAPCore
+
+/// A purchase waiting for a parent's approval (Ask to Buy).
+public struct PendingPurchase: Sendable, Equatable {
+    /// The id to approve or decline it with.
+    public let id: Int64
+    /// The product asked for.
+    public let productID: String
+    /// The quantity asked for.
+    public let quantity: Int
+    /// The app account token of the payment.
+    public let appAccountToken: UUID?
+    /// When the child asked.
+    public let requestDate: Date
+}
+
+/// What the simulated App Store remembers about its user, in `localstore.sqlite` in the state directory:
+/// the transactions it charged (and whether the app finished them), the purchases waiting for approval,
+/// and the controls' setting overrides. Not thread-safe by itself; `LocalStore` keeps it behind a lock.
+final class LocalStoreState {
+    static let migrations = [
+        """
+        CREATE TABLE transactions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            original_id INTEGER NOT NULL,
+            product_id TEXT NOT NULL,
+            product_type INTEGER NOT NULL,
+            quantity INTEGER NOT NULL,
+            purchase_date REAL NOT NULL,
+            original_purchase_date REAL NOT NULL,
+            expiration_date REAL,
+            revocation_date REAL,
+            revocation_reason INTEGER,
+            app_account_token TEXT,
+            storefront TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            subscription_group_id TEXT,
+            offer_type INTEGER,
+            finished INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE pending_purchases (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            product_id TEXT NOT NULL,
+            quantity INTEGER NOT NULL,
+            app_account_token TEXT,
+            request_date REAL NOT NULL
+        );
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
+    ]
+
+    private static let transactionColumns = """
+        id, original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
+        expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
+        subscription_group_id
+        """
+
+    let database: SQLiteDatabase
+    let environment: StoreEnvironment
+
+    init(directory: StateDirectory, environment: StoreEnvironment) throws(StoreError) {
+        database = try SQLiteDatabase(path: directory.file("localstore.sqlite"))
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        try database.migrate(Self.migrations)
+        self.environment = environment
+    }
+
+    // MARK: - Transactions
+
+    /// A new transaction as the store charges it; the id is assigned on insert.
+    struct NewTransaction {
+        var originalID: UInt64?
+        var productID: String
+        var productType: ProductType
+        var quantity: Int
+        var purchaseDate: Date
+        var originalPurchaseDate: Date?
+        var expirationDate: Date?
+        var appAccountToken: UUID?
+        var storefront: String
+        var reason: TransactionReason
+        var subscriptionGroupID: String?
+        var offerType: Int?
+    }
+
+    func insert(_ new: NewTransaction) throws(StoreError) -> StoreTransaction {
+        try database.transaction { () throws(StoreError) in
+            try database.query("""
+                INSERT INTO transactions (original_id, product_id, product_type, quantity, purchase_date,
+                    original_purchase_date, expiration_date, app_account_token, storefront, reason,
+                    subscription_group_id, offer_type)
+                VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(new.productID), .integer(Int64(new.productType.rawValue)), .integer(Int64(new.quantity)),
+                      .real(new.purchaseDate.timeIntervalSince1970),
+                      .real((new.originalPurchaseDate ?? new.purchaseDate).timeIntervalSince1970),
+                      new.expirationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
+                      new.appAccountToken.map { .text($0.uuidString) } ?? .null,
+                      .text(new.storefront), .text(new.reason.rawValue),
+                      new.subscriptionGroupID.map { .text($0) } ?? .null,
+                      new.offerType.map { .integer(Int64($0)) } ?? .null])
+            let id = try database.query("SELECT last_insert_rowid()")[0][0].integer ?? 0
+            try database.query("UPDATE transactions SET original_id = ? WHERE id = ?",
+                               [.integer(new.originalID.map { Int64(bitPattern: $0) } ?? id), .integer(id)])
+            guard let stored = try transaction(id: UInt64(id)) else {
+                throw StoreError(.storageFailure, "transaction \(id) vanished right after it was written")
+            }
+            return stored
+        }
+    }
+
+    func transaction(id: UInt64) throws(StoreError) -> StoreTransaction? {
+        try transactions(where: "id = ?", [.integer(Int64(bitPattern: id))]).first
+    }
+
+    func allTransactions() throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: "1")
+    }
+
+    func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: "finished = 0")
+    }
+
+    /// Whether the user ever had a subscription in `groupID` (introductory offers are once per group).
+    func hasSubscribed(inGroup groupID: String) throws(StoreError) -> Bool {
+        try !database.query("SELECT 1 FROM transactions WHERE subscription_group_id = ? LIMIT 1", [.text(groupID)]).isEmpty
+    }
+
+    func markFinished(_ id: UInt64) throws(StoreError) {
+        let known = try !database.query("SELECT 1 FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))]).isEmpty
+        guard known else { throw StoreError(.unknownTransaction, "the local store never charged transaction \(id)") }
+        try database.query("UPDATE transactions SET finished = 1 WHERE id = ?", [.integer(Int64(bitPattern: id))])
+    }
+
+    private func transactions(where condition: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [StoreTransaction] {
+        try database.query("SELECT \(Self.transactionColumns) FROM transactions WHERE \(condition) ORDER BY id", parameters)
+            .map { row in decodeTransaction(row) }
+    }
+
+    private func decodeTransaction(_ row: [SQLiteValue]) -> StoreTransaction {
+        func date(_ value: SQLiteValue) -> Date? {
+            switch value {
+            case .real(let seconds): Date(timeIntervalSince1970: seconds)
+            case .integer(let seconds): Date(timeIntervalSince1970: TimeInterval(seconds))
+            default: nil
+            }
+        }
+        let purchaseDate = date(row[5]) ?? Date(timeIntervalSince1970: 0)
+        return StoreTransaction(
+            id: UInt64(bitPattern: row[0].integer ?? 0),
+            originalID: UInt64(bitPattern: row[1].integer ?? 0),
+            productID: row[2].text ?? "",
+            productType: ProductType(rawValue: Int32(row[3].integer ?? 0)) ?? .consumable,
+            quantity: Int(row[4].integer ?? 1),
+            purchaseDate: purchaseDate,
+            originalPurchaseDate: date(row[6]) ?? purchaseDate,
+            expirationDate: date(row[7]),
+            revocationDate: date(row[8]),
+            revocationReason: row[9].integer.flatMap { RevocationReason(rawValue: Int32($0)) },
+            appAccountToken: row[10].text.flatMap(UUID.init(uuidString:)),
+            environment: environment,
+            storefront: row[11].text ?? "USA",
+            reason: row[12].text.flatMap(TransactionReason.init(rawValue:)) ?? .purchase,
+            subscriptionGroupID: row[13].text)
+    }
+
+    // MARK: - Ask to Buy
+
+    func addPendingPurchase(_ request: PaymentRequest, at date: Date) throws(StoreError) {
+        try database.query("INSERT INTO pending_purchases (product_id, quantity, app_account_token, request_date) VALUES (?, ?, ?, ?)",
+                           [.text(request.productID), .integer(Int64(request.quantity)),
+                            request.appAccountToken.map { .text($0.uuidString) } ?? .null,
+                            .real(date.timeIntervalSince1970)])
+    }
+
+    func pendingPurchases() throws(StoreError) -> [PendingPurchase] {
+        try database.query("SELECT id, product_id, quantity, app_account_token, request_date FROM pending_purchases ORDER BY id")
+            .map { row in
+                PendingPurchase(id: row[0].integer ?? 0, productID: row[1].text ?? "", quantity: Int(row[2].integer ?? 1),
+                                appAccountToken: row[3].text.flatMap(UUID.init(uuidString:)),
+                                requestDate: { if case .real(let s) = row[4] { Date(timeIntervalSince1970: s) } else { Date() } }())
+            }
+    }
+
+    func removePendingPurchase(_ id: Int64) throws(StoreError) -> PendingPurchase {
+        guard let pending = try pendingPurchases().first(where: { $0.id == id }) else {
+            throw StoreError(.unknownTransaction, "no purchase \(id) is waiting for approval")
+        }
+        try database.query("DELETE FROM pending_purchases WHERE id = ?", [.integer(id)])
+        return pending
+    }
+
+    // MARK: - Setting overrides
+
+    func overrides() throws(StoreError) -> [String: String] {
+        var result: [String: String] = [:]
+        for row in try database.query("SELECT key, value FROM settings") {
+            if let key = row[0].text, let value = row[1].text { result[key] = value }
+        }
+        return result
+    }
+
+    func setOverride(_ key: String, _ value: String?) throws(StoreError) {
+        if let value {
+            try database.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               [.text(key), .text(value)])
+        } else {
+            try database.query("DELETE FROM settings WHERE key = ?", [.text(key)])
+        }
+    }
+}
