@@ -80,15 +80,17 @@ package final class SQLiteDatabase {
         }
     }
 
-    /// Runs `body` inside one SQLite transaction: all of its writes land, or none do.
+    /// Runs `body` inside one SQLite transaction: all of its writes land, or none do. Nested calls
+    /// become savepoints of the enclosing transaction.
     package func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        let isNested = sqlite3_get_autocommit(handle) == 0
+        try execute(isNested ? "SAVEPOINT nested" : "BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(isNested ? "RELEASE nested" : "COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? execute(isNested ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK")
             throw error
         }
     }

@@ -1,0 +1,45 @@
+import Foundation
+
+extension StoreEvent: CustomStringConvertible {
+    /// One readable line, e.g. `purchased #3 com.example.coins x3 (transaction 7)`.
+    public var description: String {
+        switch self {
+        case .productsReceived(let id, let products, let invalid):
+            let found = products.map { "\($0.id) \($0.displayPrice)" }.joined(separator: ", ")
+            let invalidText = invalid.isEmpty ? "" : "; invalid: \(invalid.joined(separator: ", "))"
+            return "products #\(id): \(products.count) found [\(found)]\(invalidText)"
+        case .productsFailed(let id, let error):
+            return "products #\(id) failed: \(error)"
+        case .purchasing(let id, let productID):
+            return "purchasing #\(id) \(productID)"
+        case .purchased(let id, let transaction):
+            return "purchased \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary)"
+        case .cancelled(let id, let productID):
+            return "cancelled #\(id) \(productID) (by the user; nothing charged)"
+        case .failed(let id, let productID, let error):
+            return "failed #\(id) \(productID): \(error)"
+        case .deferred(let id, let productID):
+            return "deferred #\(id) \(productID) (waiting for approval)"
+        case .declined(let productID):
+            return "declined \(productID) (Ask to Buy declined; nothing charged)"
+        case .restored(let id, let transaction):
+            return "restored #\(id) \(transaction.summary)"
+        case .restoreFinished(let id, .success(let count)):
+            return "restore finished #\(id): \(count) restored"
+        case .restoreFinished(let id, .failure(let error)):
+            return "restore failed #\(id): \(error)"
+        case .revoked(let transaction):
+            return "revoked \(transaction.summary)"
+        }
+    }
+}
+
+extension StoreTransaction {
+    /// The product, quantity, id and, for subscriptions, the expiration, on one line.
+    public var summary: String {
+        var text = "\(productID) x\(quantity) (transaction \(id)"
+        if let expirationDate { text += ", expires \(ISO8601DateFormatter().string(from: expirationDate))" }
+        if let revocationDate { text += ", revoked \(ISO8601DateFormatter().string(from: revocationDate))" }
+        return text + ")"
+    }
+}
