@@ -32,14 +32,19 @@ let package = Package(
             dependencies: ["IOSiAPCore", "IOSiAPLocalStore"],
             path: "Examples/Session"
         ),
+        .target(
+            name: "IOSiAPTestSupport",
+            dependencies: ["IOSiAPCore"],
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "IOSiAPCoreTests",
-            dependencies: ["IOSiAPCore"],
+            dependencies: ["IOSiAPCore", "IOSiAPTestSupport"],
             path: "Tests/IOSiAPCoreTests"
         ),
         .testTarget(
             name: "IOSiAPLocalStoreTests",
-            dependencies: ["IOSiAPCore", "IOSiAPLocalStore"],
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPTestSupport"],
             path: "Tests/IOSiAPLocalStoreTests"
         ),
     ],

@@ -37,7 +37,7 @@ package final class EventQueue: Sendable {
     package func drain(limit: Int = .max) -> [StoreEvent] {
         guard !isEmpty, limit > 0 else { return [] }
         return state.withLock { state in
-            let end = min(state.events.count, state.head + limit)
+            let end = state.head + min(state.events.count - state.head, limit)
             let batch = Array(state.events[state.head..<end])
             state.head = end
             if state.head == state.events.count {

@@ -1,0 +1,45 @@
+import Foundation
+import IOSiAPCore
+import Testing
+
+@Suite struct EntitlementsTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func transaction(_ id: UInt64, _ product: String, _ type: ProductType, purchased: TimeInterval = -86_400,
+                     expires: TimeInterval? = nil, revoked: Bool = false) -> StoreTransaction {
+        StoreTransaction(id: id, originalID: id, productID: product, productType: type, quantity: 1,
+                         purchaseDate: now.addingTimeInterval(purchased), originalPurchaseDate: now.addingTimeInterval(purchased),
+                         expirationDate: expires.map { now.addingTimeInterval($0) },
+                         revocationDate: revoked ? now.addingTimeInterval(-60) : nil,
+                         revocationReason: revoked ? .refundedDueToIssue : nil,
+                         environment: .localTesting, storefront: "USA")
+    }
+
+    @Test func ownedNonConsumablesAndActiveSubscriptionsCount() {
+        let all = [
+            transaction(1, "coins", .consumable),
+            transaction(2, "pro", .nonConsumable),
+            transaction(3, "monthly", .autoRenewable, expires: 3600),
+            transaction(4, "season", .nonRenewing),
+        ]
+        #expect(Entitlements.current(from: all, at: now).map(\.id) == [2, 3, 4])
+    }
+
+    @Test func expiredSubscriptionsAreExcluded() {
+        let all = [transaction(1, "monthly", .autoRenewable, purchased: -40 * 86_400, expires: -10 * 86_400),
+                   transaction(2, "weekly", .autoRenewable, expires: -1)]
+        #expect(Entitlements.current(from: all, at: now).isEmpty)
+    }
+
+    @Test func revokedTransactionsAreExcluded() {
+        let all = [transaction(1, "pro", .nonConsumable, revoked: true),
+                   transaction(2, "monthly", .autoRenewable, expires: 3600, revoked: true)]
+        #expect(Entitlements.current(from: all, at: now).isEmpty)
+    }
+
+    @Test func theLatestTransactionOfAProductIsKept() {
+        let all = [transaction(1, "monthly", .autoRenewable, purchased: -100, expires: 100),
+                   transaction(2, "monthly", .autoRenewable, purchased: -50, expires: 200)]
+        #expect(Entitlements.current(from: all, at: now).map(\.id) == [2])
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+@testable import IOSiAPCore
+import IOSiAPTestSupport
+import Testing
+
+@Suite struct JournalTests {
+    let folder = TemporaryDirectory()
+
+    func transaction(_ id: UInt64) -> StoreTransaction {
+        StoreTransaction(id: id, originalID: id, productID: "coins", productType: .consumable, quantity: 2,
+                         purchaseDate: Date(timeIntervalSince1970: 1_700_000_000),
+                         originalPurchaseDate: Date(timeIntervalSince1970: 1_700_000_000),
+                         appAccountToken: UUID(uuidString: "6C1E4A8E-3F0B-4C2D-9A57-0D2B8E6F1A33"), environment: .sandbox, storefront: "USA", signedJWS: "a.b.c")
+    }
+
+    @Test func recordsAndFinishesIdempotently() throws {
+        let journal = try Journal(directory: folder.state)
+        #expect(try journal.record(transaction(1)) == .inserted)
+        #expect(try journal.record(transaction(1)) == .knownUnfinished)
+        #expect(try journal.unfinishedTransactions() == [transaction(1)])
+        #expect(try journal.markFinished(1) == true)
+        #expect(try journal.markFinished(1) == false)
+        #expect(try journal.record(transaction(1)) == .knownFinished)
+        #expect(try journal.unfinishedTransactions().isEmpty)
+    }
+
+    @Test func finishingAnUnknownTransactionIsAClearError() throws {
+        let journal = try Journal(directory: folder.state)
+        #expect(throws: StoreError(.unknownTransaction, "no transaction with id 42 was delivered to this app")) {
+            try journal.markFinished(42)
+        }
+    }
+
+    @Test func survivesReopening() throws {
+        do {
+            let journal = try Journal(directory: folder.state)
+            try journal.record(transaction(1))
+            try journal.record(transaction(2))
+            try journal.markFinished(1)
+        }
+        let reopened = try Journal(directory: folder.state)
+        #expect(try reopened.unfinishedTransactions() == [transaction(2)])
+        #expect(try reopened.allTransactions().map(\.id) == [1, 2])
+        #expect(try reopened.allTransactions()[1].signedJWS == "a.b.c")
+    }
+
+    @Test func refusesAJournalFromANewerRelease() throws {
+        let path = try folder.state.file("journal.sqlite")
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
+        #expect(throws: StoreError.self) { try Journal(directory: folder.state) }
+        // The file is left as it was, for the newer release.
+        #expect(try SQLiteDatabase(path: path).userVersion == 99)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsAClearErrorAndKept() throws {
+        let path = try folder.state.file("journal.sqlite")
+        let garbage = Data(repeating: 0x5A, count: 4096)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: StoreError.self) { try Journal(directory: folder.state) }
+        #expect(error.code == .storageFailure)
+        #expect(error.message.contains("journal.sqlite"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+}

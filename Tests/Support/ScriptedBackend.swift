@@ -1,0 +1,117 @@
+import Foundation
+import IOSiAPCore
+import Synchronization
+
+/// A store backend whose answers a test scripts: the test double behind `StoreBackend`.
+public final class ScriptedBackend: StoreBackend {
+    struct Script: ~Copyable {
+        var products: [StoreProduct]
+        var productsError: StoreError?
+        var purchaseOutcomes: [Result<PurchaseOutcome, StoreError>] = []
+        var restoreResult: Result<[StoreTransaction], StoreError>?
+        var unfinished: [StoreTransaction] = []
+        var finishedIDs: [UInt64] = []
+        var charged: [StoreTransaction] = []
+        var nextTransactionID: UInt64 = 1000
+    }
+
+    private let script: Mutex<Script>
+    private let stream: AsyncStream<StoreUpdate>
+    private let sink: AsyncStream<StoreUpdate>.Continuation
+
+    public init(products: [StoreProduct] = ScriptedBackend.sampleProducts, firstTransactionID: UInt64 = 1000) {
+        var script = Script(products: products)
+        script.nextTransactionID = firstTransactionID
+        self.script = Mutex(script)
+        (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
+    }
+
+    /// A consumable, a non-consumable and a monthly subscription.
+    public static let sampleProducts = [
+        StoreProduct(id: "coins", type: .consumable, displayName: "Coins", description: "100 coins", price: 0.99,
+                     currencyCode: "USD", displayPrice: "$0.99"),
+        StoreProduct(id: "pro", type: .nonConsumable, displayName: "Pro", description: "Pro upgrade", price: 2.99,
+                     currencyCode: "USD", displayPrice: "$2.99"),
+        StoreProduct(id: "monthly", type: .autoRenewable, displayName: "Monthly", description: "Club", price: 4.99,
+                     currencyCode: "USD", displayPrice: "$4.99",
+                     subscription: SubscriptionInfo(groupID: "G1", groupName: "Club", level: 1,
+                                                    period: SubscriptionPeriod(value: 1, unit: .month),
+                                                    introductoryOffer: nil, promotionalOffers: [])),
+    ]
+
+    // MARK: Scripting
+
+    /// The next purchases end with these outcomes, in order; after them, purchases succeed.
+    public func scriptPurchases(_ outcomes: Result<PurchaseOutcome, StoreError>...) {
+        script.withLock { $0.purchaseOutcomes.append(contentsOf: outcomes) }
+    }
+
+    /// Products requests fail with `error` (or succeed again with `nil`).
+    public func failProducts(with error: StoreError?) { script.withLock { $0.productsError = error } }
+
+    /// Restores answer with `result`; by default they return the non-consumables charged.
+    public func scriptRestore(_ result: Result<[StoreTransaction], StoreError>) { script.withLock { $0.restoreResult = result } }
+
+    /// The store holds these unfinished transactions the core never saw.
+    public func holdUnfinished(_ transactions: [StoreTransaction]) { script.withLock { $0.unfinished = transactions } }
+
+    /// Sends an update, as the store would on its own.
+    public func send(_ update: StoreUpdate) { sink.yield(update) }
+
+    /// The transaction ids the core finished through the backend.
+    public var finishedIDs: [UInt64] { script.withLock { $0.finishedIDs } }
+
+    /// Every transaction charged by `purchase`.
+    public var charged: [StoreTransaction] { script.withLock { $0.charged } }
+
+    /// A new transaction for `productID`, numbered like the store would.
+    public func makeTransaction(_ productID: String, quantity: Int = 1, purchaseDate: Date = Date(),
+                                expirationDate: Date? = nil) -> StoreTransaction {
+        let type = script.withLock { $0.products.first { $0.id == productID }?.type } ?? .consumable
+        let id = script.withLock { state in
+            defer { state.nextTransactionID += 1 }
+            return state.nextTransactionID
+        }
+        return StoreTransaction(id: id, originalID: id, productID: productID, productType: type, quantity: quantity,
+                                purchaseDate: purchaseDate, originalPurchaseDate: purchaseDate,
+                                expirationDate: expirationDate ?? (type == .autoRenewable ? purchaseDate.addingTimeInterval(3600) : nil),
+                                environment: .localTesting, storefront: "USA")
+    }
+
+    // MARK: StoreBackend
+
+    public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
+        let (products, error) = script.withLock { ($0.products, $0.productsError) }
+        if let error { throw error }
+        return products.filter { ids.contains($0.id) }
+    }
+
+    public func purchase(_ request: PaymentRequest, product: StoreProduct) async throws(StoreError) -> PurchaseOutcome {
+        let scripted = script.withLock { $0.purchaseOutcomes.isEmpty ? nil : $0.purchaseOutcomes.removeFirst() }
+        if let scripted { return try scripted.get() }
+        var transaction = makeTransaction(product.id, quantity: request.quantity)
+        transaction.appAccountToken = request.appAccountToken
+        script.withLock { [transaction] in $0.charged.append(transaction) }
+        return .purchased(transaction)
+    }
+
+    public func restore() async throws(StoreError) -> [StoreTransaction] {
+        let (result, charged) = script.withLock { ($0.restoreResult, $0.charged) }
+        if let result { return try result.get() }
+        return Entitlements.current(from: charged, at: Date())
+    }
+
+    public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
+        script.withLock { $0.unfinished }
+    }
+
+    public func finish(transactionID: UInt64) async throws(StoreError) {
+        script.withLock { $0.finishedIDs.append(transactionID) }
+    }
+
+    public var canMakePayments: Bool { true }
+
+    public func updates() -> AsyncStream<StoreUpdate> { stream }
+
+    public func close() { sink.finish() }
+}
