@@ -136,8 +136,8 @@ final class StoreWorker: Sendable {
 
     // MARK: - Delivery
 
-    /// Journals a purchased transaction, then queues its event, unless it was finished before (it is never
-    /// granted twice) or already queued in this launch.
+    /// Journals a purchased transaction, then queues its event. Outside a request, a transaction finished
+    /// before is not delivered again (it is never granted twice), nor one already queued in this launch.
     private func deliver(_ transaction: StoreTransaction, requestID: RequestID?) {
         let recorded: Journal.RecordResult
         do {
@@ -152,8 +152,14 @@ final class StoreWorker: Sendable {
             }
             return
         }
-        if recorded == .knownFinished { return }
-        queuePurchasedOnce(transaction, requestID: requestID)
+        if let requestID {
+            // A request always ends. A store answers a purchase of something already owned with the
+            // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
+            state.withLock { _ = $0.deliveredTransactionIDs.insert(transaction.id) }
+            events.push(.purchased(requestID: requestID, transaction: transaction))
+        } else if recorded != .knownFinished {
+            queuePurchasedOnce(transaction, requestID: nil)
+        }
     }
 
     private func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {

@@ -1,0 +1,151 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPTestSupport
+import Testing
+
+@Suite struct CatalogTests {
+    @Test func loadsAppleSampleVersion3() throws {
+        let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile("apple-sample-backyard-birds_Misc_Store_v3.0.storekit"))
+        #expect(catalog.formatVersion == "3.0")
+        #expect(catalog.products.count == 9)
+        let pellets = try #require(catalog.product(id: "pellet.box"))
+        #expect(pellets.type == .consumable)
+        #expect(pellets.price == Decimal(string: "3.99"))
+        let premium = try #require(catalog.product(id: "pass.premium"))
+        #expect(premium.type == .autoRenewable)
+        #expect(premium.price == Decimal(string: "11.99"))
+        let subscription = try #require(premium.subscription)
+        #expect(subscription.groupID == "6F3A93AB")
+        #expect(subscription.groupName == "Backyard Birds Pass")
+        #expect(subscription.level == 1)
+        #expect(subscription.period == SubscriptionPeriod(value: 1, unit: .month))
+        #expect(subscription.introductoryOffer?.paymentMode == .freeTrial)
+        #expect(subscription.introductoryOffer?.period == SubscriptionPeriod(value: 1, unit: .month))
+        #expect(catalog.product(id: "pass.individual")?.subscription?.level == 3)
+        #expect(catalog.settings.storefront.code == "USA")
+        #expect(catalog.settings.locale == "en_US")
+        #expect(catalog.settings.simulatedErrors.isEmpty)
+    }
+
+    @Test func loadsTheOldestFormat1_0() throws {
+        let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile(
+            "revenuecat-purchases-ios_IntegrationTests-PurchaseTester_Configuration_v1.0_minimal.storekit"))
+        #expect(catalog.formatVersion == "1.0")
+        #expect(catalog.identifier == nil)
+        #expect(catalog.products.map(\.id) == ["lifetime", "com.revenuecat.monthly_4.99.1_week_intro",
+                                              "com.revenuecat.annual_39.99.2_week_intro"])
+        #expect(catalog.product(id: "lifetime")?.type == .nonConsumable)
+        #expect(catalog.product(id: "lifetime")?.price == Decimal(string: "199.99"))
+        let annual = try #require(catalog.product(id: "com.revenuecat.annual_39.99.2_week_intro")?.subscription)
+        #expect(annual.period == SubscriptionPeriod(value: 1, unit: .year))
+        #expect(annual.introductoryOffer?.period == SubscriptionPeriod(value: 2, unit: .week))
+        #expect(annual.introductoryOffer?.periodCount == 1)
+        #expect(catalog.settings == .defaults)
+    }
+
+    @Test func loadsVersion3WithOffersAndNonRenewingInProducts() throws {
+        let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile(
+            "revenuecat-purchases-ios_PurchaseTesterStoreKitConfiguration_v3.0_codeOffers.storekit"))
+        #expect(catalog.product(id: "com.revenuecat.purchaseTester.archiveSub.1.20.99")?.type == .nonRenewing)
+        #expect(catalog.product(id: "com.revenuecat.purchaseTester.archiveSub.1.20.99")?.price == Decimal(string: "20.99"))
+        let p1 = try #require(catalog.product(id: "P1")?.subscription)
+        #expect(p1.promotionalOffers.compactMap(\.id) == ["Deema_promo_offer_identifier_3", "deema_promo_offer_identifier",
+                                                           "deema_promo2_offer_id"])
+        let p2 = try #require(catalog.product(id: "P2")?.subscription?.introductoryOffer)
+        #expect(p2.paymentMode == .payUpFront)
+        #expect(p2.price == Decimal(string: "2.99"))
+        #expect(p2.period == SubscriptionPeriod(value: 2, unit: .month))
+        let greenie = try #require(catalog.product(id: "greenie_annual"))
+        #expect(greenie.localizations.map(\.locale) == ["en_GB"])
+        #expect(greenie.localization(for: "en_US")?.locale == "en_GB")
+        #expect(catalog.product(id: "demo2023_mv")?.localizations.isEmpty == true)
+    }
+
+    @Test func loadsTheNewestFormat5_0() throws {
+        let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile("revenuecat-purchases-ios_UnitTestsConfiguration_v5.0.storekit"))
+        #expect(catalog.formatVersion == "5.0")
+        #expect(catalog.product(id: "com.revenuecat.consumable")?.price == Decimal(string: "1.49"))
+        #expect(catalog.product(id: "com.revenuecat.non_renewable")?.type == .nonRenewing)
+        let monthly = try #require(catalog.product(id: "com.revenuecat.monthly_4.99.1_week_intro"))
+        #expect(monthly.localization(for: "en_US")?.displayName.isEmpty == false)
+        let subscription = try #require(monthly.subscription)
+        #expect(subscription.introductoryOffer?.period == SubscriptionPeriod(value: 3, unit: .month))
+        #expect(subscription.promotionalOffers.compactMap(\.id) == [
+            "com.revenuecat.monthly_4.99.1_week_intro.year_discount",
+            "com.revenuecat.monthly_4.99.1_week_intro.pay_as_you_go"])
+        #expect(catalog.product(id: "com.revenuecat.annual_39.99_no_trial")?.subscription?.groupName == "subscription_group_2")
+        #expect(catalog.settings.timeRate == .realTime)
+        #expect(!catalog.settings.askToBuyEnabled)
+    }
+
+    @Test func loadsTheExampleCatalogWithItsLocalizations() throws {
+        let catalog = try Catalog.load(contentsOf: Fixtures.exampleCatalog)
+        #expect(catalog.products.map(\.type) == [.consumable, .nonConsumable, .nonRenewing, .autoRenewable, .autoRenewable])
+        let coins = try #require(catalog.product(id: "com.iosiap.example.coins_100"))
+        #expect(coins.localization(for: "de_DE")?.displayName == "100 Münzen")
+        #expect(coins.localization(for: "ja_JP")?.displayName == "コイン100枚")
+        let gold = try #require(catalog.product(id: "com.iosiap.example.club_gold_monthly")?.subscription)
+        #expect(gold.level == 1)
+        #expect(gold.introductoryOffer?.paymentMode == .freeTrial)
+        #expect(catalog.product(id: "com.iosiap.example.club_silver_monthly")?.subscription?.level == 2)
+    }
+
+    @Test func settingsAreRead() throws {
+        let json = """
+            {"products": [], "settings": {"_askToBuyEnabled": true, "_failTransactionsEnabled": true,
+             "_locale": "de_DE", "_storefront": "DEU", "_timeRate": 13, "_someFutureKey": [1, 2],
+             "_storeKitErrors": [{"name": "Load Products", "enabled": true, "current": {"index": 2, "type": "generic"}},
+                                 {"name": "App Store Sync", "enabled": false, "current": {"index": 4, "type": "generic"}},
+                                 {"name": "Purchase", "enabled": true, "current": {"index": 2, "type": "purchase"}},
+                                 {"name": "Some Future Sheet", "enabled": true, "current": null}]},
+             "unknownTopLevel": {"x": 1}, "version": {"major": 4, "minor": 0}}
+            """
+        let settings = try Catalog(data: Data(json.utf8), fileName: "s.storekit").settings
+        #expect(settings.askToBuyEnabled)
+        #expect(settings.failTransactionsEnabled)
+        #expect(settings.locale == "de_DE")
+        #expect(settings.storefront.currencyCode == "EUR")
+        #expect(settings.timeRate == .monthlyRenewalEveryFiveMinutes)
+        #expect(settings.simulatedErrors == [.loadProducts: .storeUnreachable, .purchase: .paymentNotAllowed])
+    }
+
+    @Test(arguments: [
+        ("{", "bad.storekit: .: not valid JSON"),
+        ("[]", "bad.storekit: .: expected"),
+        (#"{"products": [{"displayPrice": "1", "type": "Consumable"}]}"#, "bad.storekit: .products[0].productID: required key is missing"),
+        (#"{"products": [{"productID": "a", "displayPrice": 0.99, "type": "Consumable"}]}"#, "bad.storekit: .products[0].displayPrice: expected String"),
+        (#"{"products": [{"productID": "a", "displayPrice": "abc", "type": "Consumable"}]}"#, "bad.storekit: .products[0].displayPrice: 'abc' is not a price"),
+        (#"{"products": [{"productID": "a", "displayPrice": "-1", "type": "Consumable"}]}"#, "bad.storekit: .products[0].displayPrice: '-1' is not a price"),
+        (#"{"products": [{"productID": "a", "displayPrice": "1", "type": "Gadget"}]}"#, "bad.storekit: .products[0].type: unknown product type 'Gadget'"),
+        (#"{"products": [{"productID": "a", "displayPrice": "1", "type": "Consumable"}, {"productID": "a", "displayPrice": "1", "type": "NonConsumable"}]}"#,
+         "bad.storekit: .products[1].productID: product id 'a' is already used at .products[0]"),
+        (#"{"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "s", "displayPrice": "1", "recurringSubscriptionPeriod": "monthly"}]}]}"#,
+         "bad.storekit: .subscriptionGroups[0].subscriptions[0].recurringSubscriptionPeriod: 'monthly' is not a period"),
+        (#"{"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "s", "displayPrice": "1", "recurringSubscriptionPeriod": "P1M", "introductoryOffer": {"paymentMode": "gratis", "subscriptionPeriod": "P1W"}}]}]}"#,
+         "bad.storekit: .subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode: unknown payment mode 'gratis'"),
+        (#"{"settings": {"_storefront": "XYZ"}}"#, "bad.storekit: .settings._storefront: unknown storefront 'XYZ'"),
+        (#"{"settings": {"_timeRate": 7}}"#, "bad.storekit: .settings._timeRate: unknown time rate 7"),
+        (#"{"settings": {"_locale": 5}}"#, "bad.storekit: .settings._locale: expected String"),
+    ])
+    func malformedFilesNameTheFileAndKeyPath(json: String, expected: String) {
+        let error = #expect(throws: StoreError.self) { try Catalog(data: Data(json.utf8), fileName: "bad.storekit") }
+        #expect(error?.code == .invalidCatalog)
+        #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func aMissingFileIsNotReadable() {
+        let error = #expect(throws: StoreError.self) {
+            try Catalog.load(contentsOf: URL(fileURLWithPath: "/nonexistent/Products.storekit"))
+        }
+        #expect(error?.code == .catalogNotReadable)
+        #expect(error?.message.contains("/nonexistent/Products.storekit") == true)
+    }
+
+    @Test func truncatedFixturesFailCleanly() throws {
+        let data = try Data(contentsOf: Fixtures.storeKitFile("revenuecat-purchases-ios_UnitTestsConfiguration_v5.0.storekit"))
+        for length in stride(from: 0, to: data.count, by: 97) {
+            #expect(throws: StoreError.self) { try Catalog(data: data.prefix(length), fileName: "cut.storekit") }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPTestSupport
+import Synchronization
+import Testing
+
+/// A clock a test moves by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_767_225_600))  // 2026-01-01T00:00:00Z
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+@Suite struct LocalStoreTests {
+    let folder = TemporaryDirectory()
+    let clock = TestClock()
+    static let prefix = "com.iosiap.example."
+    static let allIDs = ["coins_100", "pro_upgrade", "club_gold_monthly", "club_silver_monthly", "season_pass"].map { prefix + $0 }
+
+    func open(catalog: Catalog? = nil) throws -> (LocalStore, PurchaseStore) {
+        let clock = self.clock
+        let local = try LocalStore(catalog: catalog ?? Catalog.load(contentsOf: Fixtures.exampleCatalog),
+                                   stateDirectory: folder.state, now: { clock.now })
+        let store = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
+        return (local, store)
+    }
+
+    func load(_ store: PurchaseStore) async throws -> [StoreEvent] {
+        try await store.pollUntilTerminal(of: try store.requestProducts(Self.allIDs))
+    }
+
+    func buy(_ store: PurchaseStore, _ product: String, quantity: Int = 1) async throws -> StoreEvent? {
+        try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.prefix + product, quantity: quantity)).last
+    }
+
+    func purchased(_ event: StoreEvent?) -> StoreTransaction? {
+        if case .purchased(_, let transaction) = event { transaction } else { nil }
+    }
+
+    @Test func productsCarryLocalizedTitlesAndPrices() async throws {
+        let (local, store) = try open()
+        try local.setStorefront("DEU")
+        try local.setLocale("de_DE")
+        _ = try await load(store)
+        let coins = try #require(store.product(id: Self.prefix + "coins_100"))
+        #expect(coins.displayName == "100 Münzen")
+        #expect(coins.displayPrice == "0,99\u{A0}€")
+        #expect(coins.currencyCode == "EUR")
+        let gold = try #require(store.product(id: Self.prefix + "club_gold_monthly")?.subscription)
+        #expect(gold.introductoryOffer?.displayPrice == "0,00\u{A0}€")
+        #expect(gold.promotionalOffers.first?.id == "club_gold_winback")
+
+        try local.setStorefront("JPN")
+        try local.setLocale("ja_JP")
+        _ = try await load(store)
+        #expect(store.product(id: Self.prefix + "pro_upgrade")?.displayName == "プロ版")
+        #expect(store.product(id: Self.prefix + "pro_upgrade")?.displayPrice == "¥3")
+    }
+
+    @Test func purchasesSucceedByDefaultAndAreStoredWithTheStorefront() async throws {
+        let (_, store) = try open()
+        _ = try await load(store)
+        let transaction = try #require(purchased(try await buy(store, "coins_100", quantity: 3)))
+        #expect(transaction.quantity == 3)
+        #expect(transaction.productType == .consumable)
+        #expect(transaction.storefront == "USA")
+        #expect(transaction.environment == .sandbox)
+        #expect(transaction.purchaseDate == clock.now)
+        #expect(transaction.originalID == transaction.id)
+    }
+
+    @Test func askToBuyFromTheCatalogDefersUntilApproved() async throws {
+        let json = try String(contentsOf: Fixtures.exampleCatalog, encoding: .utf8)
+            .replacingOccurrences(of: "\"_askToBuyEnabled\" : false", with: "\"_askToBuyEnabled\" : true")
+        let (local, store) = try open(catalog: Catalog(data: Data(json.utf8), fileName: "ask.storekit"))
+        _ = try await load(store)
+        #expect(try await buy(store, "pro_upgrade") == .deferred(requestID: 2, productID: Self.prefix + "pro_upgrade"))
+        #expect(try store.currentEntitlements().isEmpty)
+        let pending = try #require(try local.pendingPurchases().first)
+        #expect(pending.productID == Self.prefix + "pro_upgrade")
+        let approved = try local.approveAskToBuy(pending.id)
+        let events = try await store.pollUntil { _ in true }
+        #expect(events == [.purchased(requestID: nil, transaction: approved)])
+        #expect(try local.pendingPurchases().isEmpty)
+        #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade"))
+    }
+
+    @Test func aDeclinedAskToBuyChargesNothing() async throws {
+        let (local, store) = try open()
+        try local.setAskToBuyEnabled(true)
+        _ = try await load(store)
+        _ = try await buy(store, "season_pass")
+        try local.declineAskToBuy(try #require(try local.pendingPurchases().first).id)
+        #expect(try await store.pollUntil { _ in true } == [.declined(productID: Self.prefix + "season_pass")])
+        #expect(try local.allTransactions().isEmpty)
+        #expect(throws: StoreError.self) { try local.approveAskToBuy(12345) }
+    }
+
+    @Test func failingTransactionsFailWithTheConfiguredError() async throws {
+        let json = try String(contentsOf: Fixtures.exampleCatalog, encoding: .utf8)
+            .replacingOccurrences(of: "\"_failTransactionsEnabled\" : false", with: "\"_failTransactionsEnabled\" : true")
+        let (local, store) = try open(catalog: Catalog(data: Data(json.utf8), fileName: "fail.storekit"))
+        _ = try await load(store)
+        guard case .failed(_, _, let error) = try await buy(store, "coins_100") else { Issue.record("not failed"); return }
+        #expect(error.code == .unknown)
+        try local.setSimulatedError(.paymentInvalid, for: .purchase)
+        guard case .failed(_, _, let other) = try await buy(store, "coins_100") else { Issue.record("not failed"); return }
+        #expect(other.code == .paymentInvalid)
+        try local.setSimulatedError(nil, for: .purchase)
+        #expect(purchased(try await buy(store, "coins_100")) != nil)
+        #expect(try local.allTransactions().count == 1)
+    }
+
+    @Test func simulatedLoadProductsErrorFailsTheRequest() async throws {
+        let (local, store) = try open()
+        try local.setSimulatedError(.storeUnreachable, for: .loadProducts)
+        guard case .productsFailed(_, let error) = try await load(store).last else { Issue.record("not failed"); return }
+        #expect(error.code == .storeUnreachable)
+    }
+
+    @Test func aCancelledPurchaseChargesNothing() async throws {
+        let (local, store) = try open()
+        _ = try await load(store)
+        try local.setPurchaseDialogResponse(.cancel)
+        #expect(try await buy(store, "pro_upgrade") == .cancelled(requestID: 2, productID: Self.prefix + "pro_upgrade"))
+        #expect(try local.allTransactions().isEmpty)
+    }
+
+    @Test func restoreReturnsNonConsumablesAndActiveSubscriptionsOnly() async throws {
+        let (local, store) = try open()
+        _ = try await load(store)
+        for product in ["coins_100", "pro_upgrade", "club_silver_monthly", "season_pass"] {
+            _ = try await buy(store, product)
+        }
+        var request = try store.requestRestore()
+        var events = try await store.pollUntilTerminal(of: request)
+        #expect(Set(events.compactMap { if case .restored(_, let t) = $0 { t.productID } else { nil } })
+            == Set(["pro_upgrade", "club_silver_monthly", "season_pass"].map { Self.prefix + $0 }))
+        #expect(events.last == .restoreFinished(requestID: request, result: .success(3)))
+
+        clock.advance(by: 8 * 86_400)  // past the one-week free trial
+        request = try store.requestRestore()
+        events = try await store.pollUntilTerminal(of: request)
+        #expect(events.last == .restoreFinished(requestID: request, result: .success(2)))
+
+        try local.setSimulatedError(.cloudServiceNetworkConnectionFailed, for: .appStoreSync)
+        request = try store.requestRestore()
+        events = try await store.pollUntilTerminal(of: request)
+        #expect(events == [.restoreFinished(requestID: request,
+                                            result: .failure(StoreError(.cloudServiceNetworkConnectionFailed,
+                                                                        "simulated App Store Sync error: cannot connect to the network")))])
+    }
+
+    @Test func subscriptionsExpireByTheirPeriodAndTheTimeRate() async throws {
+        let (local, store) = try open()
+        try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)
+        _ = try await load(store)
+        // The first subscription in the group gets the one-week free trial: 7/30 of five minutes.
+        let trial = try #require(purchased(try await buy(store, "club_silver_monthly")))
+        #expect(trial.expirationDate == clock.now.addingTimeInterval(70))
+        #expect(trial.subscriptionGroupID == "5E1A7C01")
+        // The group's trial is used: Club Gold runs its full month, five minutes at this rate.
+        let gold = try #require(purchased(try await buy(store, "club_gold_monthly")))
+        #expect(gold.expirationDate == clock.now.addingTimeInterval(300))
+        clock.advance(by: 100)
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.prefix + "club_gold_monthly"])
+        clock.advance(by: 201)
+        #expect(try store.currentEntitlements().isEmpty)
+    }
+
+    @Test func anOwnedNonConsumableIsNotChargedTwice() async throws {
+        let (local, store) = try open()
+        _ = try await load(store)
+        let first = try #require(purchased(try await buy(store, "pro_upgrade")))
+        try store.finish(transactionID: first.id)
+        // The App Store answers with the transaction that already grants it, charging nothing.
+        let again = try await buy(store, "pro_upgrade")
+        #expect(purchased(again) == first)
+        #expect(try local.allTransactions().count == 1)
+        #expect(try store.unfinishedTransactions().isEmpty)
+    }
+
+    @Test func twoLaunchesSeeTheSamePurchases() async throws {
+        var unfinished: StoreTransaction?
+        do {
+            let (_, store) = try open()
+            _ = try await load(store)
+            let pro = try #require(purchased(try await buy(store, "pro_upgrade")))
+            try store.finish(transactionID: pro.id)
+            unfinished = purchased(try await buy(store, "coins_100", quantity: 2))
+            store.close()
+        }
+        let (local, store) = try open()
+        #expect(try local.allTransactions().count == 2)
+        #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade"))
+        let redelivered = try await store.pollFor(.milliseconds(100))
+        #expect(redelivered == [.purchased(requestID: nil, transaction: try #require(unfinished))])
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing IOSiAP needs on a Debian machine, when it is missing:
+# the Swift toolchain must already be installed (we look in /opt/swift); the C libraries come from Debian.
+set -euo pipefail
+
+if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        export PATH="/opt/swift/usr/bin:$PATH"
+    else
+        echo "setup: no Swift toolchain found; install Swift 6 (swift.org) and put it on PATH" >&2
+        exit 1
+    fi
+fi
+
+packages=(libsqlite3-dev)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every check a change must pass: a warning-free build, the unit tests, and the example session run
+# against the bundled catalog with its output checked.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+echo "== build (warnings are errors)"
+swift build --build-tests -Xswiftc -warnings-as-errors
+
+echo "== example session"
+output=$(swift run --skip-build iosiap-example-session)
+echo "$output"
+expect() {
+    grep -qF -- "$1" <<<"$output" || { echo "example session: expected a line with: $1" >&2; exit 1; }
+}
+expect "invalid: com.iosiap.example.no_such_product"
+expect "100 Coins — \$0.99"
+expect "grant: +300 coins, balance 300"
+expect "cancelled #4 com.iosiap.example.season_pass (by the user; nothing charged)"
+expect "deferred #5 com.iosiap.example.club_gold_monthly"
+expect "purchased (no request) com.iosiap.example.club_gold_monthly"
+expect "failed #6 com.iosiap.example.coins_100: simulated Purchase error"
+expect "restore finished #7: 2 restored"
+expect "owns com.iosiap.example.pro_upgrade"
+localized=$(swift run --skip-build iosiap-example-session --locale de_DE --storefront DEU)
+nbsp=$(printf '\xc2\xa0')  # ICU separates the amount and the euro sign with a no-break space
+grep -qF "100 Münzen — 0,99${nbsp}€" <<<"$localized" || { echo "example session: no German prices" >&2; exit 1; }
+
+echo "== unit tests"
+swift test --skip-build
