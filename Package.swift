@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "IOSiAPCore", targets: ["IOSiAPCore"]),
         .library(name: "IOSiAPLocalStore", targets: ["IOSiAPLocalStore"]),
+        // libiosiap: the C ABI of Include/iosiap/iosiap.h. scripts/build-sdk.sh builds it self-contained.
+        .library(name: "iosiap", type: .dynamic, targets: ["IOSiAPExports"]),
         .executable(name: "iosiap-example-session", targets: ["ExampleSession"]),
     ],
     targets: [
@@ -26,6 +28,15 @@ let package = Package(
             name: "IOSiAPLocalStore",
             dependencies: ["IOSiAPCore"],
             path: "Sources/IOSiAPLocalStore"
+        ),
+        .systemLibrary(
+            name: "CIOSiAP",
+            path: "Sources/CIOSiAP"
+        ),
+        .target(
+            name: "IOSiAPExports",
+            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore"],
+            path: "Sources/IOSiAPExports"
         ),
         .executableTarget(
             name: "ExampleSession",

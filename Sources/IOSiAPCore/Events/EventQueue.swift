@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The queue between the store's worker and the game: the worker pushes, the game drains.
@@ -15,6 +16,9 @@ package final class EventQueue: Sendable {
     private let state = Mutex(State())
     /// Mirrors `events.count - head` so that an empty poll takes no lock.
     private let pending = Atomic<Int>(0)
+    /// Threads blocked in `waitForEvents`, and what wakes them; pushes signal only when someone sleeps.
+    private let sleepers = Atomic<Int>(0)
+    private let wakeup = DispatchSemaphore(value: 0)
 
     package init() {}
 
@@ -24,14 +28,33 @@ package final class EventQueue: Sendable {
             if state.closed { return nil }
             if !state.waiters.isEmpty { return state.waiters.removeFirst() }
             state.events.append(event)
-            pending.add(1, ordering: .releasing)
+            pending.add(1, ordering: .sequentiallyConsistent)
             return nil
         }
         waiter?.resume(returning: event)
+        wakeSleepers()
     }
 
     /// Whether anything is queued. Lock-free.
     package var isEmpty: Bool { pending.load(ordering: .acquiring) == 0 }
+
+    /// Whether `close` was called.
+    package var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Blocks the calling thread until an event is queued or the queue is closed: for a delivery thread.
+    package func waitForEvents() {
+        sleepers.add(1, ordering: .sequentiallyConsistent)
+        // Checked after announcing the sleeper, so a push in between either is seen here or signals.
+        if pending.load(ordering: .sequentiallyConsistent) == 0 && !isClosed {
+            wakeup.wait()
+        }
+        sleepers.subtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    private func wakeSleepers() {
+        let count = sleepers.load(ordering: .sequentiallyConsistent)
+        for _ in 0..<count { wakeup.signal() }
+    }
 
     /// Removes and returns up to `limit` queued events, oldest first.
     package func drain(limit: Int = .max) -> [StoreEvent] {
@@ -44,7 +67,7 @@ package final class EventQueue: Sendable {
                 state.events.removeAll(keepingCapacity: true)
                 state.head = 0
             }
-            pending.subtract(batch.count, ordering: .releasing)
+            pending.subtract(batch.count, ordering: .sequentiallyConsistent)
             return batch
         }
     }
@@ -57,7 +80,7 @@ package final class EventQueue: Sendable {
                 if state.head < state.events.count {
                     let event = state.events[state.head]
                     state.head += 1
-                    pending.subtract(1, ordering: .releasing)
+                    pending.subtract(1, ordering: .sequentiallyConsistent)
                     return .some(event)
                 }
                 if state.closed { return .some(nil) }
@@ -76,5 +99,6 @@ package final class EventQueue: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume(returning: nil) }
+        wakeSleepers()
     }
 }

@@ -28,8 +28,7 @@ public final class PurchaseStore: Sendable {
         jobs = continuation
         continuation.yield(.syncUnfinished)
         Task.detached {
-            for await job in stream { await worker.run(job) }
-            worker.events.close()
+            for await job in stream where worker.state.withLock({ $0.isOpen }) { await worker.run(job) }
         }
         let updates = backend.updates()
         Task.detached {
@@ -126,15 +125,25 @@ public final class PurchaseStore: Sendable {
     /// Whether the store is open.
     public var isOpen: Bool { worker.state.withLock { $0.isOpen } }
 
-    /// Stops taking requests. Work already queued still ends with its events; then `events` ends.
-    /// Closing twice does nothing. C: `iosiap_store_close`.
+    /// Stops the store: later requests fail with `storeNotOpen`, queued requests are not run, and events
+    /// not yet queued are dropped (purchases among them are journaled and come back at the next launch).
+    /// Events already queued can still be polled; then `events` ends. Closing twice does nothing.
+    /// C: `iosiap_store_close`.
     public func close() {
         let wasOpen = worker.state.withLock { state in
             defer { state.isOpen = false }
             if state.isOpen { jobs.finish() }
             return state.isOpen
         }
-        if wasOpen { worker.backend.close() }
+        guard wasOpen else { return }
+        worker.events.close()
+        worker.backend.close()
+    }
+
+    /// Blocks the calling thread until an event is queued or the store is closed: for a thread that
+    /// delivers events (the C ABI's `IOSIAP_DELIVERY_THREAD`).
+    package func waitForEvents() {
+        worker.events.waitForEvents()
     }
 
     // MARK: - Private

@@ -1,0 +1,306 @@
+/*
+ * iosiap.h — IOSiAP's C ABI: in-app purchases for C and C++ games.
+ *
+ * A game opens a store, asks for products, payments and restores, and receives every result as an event
+ * through its callback. Conventions (stable across releases):
+ *   - Functions return an int status: IOSIAP_OK (0) or a negative iosiap_status code, never renumbered.
+ *     iosiap_last_error_message() gives the human text of the calling thread's last failure.
+ *   - Out-parameters come first; callbacks take `void *user_data` last.
+ *   - Option and callback structs begin with a version field and only grow at the end; fill them with their
+ *     _INIT macro, then set the fields you need.
+ *   - Strings are UTF-8 and NUL-terminated. Each comment says who owns a pointer and how long it lives.
+ *
+ * Thread rules:
+ *   - Every function may be called from any thread, except as stated here.
+ *   - iosiap_poll delivers events on the thread that calls it; call it from one thread at a time (the game
+ *     loop, once per frame). With IOSIAP_DELIVERY_THREAD, events arrive on one library-owned thread instead,
+ *     one at a time, and iosiap_poll is not used.
+ *   - No callback runs inside a request call: requests only queue work.
+ *   - iosiap_store_close must not run concurrently with other calls on the same store, nor from inside its
+ *     callback. After it, the handle is dead: passing it again is a caller error that returns
+ *     IOSIAP_E_STORE_NOT_OPEN and changes nothing.
+ */
+#ifndef IOSIAP_IOSIAP_H
+#define IOSIAP_IOSIAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Versions ----------------------------------------------------------------------------------------- */
+
+#define IOSIAP_VERSION_MAJOR 0
+#define IOSIAP_VERSION_MINOR 1
+#define IOSIAP_VERSION_PATCH 0
+/** MAJOR * 10000 + MINOR * 100 + PATCH of this header; compare with iosiap_version() at run time. */
+#define IOSIAP_VERSION_NUMBER (IOSIAP_VERSION_MAJOR * 10000 + IOSIAP_VERSION_MINOR * 100 + IOSIAP_VERSION_PATCH)
+
+/** The version number of the library actually loaded, in the form of IOSIAP_VERSION_NUMBER. */
+int iosiap_version(void);
+
+/* ---- Status codes ------------------------------------------------------------------------------------- */
+
+/** Status codes. Never renumbered; new codes take unused numbers. -100 - n is StoreKit's SKError code n. */
+typedef enum iosiap_status {
+    IOSIAP_OK = 0,
+    IOSIAP_E_INVALID_ARGUMENT = -1,          /* NULL where a value is needed, empty id, count mismatch */
+    IOSIAP_E_INVALID_UTF8 = -2,
+    IOSIAP_E_UNKNOWN_PRODUCT = -3,           /* not loaded by a products request */
+    IOSIAP_E_QUANTITY_OUT_OF_RANGE = -4,     /* outside 1...10 */
+    IOSIAP_E_STORE_NOT_OPEN = -5,            /* closed or invalid handle */
+    IOSIAP_E_UNKNOWN_TRANSACTION = -6,
+    IOSIAP_E_WRONG_STATE = -7,
+    IOSIAP_E_INVALID_CATALOG = -8,
+    IOSIAP_E_CATALOG_NOT_READABLE = -9,
+    IOSIAP_E_STORAGE = -10,
+    IOSIAP_E_QUANTITY_NOT_ALLOWED = -11,     /* quantity above 1 for a non-consumable */
+    IOSIAP_E_STORE_UNREACHABLE = -12,
+    IOSIAP_E_SYSTEM = -13,
+    IOSIAP_E_NOT_ENTITLED = -14,
+    IOSIAP_E_STRING_TOO_LONG = -15,
+    IOSIAP_E_SK_UNKNOWN = -100,
+    IOSIAP_E_SK_CLIENT_INVALID = -101,
+    IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
+    IOSIAP_E_SK_PAYMENT_INVALID = -103,
+    IOSIAP_E_SK_PAYMENT_NOT_ALLOWED = -104,
+    IOSIAP_E_SK_STORE_PRODUCT_NOT_AVAILABLE = -105,
+    IOSIAP_E_SK_CLOUD_SERVICE_PERMISSION_DENIED = -106,
+    IOSIAP_E_SK_CLOUD_SERVICE_NETWORK_CONNECTION_FAILED = -107,
+    IOSIAP_E_SK_CLOUD_SERVICE_REVOKED = -108,
+    IOSIAP_E_SK_PRIVACY_ACKNOWLEDGEMENT_REQUIRED = -109,
+    IOSIAP_E_SK_UNAUTHORIZED_REQUEST_DATA = -110,
+    IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER = -111,
+    IOSIAP_E_SK_INVALID_SIGNATURE = -112,
+    IOSIAP_E_SK_MISSING_OFFER_PARAMS = -113,
+    IOSIAP_E_SK_INVALID_OFFER_PRICE = -114,
+    IOSIAP_E_SK_OVERLAY_CANCELLED = -115,
+    IOSIAP_E_SK_OVERLAY_INVALID_CONFIGURATION = -116,
+    IOSIAP_E_SK_OVERLAY_TIMEOUT = -117,
+    IOSIAP_E_SK_INELIGIBLE_FOR_OFFER = -118,
+    IOSIAP_E_SK_UNSUPPORTED_PLATFORM = -119,
+    IOSIAP_E_SK_OVERLAY_PRESENTED_IN_BACKGROUND_SCENE = -120,
+    IOSIAP_E_SK_PAYMENT_METHOD_BINDING_CONFIGURATION_REQUIRED = -121
+} iosiap_status;
+
+/** A static English description of a status code; never NULL, never to be freed. */
+const char *iosiap_status_text(int status);
+
+/**
+ * The message of the last failed call on the calling thread, or "" if none failed yet.
+ * Owned by the library; valid until the next IOSiAP call on the same thread.
+ */
+const char *iosiap_last_error_message(void);
+
+/* ---- Limits -------------------------------------------------------------------------------------------- */
+
+/** Product ids longer than this many UTF-8 bytes are refused with IOSIAP_E_STRING_TOO_LONG. */
+#define IOSIAP_MAX_PRODUCT_ID_LENGTH 255
+/** A products request may name at most this many ids. */
+#define IOSIAP_MAX_PRODUCTS_PER_REQUEST 1000
+/** Quantities of a payment: 1...10 (StoreKit's limit); above 1 for consumables only. */
+#define IOSIAP_MIN_QUANTITY 1
+#define IOSIAP_MAX_QUANTITY 10
+
+/* ---- Products ----------------------------------------------------------------------------------------- */
+
+typedef enum iosiap_product_type {
+    IOSIAP_PRODUCT_CONSUMABLE = 0,
+    IOSIAP_PRODUCT_NON_CONSUMABLE = 1,
+    IOSIAP_PRODUCT_AUTO_RENEWABLE = 2,
+    IOSIAP_PRODUCT_NON_RENEWING = 3
+} iosiap_product_type;
+
+typedef enum iosiap_period_unit {
+    IOSIAP_PERIOD_DAY = 0,
+    IOSIAP_PERIOD_WEEK = 1,
+    IOSIAP_PERIOD_MONTH = 2,
+    IOSIAP_PERIOD_YEAR = 3
+} iosiap_period_unit;
+
+/** A product loaded by a products request. Owned by its store; valid until the store is closed. */
+typedef struct iosiap_product iosiap_product;
+
+/* Product accessors. Strings are owned by the product and live as long as it. NULL product: NULL or -1. */
+const char *iosiap_product_id(const iosiap_product *product);
+/** An iosiap_product_type value. */
+int iosiap_product_type_of(const iosiap_product *product);
+const char *iosiap_product_title(const iosiap_product *product);
+const char *iosiap_product_description(const iosiap_product *product);
+/** The price as exact decimal text in the storefront's currency, e.g. "0.99". */
+const char *iosiap_product_price(const iosiap_product *product);
+/** The ISO 4217 currency code, e.g. "USD". */
+const char *iosiap_product_currency_code(const iosiap_product *product);
+/** The price formatted for the storefront's locale, e.g. "$0.99", "0,99 €", "¥120". */
+const char *iosiap_product_display_price(const iosiap_product *product);
+/** The subscription's renewal period; IOSIAP_E_WRONG_STATE for a product that is not an auto-renewable. */
+int iosiap_product_subscription_period(int *out_value, int *out_unit, const iosiap_product *product);
+/** The subscription group id, or NULL for a product that is not an auto-renewable. */
+const char *iosiap_product_subscription_group(const iosiap_product *product);
+/** The level inside the group (1 is the highest), or 0 for a product that is not an auto-renewable. */
+int iosiap_product_subscription_level(const iosiap_product *product);
+/** The introductory offer's formatted price ("$0.00" for a free trial), or NULL without one. */
+const char *iosiap_product_intro_offer_display_price(const iosiap_product *product);
+
+/* ---- Transactions ------------------------------------------------------------------------------------- */
+
+/** A completed purchase. Dates are Unix milliseconds; 0 means "none". */
+typedef struct iosiap_transaction {
+    size_t size;                           /* sizeof(iosiap_transaction) of the library that filled it */
+    uint64_t id;
+    uint64_t original_id;
+    const char *product_id;
+    int product_type;                      /* iosiap_product_type */
+    int quantity;
+    int64_t purchase_date_ms;
+    int64_t original_purchase_date_ms;
+    int64_t expiration_date_ms;            /* auto-renewable subscriptions */
+    int64_t revocation_date_ms;            /* refunded or revoked */
+    int revocation_reason;                 /* 0 other reason, 1 an issue in the app, -1 not revoked */
+    const char *app_account_token;         /* UUID text, or NULL */
+    const char *environment;               /* "Sandbox", "Production", "Xcode", "LocalTesting" */
+    const char *storefront;                /* ISO 3166-1 alpha-3, e.g. "USA" */
+    const char *ownership_type;            /* "PURCHASED" or "FAMILY_SHARED" */
+    const char *subscription_group_id;     /* or NULL */
+    const char *signed_jws;                /* the store's signed transaction, or NULL */
+} iosiap_transaction;
+
+/* ---- Events ------------------------------------------------------------------------------------------- */
+
+typedef enum iosiap_event_kind {
+    IOSIAP_EVENT_PRODUCTS_RECEIVED = 1,    /* products, invalid_product_ids */
+    IOSIAP_EVENT_PRODUCTS_FAILED = 2,      /* status, message */
+    IOSIAP_EVENT_PURCHASING = 3,           /* product_id */
+    IOSIAP_EVENT_PURCHASED = 4,            /* transaction; grant it, then iosiap_finish_transaction */
+    IOSIAP_EVENT_CANCELLED = 5,            /* product_id; the user cancelled, nothing charged */
+    IOSIAP_EVENT_FAILED = 6,               /* product_id, status, message */
+    IOSIAP_EVENT_DEFERRED = 7,             /* product_id; Ask to Buy, the outcome comes later */
+    IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined */
+    IOSIAP_EVENT_RESTORED = 9,             /* transaction */
+    IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
+    IOSIAP_EVENT_REVOKED = 11              /* transaction; refunded: take back what it granted */
+} iosiap_event_kind;
+
+/**
+ * One event. Every pointer in it, and everything they point to, is owned by the library and lives only
+ * until the callback returns: copy what you keep.
+ */
+typedef struct iosiap_event {
+    size_t size;                           /* sizeof(iosiap_event) of the library that filled it */
+    int kind;                              /* iosiap_event_kind */
+    uint64_t request_id;                   /* the request it answers; 0 for events of the store's own */
+    const char *product_id;                /* or NULL */
+    int status;                            /* IOSIAP_OK, or the error of a failure */
+    const char *message;                   /* the failure's text, or NULL */
+    const iosiap_transaction *transaction; /* or NULL */
+    const iosiap_product *const *products; /* products received; owned by the store, valid until close */
+    size_t product_count;
+    const char *const *invalid_product_ids;
+    size_t invalid_product_id_count;
+    size_t restored_count;
+} iosiap_event;
+
+/** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
+typedef void (*iosiap_event_callback)(const iosiap_event *event, void *user_data);
+
+#define IOSIAP_CALLBACKS_VERSION 1
+
+/** Where events go. */
+typedef struct iosiap_callbacks {
+    unsigned int version;                  /* IOSIAP_CALLBACKS_VERSION */
+    iosiap_event_callback on_event;        /* may be NULL: events are then dropped */
+    void *user_data;                       /* passed to every callback */
+} iosiap_callbacks;
+
+#define IOSIAP_CALLBACKS_INIT { IOSIAP_CALLBACKS_VERSION, NULL, NULL }
+
+/* ---- Opening and closing a store --------------------------------------------------------------------- */
+
+typedef enum iosiap_delivery_mode {
+    IOSIAP_DELIVERY_POLL = 0,              /* events wait until iosiap_poll (the default) */
+    IOSIAP_DELIVERY_THREAD = 1             /* events arrive on a library-owned serial thread */
+} iosiap_delivery_mode;
+
+/** An open store. Opaque. */
+typedef struct iosiap_store iosiap_store;
+
+#define IOSIAP_LOCAL_STORE_OPTIONS_VERSION 1
+
+/** How to open the local App Store. The library copies every string during iosiap_store_open_local. */
+typedef struct iosiap_local_store_options {
+    unsigned int version;                  /* IOSIAP_LOCAL_STORE_OPTIONS_VERSION */
+    const char *catalog_path;              /* the .storekit file; required */
+    const char *state_directory;           /* where purchases are kept; required, created if missing */
+    const char *bundle_id;                 /* NULL: "com.example.game" */
+    const char *locale;                    /* NULL: the catalog's _locale */
+    const char *storefront;                /* NULL: the catalog's _storefront, e.g. "USA" */
+    int delivery;                          /* iosiap_delivery_mode */
+} iosiap_local_store_options;
+
+#define IOSIAP_LOCAL_STORE_OPTIONS_INIT { IOSIAP_LOCAL_STORE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, IOSIAP_DELIVERY_POLL }
+
+/**
+ * Opens the local App Store. On success *out is the store, to be closed with iosiap_store_close.
+ * Transactions left unfinished by earlier launches are queued again as IOSIAP_EVENT_PURCHASED.
+ */
+int iosiap_store_open_local(iosiap_store **out, const iosiap_local_store_options *options,
+                            const iosiap_callbacks *callbacks);
+
+/** Closes the store and frees it. Queued events are dropped. NULL does nothing. */
+void iosiap_store_close(iosiap_store *store);
+
+/* ---- Requests (each queues work and returns at once; the result comes as events) --------------------- */
+
+/**
+ * Asks for products. Duplicate ids are asked once. Ends in PRODUCTS_RECEIVED or PRODUCTS_FAILED.
+ * *out_request_id (if not NULL) receives the request id the events carry.
+ */
+int iosiap_request_products(uint64_t *out_request_id, iosiap_store *store,
+                            const char *const *product_ids, size_t count);
+
+/**
+ * Buys `quantity` of a product loaded by a products request. app_account_token is UUID text or NULL.
+ * Emits PURCHASING, then ends in PURCHASED, CANCELLED, FAILED or DEFERRED. Bad input charges nothing.
+ */
+int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
+                           int quantity, const char *app_account_token);
+
+/** Asks for what the user owns: RESTORED for each, then exactly one RESTORE_FINISHED. */
+int iosiap_request_restore(uint64_t *out_request_id, iosiap_store *store);
+
+/** Marks a transaction granted so it is not delivered again. Idempotent; unknown ids fail. */
+int iosiap_finish_transaction(iosiap_store *store, uint64_t transaction_id);
+
+/* ---- Events, products, entitlements ------------------------------------------------------------------ */
+
+/**
+ * Delivers up to max_events queued events (0: all) to the callback, on the calling thread.
+ * Returns how many it delivered (>= 0), or a negative status. Cheap when nothing is queued.
+ */
+int iosiap_poll(iosiap_store *store, size_t max_events);
+
+/** The product loaded with this id: *out is owned by the store, valid until close. */
+int iosiap_store_product(const iosiap_product **out, iosiap_store *store, const char *product_id);
+
+/** *out_entitled = 1 if the user owns the product now (non-consumable, active subscription), else 0. */
+int iosiap_is_entitled(int *out_entitled, iosiap_store *store, const char *product_id);
+
+/** Receives one entitlement; the transaction lives until the callback returns. */
+typedef void (*iosiap_transaction_callback)(const iosiap_transaction *transaction, void *user_data);
+
+/**
+ * Calls `visit` (on the calling thread, before returning) for each current entitlement.
+ * Returns how many there are (>= 0), or a negative status. visit may be NULL to count only.
+ */
+int iosiap_entitlements(iosiap_store *store, iosiap_transaction_callback visit, void *user_data);
+
+/** 1 if this user may make payments, 0 if not, or a negative status. */
+int iosiap_can_make_payments(iosiap_store *store);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IOSIAP_IOSIAP_H */

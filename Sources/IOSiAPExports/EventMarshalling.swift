@@ -1,0 +1,94 @@
+import CIOSiAP
+import Foundation
+import IOSiAPCore
+
+/// Turns core values into the C structs of `iosiap.h`. Everything made lives in the arena, that is until
+/// the callback returns.
+enum EventMarshalling {
+    static func transaction(_ transaction: StoreTransaction, in arena: CStringArena) -> iosiap_transaction {
+        iosiap_transaction(
+            size: MemoryLayout<iosiap_transaction>.size,
+            id: transaction.id,
+            original_id: transaction.originalID,
+            product_id: arena.copy(transaction.productID),
+            product_type: transaction.productType.rawValue,
+            quantity: Int32(transaction.quantity),
+            purchase_date_ms: milliseconds(transaction.purchaseDate),
+            original_purchase_date_ms: milliseconds(transaction.originalPurchaseDate),
+            expiration_date_ms: milliseconds(transaction.expirationDate),
+            revocation_date_ms: milliseconds(transaction.revocationDate),
+            revocation_reason: transaction.revocationReason?.rawValue ?? -1,
+            app_account_token: arena.copy(transaction.appAccountToken?.uuidString),
+            environment: arena.copy(transaction.environment.rawValue),
+            storefront: arena.copy(transaction.storefront),
+            ownership_type: arena.copy(transaction.ownershipType.rawValue),
+            subscription_group_id: arena.copy(transaction.subscriptionGroupID),
+            signed_jws: arena.copy(transaction.signedJWS))
+    }
+
+    /// The C event for `event`; products are the store's handles, the rest is in the arena.
+    static func event(_ event: StoreEvent, in arena: CStringArena,
+                      productHandle: (StoreProduct) -> OpaquePointer) -> iosiap_event {
+        var result = iosiap_event()
+        result.size = MemoryLayout<iosiap_event>.size
+        result.request_id = event.requestID ?? 0
+        result.status = IOSIAP_OK.rawValue
+        func kind(_ kind: iosiap_event_kind) -> Int32 { Int32(kind.rawValue) }
+        func fail(_ error: StoreError) {
+            result.status = error.code.rawValue
+            result.message = arena.copy(error.message)
+        }
+        func carry(_ transaction: StoreTransaction) {
+            result.product_id = arena.copy(transaction.productID)
+            result.transaction = arena.value(Self.transaction(transaction, in: arena))
+        }
+        switch event {
+        case .productsReceived(_, let products, let invalid):
+            result.kind = kind(IOSIAP_EVENT_PRODUCTS_RECEIVED)
+            result.products = arena.array(products.map { Optional(productHandle($0)) })
+            result.product_count = products.count
+            result.invalid_product_ids = arena.array(invalid.map { Optional(arena.copy($0)) })
+            result.invalid_product_id_count = invalid.count
+        case .productsFailed(_, let error):
+            result.kind = kind(IOSIAP_EVENT_PRODUCTS_FAILED)
+            fail(error)
+        case .purchasing(_, let productID):
+            result.kind = kind(IOSIAP_EVENT_PURCHASING)
+            result.product_id = arena.copy(productID)
+        case .purchased(_, let transaction):
+            result.kind = kind(IOSIAP_EVENT_PURCHASED)
+            carry(transaction)
+        case .cancelled(_, let productID):
+            result.kind = kind(IOSIAP_EVENT_CANCELLED)
+            result.product_id = arena.copy(productID)
+        case .failed(_, let productID, let error):
+            result.kind = kind(IOSIAP_EVENT_FAILED)
+            result.product_id = arena.copy(productID)
+            fail(error)
+        case .deferred(_, let productID):
+            result.kind = kind(IOSIAP_EVENT_DEFERRED)
+            result.product_id = arena.copy(productID)
+        case .declined(let productID):
+            result.kind = kind(IOSIAP_EVENT_DECLINED)
+            result.product_id = arena.copy(productID)
+        case .restored(_, let transaction):
+            result.kind = kind(IOSIAP_EVENT_RESTORED)
+            carry(transaction)
+        case .restoreFinished(_, .success(let count)):
+            result.kind = kind(IOSIAP_EVENT_RESTORE_FINISHED)
+            result.restored_count = count
+        case .restoreFinished(_, .failure(let error)):
+            result.kind = kind(IOSIAP_EVENT_RESTORE_FINISHED)
+            fail(error)
+        case .revoked(let transaction):
+            result.kind = kind(IOSIAP_EVENT_REVOKED)
+            carry(transaction)
+        }
+        return result
+    }
+
+    private static func milliseconds(_ date: Date?) -> Int64 {
+        guard let date else { return 0 }
+        return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

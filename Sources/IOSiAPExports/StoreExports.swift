@@ -1,0 +1,169 @@
+import CIOSiAP
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+
+// The store's C functions: each converts its arguments, calls the core, and turns a thrown StoreError
+// into a status code and the thread's last error message. No logic of their own.
+
+@c(iosiap_store_open_local)
+public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                    _ options: UnsafePointer<iosiap_local_store_options>?,
+                                    _ callbacks: UnsafePointer<iosiap_callbacks>?) -> Int32 {
+    withStatus { () throws(StoreError) in
+        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
+        out.pointee = nil
+        guard let options else { throw StoreError(.invalidArgument, "options is NULL") }
+        let settings = options.pointee
+        guard settings.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION else {
+            throw StoreError(.invalidArgument, "options version \(settings.version) is not supported; "
+                + "this library reads version \(IOSIAP_LOCAL_STORE_OPTIONS_VERSION) (use IOSIAP_LOCAL_STORE_OPTIONS_INIT)")
+        }
+        var callback = EventCallback(function: nil, userData: nil)
+        if let callbacks {
+            guard callbacks.pointee.version == IOSIAP_CALLBACKS_VERSION else {
+                throw StoreError(.invalidArgument, "callbacks version \(callbacks.pointee.version) is not supported; "
+                    + "this library reads version \(IOSIAP_CALLBACKS_VERSION) (use IOSIAP_CALLBACKS_INIT)")
+            }
+            callback = EventCallback(function: callbacks.pointee.on_event, userData: callbacks.pointee.user_data)
+        }
+        let delivery = settings.delivery
+        guard delivery == Int32(IOSIAP_DELIVERY_POLL.rawValue) || delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue) else {
+            throw StoreError(.invalidArgument, "delivery \(delivery) is neither IOSIAP_DELIVERY_POLL nor IOSIAP_DELIVERY_THREAD")
+        }
+        let catalogPath = try CStringInput.required(settings.catalog_path, "options.catalog_path")
+        let statePath = try CStringInput.required(settings.state_directory, "options.state_directory")
+        let bundleID = try CStringInput.optional(settings.bundle_id, "options.bundle_id") ?? "com.example.game"
+        let locale = try CStringInput.optional(settings.locale, "options.locale")
+        let storefront = try CStringInput.optional(settings.storefront, "options.storefront")
+
+        let directory = try StateDirectory(path: statePath)
+        let catalog = try Catalog.load(contentsOf: URL(fileURLWithPath: catalogPath))
+        let localStore = try LocalStore(catalog: catalog, stateDirectory: directory, bundleID: bundleID)
+        if let locale { try localStore.setLocale(locale) }
+        if let storefront { try localStore.setStorefront(storefront) }
+        let store = try PurchaseStore(backend: localStore, stateDirectory: directory)
+        let handle = StoreHandle(store: store, localStore: localStore, callback: callback,
+                                 usesDeliveryThread: delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
+        out.pointee = HandleRegistry.register(handle)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_store_close)
+public func iosiap_store_close(_ store: OpaquePointer?) {
+    HandleRegistry.remove(store)?.close()
+}
+
+@c(iosiap_request_products)
+public func iosiap_request_products(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?,
+                                    _ productIDs: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int) -> Int32 {
+    withStatus { () throws(StoreError) in
+        let handle = try HandleRegistry.handle(store)
+        guard count > 0 else { throw StoreError(.invalidArgument, "count is 0: no product ids to request") }
+        guard count <= Int(IOSIAP_MAX_PRODUCTS_PER_REQUEST) else {
+            throw StoreError(.invalidArgument, "count \(count) is above \(IOSIAP_MAX_PRODUCTS_PER_REQUEST) ids per request")
+        }
+        guard let productIDs else { throw StoreError(.invalidArgument, "product_ids is NULL but count is \(count)") }
+        var ids: [String] = []
+        for index in 0..<count {
+            ids.append(try CStringInput.productID(productIDs[index], "product_ids[\(index)]"))
+        }
+        let requestID = try handle.store.requestProducts(ids)
+        outRequestID?.pointee = requestID
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_request_payment)
+public func iosiap_request_payment(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?,
+                                   _ productID: UnsafePointer<CChar>?, _ quantity: Int32,
+                                   _ appAccountToken: UUIDText?) -> Int32 {
+    withStatus { () throws(StoreError) in
+        let handle = try HandleRegistry.handle(store)
+        let id = try CStringInput.productID(productID)
+        var token: UUID?
+        if let text = try CStringInput.optional(appAccountToken, "app_account_token", maximumLength: 64) {
+            guard let uuid = UUID(uuidString: text) else {
+                throw StoreError(.invalidArgument, "app_account_token '\(text)' is not a UUID")
+            }
+            token = uuid
+        }
+        let requestID = try handle.store.requestPayment(productID: id, quantity: Int(quantity), appAccountToken: token)
+        outRequestID?.pointee = requestID
+        return IOSIAP_OK.rawValue
+    }
+}
+
+/// A C string holding a UUID, as `iosiap_request_payment` takes it.
+public typealias UUIDText = UnsafePointer<CChar>
+
+@c(iosiap_request_restore)
+public func iosiap_request_restore(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?) -> Int32 {
+    withStatus { () throws(StoreError) in
+        let requestID = try HandleRegistry.handle(store).store.requestRestore()
+        outRequestID?.pointee = requestID
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_finish_transaction)
+public func iosiap_finish_transaction(_ store: OpaquePointer?, _ transactionID: UInt64) -> Int32 {
+    withStatus { () throws(StoreError) in
+        try HandleRegistry.handle(store).store.finish(transactionID: transactionID)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_poll)
+public func iosiap_poll(_ store: OpaquePointer?, _ maxEvents: Int) -> Int32 {
+    withStatus { () throws(StoreError) in
+        let handle = try HandleRegistry.handle(store)
+        let limit = maxEvents == 0 ? Int(Int32.max) : min(maxEvents, Int(Int32.max))
+        return Int32(try handle.poll(limit: limit))
+    }
+}
+
+@c(iosiap_store_product)
+public func iosiap_store_product(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?,
+                                 _ productID: UnsafePointer<CChar>?) -> Int32 {
+    withStatus { () throws(StoreError) in
+        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
+        out.pointee = nil
+        let handle = try HandleRegistry.handle(store)
+        out.pointee = try handle.loadedProduct(try CStringInput.productID(productID))
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_is_entitled)
+public func iosiap_is_entitled(_ outEntitled: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?,
+                               _ productID: UnsafePointer<CChar>?) -> Int32 {
+    withStatus { () throws(StoreError) in
+        guard let outEntitled else { throw StoreError(.invalidArgument, "out_entitled is NULL") }
+        let handle = try HandleRegistry.handle(store)
+        outEntitled.pointee = try handle.store.isEntitled(to: try CStringInput.productID(productID)) ? 1 : 0
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_entitlements)
+public func iosiap_entitlements(_ store: OpaquePointer?, _ visit: iosiap_transaction_callback?,
+                                _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    withStatus { () throws(StoreError) in
+        let entitlements = try HandleRegistry.handle(store).store.currentEntitlements()
+        for transaction in entitlements {
+            let arena = CStringArena()
+            var cTransaction = EventMarshalling.transaction(transaction, in: arena)
+            withUnsafePointer(to: &cTransaction) { visit?($0, userData) }
+        }
+        return Int32(entitlements.count)
+    }
+}
+
+@c(iosiap_can_make_payments)
+public func iosiap_can_make_payments(_ store: OpaquePointer?) -> Int32 {
+    withStatus { () throws(StoreError) in
+        try HandleRegistry.handle(store).store.canMakePayments ? 1 : 0
+    }
+}

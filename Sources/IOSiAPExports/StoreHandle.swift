@@ -1,0 +1,83 @@
+import CIOSiAP
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import Synchronization
+
+/// What an `iosiap_store *` stands for: the core's store, the game's callback, the product handles C
+/// holds, and in thread mode the library's delivery thread.
+final class StoreHandle: Sendable {
+    let store: PurchaseStore
+    let localStore: LocalStore?
+    private let callback: EventCallback
+    private let usesDeliveryThread: Bool
+    /// Current product handles by id, and replaced ones, which C may still hold until close.
+    private let products = Mutex<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
+    private let deliveryThreadDone = DispatchSemaphore(value: 0)
+    private let deliveryThreadID = Mutex<pthread_t?>(nil)
+
+    init(store: PurchaseStore, localStore: LocalStore?, callback: EventCallback, usesDeliveryThread: Bool) {
+        self.store = store
+        self.localStore = localStore
+        self.callback = callback
+        self.usesDeliveryThread = usesDeliveryThread
+        if usesDeliveryThread { startDeliveryThread() }
+    }
+
+    /// Delivers queued events on the calling thread (poll mode).
+    func poll(limit: Int) throws(StoreError) -> Int {
+        guard !usesDeliveryThread else {
+            throw StoreError(.wrongState, "this store delivers events on its own thread (IOSIAP_DELIVERY_THREAD); do not poll it")
+        }
+        return store.poll(limit: limit) { deliver($0) }
+    }
+
+    /// The handle C gets for a product; a product whose details changed gets a new handle.
+    func productHandle(for product: StoreProduct) -> OpaquePointer {
+        products.withLock { products in
+            if let existing = products.current[product.id] {
+                if existing.product == product { return existing.opaque }
+                products.retired.append(existing)
+            }
+            let handle = ProductHandle(product)
+            products.current[product.id] = handle
+            return handle.opaque
+        }
+    }
+
+    /// The handle of a loaded product.
+    func loadedProduct(_ id: String) throws(StoreError) -> OpaquePointer {
+        guard let product = store.product(id: id) else {
+            throw StoreError(.unknownProduct, "product '\(id)' is not among the products loaded by a products request")
+        }
+        return productHandle(for: product)
+    }
+
+    /// Stops the store; in thread mode, waits until the delivery thread has delivered its last event.
+    func close() {
+        store.close()
+        guard usesDeliveryThread else { return }
+        let isDeliveryThread = deliveryThreadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        // Closing from the callback is a documented caller error; waiting for ourselves would hang.
+        if !isDeliveryThread { deliveryThreadDone.wait() }
+    }
+
+    private func deliver(_ event: StoreEvent) {
+        let arena = CStringArena()
+        var cEvent = EventMarshalling.event(event, in: arena) { productHandle(for: $0) }
+        withUnsafePointer(to: &cEvent) { callback($0) }
+    }
+
+    private func startDeliveryThread() {
+        let thread = Thread { [self] in
+            deliveryThreadID.withLock { $0 = pthread_self() }
+            while store.isOpen {
+                store.poll { deliver($0) }
+                store.waitForEvents()
+            }
+            deliveryThreadDone.signal()
+        }
+        thread.name = "iosiap.delivery"
+        thread.start()
+    }
+}
