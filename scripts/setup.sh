@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what building and testing IOSiAP needs on a Debian machine, when it is missing:
-# the Swift toolchain must already be installed (we look in /opt/swift); the C libraries come from Debian.
+# Installs what building IOSiAP needs on a Debian machine, when it is missing: the Swift toolchain must
+# already be installed (we look in /opt/swift); the C libraries come from Debian. Arguments name more
+# Debian packages to install (the tests add cmake).
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -12,7 +13,7 @@ if ! command -v swift >/dev/null 2>&1; then
     fi
 fi
 
-packages=(libsqlite3-dev)
+packages=(libsqlite3-dev "$@")
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

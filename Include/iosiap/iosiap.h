@@ -192,6 +192,7 @@ typedef struct iosiap_event {
     int kind;                              /* iosiap_event_kind */
     uint64_t request_id;                   /* the request it answers; 0 for events of the store's own */
     const char *product_id;                /* or NULL */
+    int quantity;                          /* units of PURCHASING and of events with a transaction; else 0 */
     int status;                            /* IOSIAP_OK, or the error of a failure */
     const char *message;                   /* the failure's text, or NULL */
     const iosiap_transaction *transaction; /* or NULL */

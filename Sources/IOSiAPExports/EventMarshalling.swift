@@ -33,13 +33,14 @@ enum EventMarshalling {
         result.size = MemoryLayout<iosiap_event>.size
         result.request_id = event.requestID ?? 0
         result.status = IOSIAP_OK.rawValue
-        func kind(_ kind: iosiap_event_kind) -> Int32 { Int32(kind.rawValue) }
+        func kind(_ kind: iosiap_event_kind) -> CInt { Int32(kind.rawValue) }
         func fail(_ error: StoreError) {
             result.status = error.code.rawValue
             result.message = arena.copy(error.message)
         }
         func carry(_ transaction: StoreTransaction) {
             result.product_id = arena.copy(transaction.productID)
+            result.quantity = Int32(transaction.quantity)
             result.transaction = arena.value(Self.transaction(transaction, in: arena))
         }
         switch event {
@@ -52,9 +53,10 @@ enum EventMarshalling {
         case .productsFailed(_, let error):
             result.kind = kind(IOSIAP_EVENT_PRODUCTS_FAILED)
             fail(error)
-        case .purchasing(_, let productID):
+        case .purchasing(_, let productID, let quantity):
             result.kind = kind(IOSIAP_EVENT_PURCHASING)
             result.product_id = arena.copy(productID)
+            result.quantity = Int32(quantity)
         case .purchased(_, let transaction):
             result.kind = kind(IOSIAP_EVENT_PURCHASED)
             carry(transaction)

@@ -25,7 +25,7 @@ enum LastError {
 
 /// Runs the body of an exported function: a `StoreError` becomes its status code and the thread's last
 /// error message. Nothing else can escape a `@c` function.
-func withStatus(_ body: () throws(StoreError) -> Int32) -> Int32 {
+func withStatus(_ body: () throws(StoreError) -> CInt) -> CInt {
     do {
         return try body()
     } catch {

@@ -9,7 +9,7 @@ public func iosiap_product_id(_ product: OpaquePointer?) -> UnsafePointer<CChar>
 }
 
 @c(iosiap_product_type_of)
-public func iosiap_product_type_of(_ product: OpaquePointer?) -> Int32 {
+public func iosiap_product_type_of(_ product: OpaquePointer?) -> CInt {
     ProductHandle.from(product)?.product.type.rawValue ?? -1
 }
 
@@ -39,9 +39,9 @@ public func iosiap_product_display_price(_ product: OpaquePointer?) -> UnsafePoi
 }
 
 @c(iosiap_product_subscription_period)
-public func iosiap_product_subscription_period(_ outValue: UnsafeMutablePointer<Int32>?,
-                                               _ outUnit: UnsafeMutablePointer<Int32>?,
-                                               _ product: OpaquePointer?) -> Int32 {
+public func iosiap_product_subscription_period(_ outValue: UnsafeMutablePointer<CInt>?,
+                                               _ outUnit: UnsafeMutablePointer<CInt>?,
+                                               _ product: OpaquePointer?) -> CInt {
     withStatus { () throws(StoreError) in
         guard let handle = ProductHandle.from(product) else { throw StoreError(.invalidArgument, "product is NULL") }
         guard let period = handle.product.subscription?.period else {
@@ -59,7 +59,7 @@ public func iosiap_product_subscription_group(_ product: OpaquePointer?) -> Unsa
 }
 
 @c(iosiap_product_subscription_level)
-public func iosiap_product_subscription_level(_ product: OpaquePointer?) -> Int32 {
+public func iosiap_product_subscription_level(_ product: OpaquePointer?) -> CInt {
     guard let handle = ProductHandle.from(product) else { return -1 }
     return Int32(handle.product.subscription?.level ?? 0)
 }

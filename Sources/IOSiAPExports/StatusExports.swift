@@ -3,15 +3,15 @@ import Foundation
 import IOSiAPCore
 
 /// This library's version, in the form of `IOSIAP_VERSION_NUMBER` (a test checks they agree).
-let libraryVersionNumber: Int32 = 100
+let libraryVersionNumber: CInt = 100
 
 @c(iosiap_version)
-public func iosiap_version() -> Int32 {
+public func iosiap_version() -> CInt {
     libraryVersionNumber
 }
 
 @c(iosiap_status_text)
-public func iosiap_status_text(_ status: Int32) -> UnsafePointer<CChar>? {
+public func iosiap_status_text(_ status: CInt) -> UnsafePointer<CChar>? {
     StatusTexts.text(for: status)
 }
 

@@ -9,7 +9,7 @@ import IOSiAPLocalStore
 @c(iosiap_store_open_local)
 public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?,
                                     _ options: UnsafePointer<iosiap_local_store_options>?,
-                                    _ callbacks: UnsafePointer<iosiap_callbacks>?) -> Int32 {
+                                    _ callbacks: UnsafePointer<iosiap_callbacks>?) -> CInt {
     withStatus { () throws(StoreError) in
         guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
         out.pointee = nil
@@ -57,16 +57,16 @@ public func iosiap_store_close(_ store: OpaquePointer?) {
 
 @c(iosiap_request_products)
 public func iosiap_request_products(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?,
-                                    _ productIDs: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int) -> Int32 {
+                                    _ productIDs: UnsafePointer<UnsafePointer<CChar>?>?, _ count: UInt) -> CInt {
     withStatus { () throws(StoreError) in
         let handle = try HandleRegistry.handle(store)
         guard count > 0 else { throw StoreError(.invalidArgument, "count is 0: no product ids to request") }
-        guard count <= Int(IOSIAP_MAX_PRODUCTS_PER_REQUEST) else {
+        guard count <= UInt(IOSIAP_MAX_PRODUCTS_PER_REQUEST) else {
             throw StoreError(.invalidArgument, "count \(count) is above \(IOSIAP_MAX_PRODUCTS_PER_REQUEST) ids per request")
         }
         guard let productIDs else { throw StoreError(.invalidArgument, "product_ids is NULL but count is \(count)") }
         var ids: [String] = []
-        for index in 0..<count {
+        for index in 0..<Int(count) {
             ids.append(try CStringInput.productID(productIDs[index], "product_ids[\(index)]"))
         }
         let requestID = try handle.store.requestProducts(ids)
@@ -77,8 +77,8 @@ public func iosiap_request_products(_ outRequestID: UnsafeMutablePointer<UInt64>
 
 @c(iosiap_request_payment)
 public func iosiap_request_payment(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?,
-                                   _ productID: UnsafePointer<CChar>?, _ quantity: Int32,
-                                   _ appAccountToken: UUIDText?) -> Int32 {
+                                   _ productID: UnsafePointer<CChar>?, _ quantity: CInt,
+                                   _ appAccountToken: UUIDText?) -> CInt {
     withStatus { () throws(StoreError) in
         let handle = try HandleRegistry.handle(store)
         let id = try CStringInput.productID(productID)
@@ -99,7 +99,7 @@ public func iosiap_request_payment(_ outRequestID: UnsafeMutablePointer<UInt64>?
 public typealias UUIDText = UnsafePointer<CChar>
 
 @c(iosiap_request_restore)
-public func iosiap_request_restore(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?) -> Int32 {
+public func iosiap_request_restore(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?) -> CInt {
     withStatus { () throws(StoreError) in
         let requestID = try HandleRegistry.handle(store).store.requestRestore()
         outRequestID?.pointee = requestID
@@ -108,7 +108,7 @@ public func iosiap_request_restore(_ outRequestID: UnsafeMutablePointer<UInt64>?
 }
 
 @c(iosiap_finish_transaction)
-public func iosiap_finish_transaction(_ store: OpaquePointer?, _ transactionID: UInt64) -> Int32 {
+public func iosiap_finish_transaction(_ store: OpaquePointer?, _ transactionID: UInt64) -> CInt {
     withStatus { () throws(StoreError) in
         try HandleRegistry.handle(store).store.finish(transactionID: transactionID)
         return IOSIAP_OK.rawValue
@@ -116,17 +116,17 @@ public func iosiap_finish_transaction(_ store: OpaquePointer?, _ transactionID: 
 }
 
 @c(iosiap_poll)
-public func iosiap_poll(_ store: OpaquePointer?, _ maxEvents: Int) -> Int32 {
+public func iosiap_poll(_ store: OpaquePointer?, _ maxEvents: UInt) -> CInt {
     withStatus { () throws(StoreError) in
         let handle = try HandleRegistry.handle(store)
-        let limit = maxEvents == 0 ? Int(Int32.max) : min(maxEvents, Int(Int32.max))
+        let limit = maxEvents == 0 ? Int(CInt.max) : Int(min(maxEvents, UInt(CInt.max)))
         return Int32(try handle.poll(limit: limit))
     }
 }
 
 @c(iosiap_store_product)
 public func iosiap_store_product(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?,
-                                 _ productID: UnsafePointer<CChar>?) -> Int32 {
+                                 _ productID: UnsafePointer<CChar>?) -> CInt {
     withStatus { () throws(StoreError) in
         guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
         out.pointee = nil
@@ -137,8 +137,8 @@ public func iosiap_store_product(_ out: UnsafeMutablePointer<OpaquePointer?>?, _
 }
 
 @c(iosiap_is_entitled)
-public func iosiap_is_entitled(_ outEntitled: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?,
-                               _ productID: UnsafePointer<CChar>?) -> Int32 {
+public func iosiap_is_entitled(_ outEntitled: UnsafeMutablePointer<CInt>?, _ store: OpaquePointer?,
+                               _ productID: UnsafePointer<CChar>?) -> CInt {
     withStatus { () throws(StoreError) in
         guard let outEntitled else { throw StoreError(.invalidArgument, "out_entitled is NULL") }
         let handle = try HandleRegistry.handle(store)
@@ -149,7 +149,7 @@ public func iosiap_is_entitled(_ outEntitled: UnsafeMutablePointer<Int32>?, _ st
 
 @c(iosiap_entitlements)
 public func iosiap_entitlements(_ store: OpaquePointer?, _ visit: iosiap_transaction_callback?,
-                                _ userData: UnsafeMutableRawPointer?) -> Int32 {
+                                _ userData: UnsafeMutableRawPointer?) -> CInt {
     withStatus { () throws(StoreError) in
         let entitlements = try HandleRegistry.handle(store).store.currentEntitlements()
         for transaction in entitlements {
@@ -162,7 +162,7 @@ public func iosiap_entitlements(_ store: OpaquePointer?, _ visit: iosiap_transac
 }
 
 @c(iosiap_can_make_payments)
-public func iosiap_can_make_payments(_ store: OpaquePointer?) -> Int32 {
+public func iosiap_can_make_payments(_ store: OpaquePointer?) -> CInt {
     withStatus { () throws(StoreError) in
         try HandleRegistry.handle(store).store.canMakePayments ? 1 : 0
     }

@@ -59,7 +59,7 @@ import Testing
         let request = try store.requestPayment(productID: "coins", quantity: 3, appAccountToken: token)
         let events = try await store.pollUntilTerminal(of: request)
         #expect(events.count == 2)
-        #expect(events.first == .purchasing(requestID: request, productID: "coins"))
+        #expect(events.first == .purchasing(requestID: request, productID: "coins", quantity: 3))
         guard case .purchased(request, let transaction) = events.last else { Issue.record("\(events)"); return }
         #expect(transaction.quantity == 3)
         #expect(transaction.appAccountToken == token)
@@ -71,7 +71,7 @@ import Testing
         let store = try await openLoadedStore()
         let request = try store.requestPayment(productID: "pro")
         let events = try await store.pollUntilTerminal(of: request)
-        #expect(events == [.purchasing(requestID: request, productID: "pro"),
+        #expect(events == [.purchasing(requestID: request, productID: "pro", quantity: 1),
                            .cancelled(requestID: request, productID: "pro")])
     }
 

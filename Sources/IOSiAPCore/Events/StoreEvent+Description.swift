@@ -10,8 +10,8 @@ extension StoreEvent: CustomStringConvertible {
             return "products #\(id): \(products.count) found [\(found)]\(invalidText)"
         case .productsFailed(let id, let error):
             return "products #\(id) failed: \(error)"
-        case .purchasing(let id, let productID):
-            return "purchasing #\(id) \(productID)"
+        case .purchasing(let id, let productID, let quantity):
+            return "purchasing #\(id) \(productID) x\(quantity)"
         case .purchased(let id, let transaction):
             return "purchased \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary)"
         case .cancelled(let id, let productID):

@@ -13,7 +13,7 @@ public enum StoreEvent: Sendable, Equatable {
     /// The products request failed as a whole.
     case productsFailed(requestID: RequestID, error: StoreError)
     /// A payment was accepted and is being processed.
-    case purchasing(requestID: RequestID, productID: String)
+    case purchasing(requestID: RequestID, productID: String, quantity: Int)
     /// A purchase completed. Grant it, then call finish. `requestID` is `nil` when the purchase was not
     /// answered within its request: an Ask to Buy approval, or redelivery of an unfinished transaction.
     case purchased(requestID: RequestID?, transaction: StoreTransaction)
@@ -35,7 +35,7 @@ public enum StoreEvent: Sendable, Equatable {
     /// The request this event answers, if any.
     public var requestID: RequestID? {
         switch self {
-        case .productsReceived(let id, _, _), .productsFailed(let id, _), .purchasing(let id, _),
+        case .productsReceived(let id, _, _), .productsFailed(let id, _), .purchasing(let id, _, _),
              .cancelled(let id, _), .failed(let id, _, _), .deferred(let id, _), .restored(let id, _),
              .restoreFinished(let id, _):
             id

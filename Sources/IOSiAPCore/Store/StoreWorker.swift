@@ -93,7 +93,7 @@ final class StoreWorker: Sendable {
     }
 
     private func pay(_ requestID: RequestID, _ request: PaymentRequest, _ product: StoreProduct) async {
-        events.push(.purchasing(requestID: requestID, productID: product.id))
+        events.push(.purchasing(requestID: requestID, productID: product.id, quantity: request.quantity))
         do {
             switch try await backend.purchase(request, product: product) {
             case .purchased(let transaction):

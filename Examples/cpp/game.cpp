@@ -1,0 +1,163 @@
+// A small C++ "game" on IOSiAP's modern layer: a frame loop that polls once per frame, a shop that
+// shows localized prices, purchases granted and then finished, a restore, and every event printed.
+//
+// usage: iosiap-example-game CATALOG.storekit STATE_DIRECTORY [LOCALE STOREFRONT]
+#include <iosiap/iosiap.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const std::string kCoins = "com.iosiap.example.coins_100";
+const std::string kPro = "com.iosiap.example.pro_upgrade";
+const std::string kGold = "com.iosiap.example.club_gold_monthly";
+
+class Game : public iosiap::StoreDelegate {
+public:
+    explicit Game(iosiap::Store &store) : store_(store), coins_(0), hasPro_(false), openRequests_(0) {}
+
+    void ask(int status, const char *what) {
+        if (status == IOSIAP_OK) {
+            openRequests_++;
+        } else {
+            std::printf("%s refused: %s (%d)\n", what, iosiap::Store::lastErrorMessage().c_str(), status);
+        }
+    }
+
+    /** One frame: pump the store, then (in a real game) update and draw. */
+    void frame() { store_.poll(); }
+    bool idle() const { return openRequests_ == 0; }
+    int coins() const { return coins_; }
+
+    void onProductsReceived(std::uint64_t requestId, const std::vector<iosiap::Product> &products,
+                            const std::vector<std::string> &invalid) override {
+        std::printf("event: products #%llu, %u found, %u invalid\n", static_cast<unsigned long long>(requestId),
+                    static_cast<unsigned>(products.size()), static_cast<unsigned>(invalid.size()));
+        std::printf("shop:\n");
+        for (const iosiap::Product &product : products) {
+            std::printf("  %-14s %10s  %s\n", product.title.c_str(), product.displayPrice.c_str(), product.description.c_str());
+        }
+        for (const std::string &id : invalid) std::printf("  (not for sale: %s)\n", id.c_str());
+        openRequests_--;
+    }
+    void onProductsFailed(std::uint64_t requestId, int status, const std::string &message) override {
+        std::printf("event: products #%llu failed (%d): %s\n", static_cast<unsigned long long>(requestId), status, message.c_str());
+        openRequests_--;
+    }
+    void onPurchasing(std::uint64_t requestId, const std::string &productId) override {
+        std::printf("event: purchasing #%llu %s\n", static_cast<unsigned long long>(requestId), productId.c_str());
+    }
+    void onPurchased(std::uint64_t requestId, const iosiap::Transaction &transaction) override {
+        std::printf("event: purchased #%llu %s x%d (transaction %llu)\n", static_cast<unsigned long long>(requestId),
+                    transaction.productId.c_str(), transaction.quantity, static_cast<unsigned long long>(transaction.id));
+        grant(transaction);
+        int status = store_.finishTransaction(transaction.id);  // only after granting
+        std::printf("  finished transaction %llu: %s\n", static_cast<unsigned long long>(transaction.id), iosiap_status_text(status));
+        if (requestId != 0) openRequests_--;
+    }
+    void onCancelled(std::uint64_t requestId, const std::string &productId) override {
+        std::printf("event: cancelled #%llu %s\n", static_cast<unsigned long long>(requestId), productId.c_str());
+        openRequests_--;
+    }
+    void onFailed(std::uint64_t requestId, const std::string &productId, int status, const std::string &message) override {
+        std::printf("event: failed #%llu %s (%d): %s\n", static_cast<unsigned long long>(requestId), productId.c_str(), status,
+                    message.c_str());
+        openRequests_--;
+    }
+    void onDeferred(std::uint64_t requestId, const std::string &productId) override {
+        std::printf("event: deferred #%llu %s (waiting for a parent)\n", static_cast<unsigned long long>(requestId), productId.c_str());
+        openRequests_--;
+    }
+    void onRestored(std::uint64_t requestId, const iosiap::Transaction &transaction) override {
+        std::printf("event: restored #%llu %s\n", static_cast<unsigned long long>(requestId), transaction.productId.c_str());
+        grant(transaction);
+    }
+    void onRestoreFinished(std::uint64_t requestId, bool succeeded, std::size_t count, int, const std::string &message) override {
+        std::printf("event: restore finished #%llu: %s, %u restored\n", static_cast<unsigned long long>(requestId),
+                    succeeded ? "ok" : message.c_str(), static_cast<unsigned>(count));
+        openRequests_--;
+    }
+    void onRevoked(const iosiap::Transaction &transaction) override {
+        std::printf("event: revoked %s\n", transaction.productId.c_str());
+    }
+
+private:
+    /** Idempotent by transaction id: a transaction delivered again after a crash grants nothing twice. */
+    void grant(const iosiap::Transaction &transaction) {
+        if (!granted_.insert(transaction.id).second) return;
+        if (transaction.productId == kCoins) {
+            coins_ += 100 * transaction.quantity;
+            std::printf("  grant: +%d coins, balance %d\n", 100 * transaction.quantity, coins_);
+        } else if (transaction.productId == kPro) {
+            hasPro_ = true;
+            std::printf("  grant: pro upgrade\n");
+        } else {
+            std::printf("  grant: %s\n", transaction.productId.c_str());
+        }
+    }
+
+    iosiap::Store &store_;
+    int coins_;
+    bool hasPro_;
+    int openRequests_;
+    std::set<std::uint64_t> granted_;
+};
+
+/** Runs frames (about 60 a second) until nothing is pending; false after ten seconds. */
+bool runUntilIdle(Game &game) {
+    for (int frame = 0; frame < 600; frame++) {
+        game.frame();
+        if (game.idle()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(16));
+    }
+    std::printf("timed out\n");
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc != 3 && argc != 5) {
+        std::fprintf(stderr, "usage: %s CATALOG.storekit STATE_DIRECTORY [LOCALE STOREFRONT]\n", argv[0]);
+        return 2;
+    }
+    iosiap::LocalStoreOptions options;
+    options.catalogPath = argv[1];
+    options.stateDirectory = argv[2];
+    options.bundleId = "com.iosiap.example";
+    if (argc == 5) {
+        options.locale = argv[3];
+        options.storefront = argv[4];
+    }
+    iosiap::Store store;
+    Game game(store);
+    int status = store.openLocal(options, &game);
+    if (status != IOSIAP_OK) {
+        std::fprintf(stderr, "cannot open the store: %s\n", iosiap::Store::lastErrorMessage().c_str());
+        return 1;
+    }
+    std::printf("IOSiAP %d.%d.%d, can make payments: %s\n", IOSIAP_VERSION_MAJOR, IOSIAP_VERSION_MINOR,
+                IOSIAP_VERSION_PATCH, store.canMakePayments() ? "yes" : "no");
+
+    game.ask(store.requestProducts({kCoins, kPro, kGold, "com.iosiap.example.missing"}), "products");
+    if (!runUntilIdle(game)) return 1;
+    game.ask(store.requestPayment(kCoins, 2), "buy coins");
+    if (!runUntilIdle(game)) return 1;
+    game.ask(store.requestPayment(kPro), "buy pro");
+    if (!runUntilIdle(game)) return 1;
+    game.ask(store.requestPayment(kPro, 11), "buy 11 pro upgrades");  // refused: quantity outside 1...10
+    game.ask(store.requestRestore(), "restore");
+    if (!runUntilIdle(game)) return 1;
+
+    std::printf("entitlements:\n");
+    for (const iosiap::Transaction &transaction : store.entitlements()) {
+        std::printf("  %s (transaction %llu)\n", transaction.productId.c_str(), static_cast<unsigned long long>(transaction.id));
+    }
+    std::printf("coins: %d, pro: %s\n", game.coins(), store.isEntitled(kPro) ? "yes" : "no");
+    return 0;
+}

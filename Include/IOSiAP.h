@@ -1,0 +1,211 @@
+/*
+ * IOSiAP.h — the classic IOSiAP C++ API (as in the original cocos2d-x IOSiAP), on IOSiAP's C ABI.
+ *
+ * Games written for the original compile unchanged: derive a bridge from IOSiAPDelegate, own an IOSiAP,
+ * request products, pay, restore. The one line such a game adds is the per-frame event pump:
+ *
+ *     iap->poll();   // once per frame, on the game's thread: the delegate is called from here
+ *
+ * Off Apple platforms the store is the local App Store, chosen by environment variables, the way an Xcode
+ * scheme selects a StoreKit configuration:
+ *     IOSIAP_CATALOG     the .storekit file (required)
+ *     IOSIAP_STATE_DIR   where purchases are kept (default: "iosiap-state" in the working directory)
+ *     IOSIAP_LOCALE, IOSIAP_STOREFRONT, IOSIAP_BUNDLE_ID   optional overrides
+ *
+ * Kept from the original: the class, method and enum names and values (IOSIAP_PAYMENT_PURCHAED included).
+ * Fixed: invalid ids get isValid = false; a second products request updates iOSProducts instead of
+ * appending the same products again (IOSProduct pointers stay valid); cancelled and declined payments are
+ * reported as IOSIAP_PAYMENT_FAILED (as StoreKit 1 reported a cancel) and deferred ones (Ask to Buy) as
+ * IOSIAP_PAYMENT_REMOVED, so no spinner waits forever; restores always end in onRestoreFinished.
+ * Transactions are finished after onPaymentEvent(PURCHAED or RESTORED) returns: grant inside it. A game
+ * that dies before it returns gets the purchase again at the next launch.
+ * For transactions, refunds and error messages, use the modern layer in <iosiap/iosiap.hpp>.
+ */
+#ifndef IOSIAP_CLASSIC_IOSIAP_H
+#define IOSIAP_CLASSIC_IOSIAP_H
+
+#include <iosiap/iosiap.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+class IOSProduct {
+public:
+    std::string productIdentifier;
+    std::string localizedTitle;
+    std::string localizedDescription;
+    std::string localizedPrice; /* formatted for the storefront's locale: display it as is */
+    bool isValid;
+    int index; /* position in IOSiAP::iOSProducts */
+
+    IOSProduct() : isValid(false), index(-1) {}
+};
+
+enum IOSiAPPaymentEvent {
+    IOSIAP_PAYMENT_PURCHASING = 0,
+    IOSIAP_PAYMENT_PURCHAED = 1,
+    IOSIAP_PAYMENT_FAILED = 2,
+    IOSIAP_PAYMENT_RESTORED = 3,
+    IOSIAP_PAYMENT_REMOVED = 4
+};
+
+class IOSiAPDelegate {
+public:
+    virtual ~IOSiAPDelegate() {}
+    virtual void onRequestProductsFinish(void) = 0;
+    /** code is an iosiap_status (StoreKit's SKError n is -100 - n). */
+    virtual void onRequestProductsError(int code) = 0;
+    virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int quantity) = 0;
+    virtual void onRestoreFinished(bool succeed) = 0;
+};
+
+class IOSiAP {
+public:
+    IOSiAP() : delegate(NULL), adapter_(this) {
+        iosiap::LocalStoreOptions options;
+        options.catalogPath = environment("IOSIAP_CATALOG", "");
+        options.stateDirectory = environment("IOSIAP_STATE_DIR", "iosiap-state");
+        options.locale = environment("IOSIAP_LOCALE", "");
+        options.storefront = environment("IOSIAP_STOREFRONT", "");
+        options.bundleId = environment("IOSIAP_BUNDLE_ID", "");
+        openStatus_ = options.catalogPath.empty() ? static_cast<int>(IOSIAP_E_INVALID_ARGUMENT)
+                                                  : store_.openLocal(options, &adapter_);
+        if (openStatus_ != IOSIAP_OK) {
+            std::fprintf(stderr, "IOSiAP: cannot open the local store (%s): %s\n", iosiap_status_text(openStatus_),
+                         options.catalogPath.empty() ? "IOSIAP_CATALOG is not set" : iosiap_last_error_message());
+        }
+    }
+
+    ~IOSiAP() {
+        store_.close();
+        for (size_t i = 0; i < iOSProducts.size(); i++) delete iOSProducts[i];
+    }
+
+    void requestProducts(std::vector<std::string> &productIdentifiers) {
+        int status = store_.isOpen() ? store_.requestProducts(productIdentifiers) : openStatus_;
+        if (status != IOSIAP_OK) later(Pending::productsError(status));
+    }
+
+    IOSProduct *iOSProductByIdentifier(std::string &identifier) {
+        for (size_t i = 0; i < iOSProducts.size(); i++) {
+            if (iOSProducts[i]->productIdentifier == identifier) return iOSProducts[i];
+        }
+        return NULL;
+    }
+
+    void paymentWithProduct(IOSProduct *iosProduct, int quantity = 1) {
+        if (!iosProduct) {
+            later(Pending::payment(std::string(), quantity));
+            return;
+        }
+        int status = iosProduct->isValid && store_.isOpen() ? store_.requestPayment(iosProduct->productIdentifier, quantity)
+                                                             : static_cast<int>(IOSIAP_E_UNKNOWN_PRODUCT);
+        if (status != IOSIAP_OK) later(Pending::payment(iosProduct->productIdentifier, quantity));
+    }
+
+    void restorePayment() {
+        int status = store_.isOpen() ? store_.requestRestore() : openStatus_;
+        if (status != IOSIAP_OK) later(Pending::restoreFailed());
+    }
+
+    /** The per-frame event pump: calls the delegate for everything that happened since the last call. */
+    int poll() {
+        std::vector<Pending> pending;
+        pending.swap(pending_);
+        for (size_t i = 0; i < pending.size(); i++) deliver(pending[i]);
+        int delivered = store_.isOpen() ? store_.poll() : 0;
+        return static_cast<int>(pending.size()) + (delivered > 0 ? delivered : 0);
+    }
+
+    IOSiAPDelegate *delegate;
+    std::vector<IOSProduct *> iOSProducts;
+
+private:
+    /** A failure found inside a request call, held until poll so no callback runs inside the call. */
+    struct Pending {
+        enum Kind { ProductsError, PaymentFailed, RestoreFailed } kind;
+        int code;
+        std::string identifier;
+        int quantity;
+        static Pending productsError(int code) { Pending p = {ProductsError, code, std::string(), 0}; return p; }
+        static Pending payment(const std::string &id, int quantity) { Pending p = {PaymentFailed, 0, id, quantity}; return p; }
+        static Pending restoreFailed() { Pending p = {RestoreFailed, 0, std::string(), 0}; return p; }
+    };
+
+    /** Turns the modern layer's rich events into the classic ones. */
+    class Adapter : public iosiap::StoreDelegate {
+    public:
+        explicit Adapter(IOSiAP *owner) : owner_(owner) {}
+
+        void onProductsReceived(std::uint64_t, const std::vector<iosiap::Product> &products,
+                                const std::vector<std::string> &invalid) {
+            for (size_t i = 0; i < products.size(); i++) {
+                IOSProduct *product = owner_->productSlot(products[i].id);
+                product->localizedTitle = products[i].title;
+                product->localizedDescription = products[i].description;
+                product->localizedPrice = products[i].displayPrice;
+                product->isValid = true;
+            }
+            for (size_t i = 0; i < invalid.size(); i++) owner_->productSlot(invalid[i])->isValid = false;
+            if (owner_->delegate) owner_->delegate->onRequestProductsFinish();
+        }
+        void onProductsFailed(std::uint64_t, int status, const std::string &) {
+            if (owner_->delegate) owner_->delegate->onRequestProductsError(status);
+        }
+        void onPaymentEvent(const std::string &productId, iosiap::PaymentState state, int quantity) {
+            std::string identifier = productId;
+            if (owner_->delegate) owner_->delegate->onPaymentEvent(identifier, static_cast<IOSiAPPaymentEvent>(state), quantity);
+            // Reached only when the delegate returned: a crash inside it leaves the purchase unfinished.
+            if (finishAfterDelegate_ != 0) {
+                owner_->store_.finishTransaction(finishAfterDelegate_);
+                finishAfterDelegate_ = 0;
+            }
+        }
+        void onPurchased(std::uint64_t, const iosiap::Transaction &transaction) { finishAfterDelegate_ = transaction.id; }
+        void onRestored(std::uint64_t, const iosiap::Transaction &transaction) { finishAfterDelegate_ = transaction.id; }
+        void onRestoreFinished(bool succeeded) {
+            if (owner_->delegate) owner_->delegate->onRestoreFinished(succeeded);
+        }
+
+    private:
+        IOSiAP *owner_;
+        /** The transaction of the classic event being delivered, finished once the delegate returns. */
+        std::uint64_t finishAfterDelegate_ = 0;
+    };
+
+    IOSProduct *productSlot(const std::string &identifier) {
+        std::string id = identifier;
+        IOSProduct *product = iOSProductByIdentifier(id);
+        if (product) return product;
+        product = new IOSProduct();
+        product->productIdentifier = identifier;
+        product->index = static_cast<int>(iOSProducts.size());
+        iOSProducts.push_back(product);
+        return product;
+    }
+
+    void later(const Pending &pending) { pending_.push_back(pending); }
+
+    void deliver(Pending &pending) {
+        if (!delegate) return;
+        switch (pending.kind) {
+        case Pending::ProductsError: delegate->onRequestProductsError(pending.code); break;
+        case Pending::PaymentFailed: delegate->onPaymentEvent(pending.identifier, IOSIAP_PAYMENT_FAILED, pending.quantity); break;
+        case Pending::RestoreFailed: delegate->onRestoreFinished(false); break;
+        }
+    }
+
+    static std::string environment(const char *name, const char *fallback) {
+        const char *value = std::getenv(name);
+        return value && *value ? std::string(value) : std::string(fallback);
+    }
+
+    Adapter adapter_;
+    iosiap::Store store_;
+    int openStatus_;
+    std::vector<Pending> pending_;
+};
+
+#endif /* IOSIAP_CLASSIC_IOSIAP_H */

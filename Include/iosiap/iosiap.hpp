@@ -1,0 +1,369 @@
+/*
+ * iosiap.hpp — IOSiAP's modern C++ layer (C++11 and later), header-only over the C ABI of iosiap.h.
+ *
+ * iosiap::Store is a RAII handle (movable, not copyable) over one store; iosiap::StoreDelegate receives its
+ * events with copies of their data: rich callbacks (transactions, cancelled vs failed, deferred, declined,
+ * revoked, restore counts), then the classic IOSiAP callback each event maps to. Every callback has an
+ * empty default body. The thread rules are those of iosiap.h: in poll mode callbacks run inside
+ * Store::poll, on the thread that calls it.
+ *
+ * An exception thrown by a delegate never crosses the C ABI: it is caught at the boundary and rethrown
+ * from Store::poll once the C call has returned (in thread mode, where nothing can rethrow it, it is
+ * reported on stderr and dropped).
+ */
+#ifndef IOSIAP_IOSIAP_HPP
+#define IOSIAP_IOSIAP_HPP
+
+#include <iosiap/iosiap.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define IOSIAP_CPP_EXCEPTIONS 1
+#else
+#define IOSIAP_CPP_EXCEPTIONS 0
+#endif
+
+namespace iosiap {
+
+/** The product types (values of iosiap_product_type). */
+enum class ProductType { Consumable = 0, NonConsumable = 1, AutoRenewable = 2, NonRenewing = 3 };
+
+/** The classic IOSiAP payment events, with their classic values. */
+enum class PaymentState { Purchasing = 0, Purchased = 1, Failed = 2, Restored = 3, Removed = 4 };
+
+/** A product, copied out of the store. */
+struct Product {
+    std::string id;
+    ProductType type;
+    std::string title;
+    std::string description;
+    std::string price;                 /* exact decimal text, e.g. "0.99" */
+    std::string currencyCode;          /* e.g. "USD" */
+    std::string displayPrice;          /* formatted for the storefront's locale, e.g. "$0.99" */
+    std::string subscriptionGroup;     /* empty unless an auto-renewable subscription */
+    int subscriptionLevel;             /* 1 is the highest; 0 unless an auto-renewable subscription */
+
+    Product() : type(ProductType::Consumable), subscriptionLevel(0) {}
+
+    explicit Product(const iosiap_product *product)
+        : id(text(iosiap_product_id(product))),
+          type(static_cast<ProductType>(iosiap_product_type_of(product))),
+          title(text(iosiap_product_title(product))),
+          description(text(iosiap_product_description(product))),
+          price(text(iosiap_product_price(product))),
+          currencyCode(text(iosiap_product_currency_code(product))),
+          displayPrice(text(iosiap_product_display_price(product))),
+          subscriptionGroup(text(iosiap_product_subscription_group(product))),
+          subscriptionLevel(iosiap_product_subscription_level(product)) {}
+
+    static std::string text(const char *value) { return value ? std::string(value) : std::string(); }
+};
+
+/** A transaction, copied out of an event. Dates are Unix milliseconds; 0 means none. */
+struct Transaction {
+    std::uint64_t id;
+    std::uint64_t originalId;
+    std::string productId;
+    ProductType productType;
+    int quantity;
+    std::int64_t purchaseDateMs;
+    std::int64_t originalPurchaseDateMs;
+    std::int64_t expirationDateMs;
+    std::int64_t revocationDateMs;
+    int revocationReason;              /* -1 when not revoked */
+    std::string appAccountToken;
+    std::string environment;
+    std::string storefront;
+    std::string ownershipType;
+    std::string subscriptionGroupId;
+    std::string signedJws;
+
+    explicit Transaction(const iosiap_transaction &t)
+        : id(t.id), originalId(t.original_id), productId(Product::text(t.product_id)),
+          productType(static_cast<ProductType>(t.product_type)), quantity(t.quantity),
+          purchaseDateMs(t.purchase_date_ms), originalPurchaseDateMs(t.original_purchase_date_ms),
+          expirationDateMs(t.expiration_date_ms), revocationDateMs(t.revocation_date_ms),
+          revocationReason(t.revocation_reason), appAccountToken(Product::text(t.app_account_token)),
+          environment(Product::text(t.environment)), storefront(Product::text(t.storefront)),
+          ownershipType(Product::text(t.ownership_type)), subscriptionGroupId(Product::text(t.subscription_group_id)),
+          signedJws(Product::text(t.signed_jws)) {}
+
+    bool isRevoked() const { return revocationDateMs != 0; }
+};
+
+/** Receives a store's events. Override what you need; every body is empty by default. */
+class StoreDelegate {
+public:
+    virtual ~StoreDelegate() {}
+
+    /* Rich callbacks. request ids are those the request calls returned; 0 for the store's own events. */
+    virtual void onProductsReceived(std::uint64_t requestId, const std::vector<Product> &products,
+                                    const std::vector<std::string> &invalidProductIds) {
+        (void)requestId; (void)products; (void)invalidProductIds;
+    }
+    virtual void onProductsFailed(std::uint64_t requestId, int status, const std::string &message) {
+        (void)requestId; (void)status; (void)message;
+    }
+    virtual void onPurchasing(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
+    /** Grant what the transaction bought, then call Store::finishTransaction(transaction.id). */
+    virtual void onPurchased(std::uint64_t requestId, const Transaction &transaction) { (void)requestId; (void)transaction; }
+    /** The user cancelled: nothing was charged. Not a failure. */
+    virtual void onCancelled(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
+    virtual void onFailed(std::uint64_t requestId, const std::string &productId, int status, const std::string &message) {
+        (void)requestId; (void)productId; (void)status; (void)message;
+    }
+    /** Ask to Buy: the payment waits for approval; onPurchased or onDeclined follows later. */
+    virtual void onDeferred(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
+    virtual void onDeclined(const std::string &productId) { (void)productId; }
+    virtual void onRestored(std::uint64_t requestId, const Transaction &transaction) { (void)requestId; (void)transaction; }
+    virtual void onRestoreFinished(std::uint64_t requestId, bool succeeded, std::size_t restoredCount, int status,
+                                   const std::string &message) {
+        (void)requestId; (void)succeeded; (void)restoredCount; (void)status; (void)message;
+    }
+    /** A refund: take back what the transaction granted. */
+    virtual void onRevoked(const Transaction &transaction) { (void)transaction; }
+
+    /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
+       failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
+       failed, cancelled, declined → Failed; deferred → Removed (the payment left the queue unanswered). */
+    virtual void onRequestProductsFinish() {}
+    virtual void onRequestProductsError(int code) { (void)code; }
+    virtual void onPaymentEvent(const std::string &productId, PaymentState state, int quantity) {
+        (void)productId; (void)state; (void)quantity;
+    }
+    virtual void onRestoreFinished(bool succeeded) { (void)succeeded; }
+};
+
+/** How to open the local App Store. */
+struct LocalStoreOptions {
+    std::string catalogPath;           /* the .storekit file */
+    std::string stateDirectory;        /* where purchases are kept */
+    std::string bundleId;              /* empty: "com.example.game" */
+    std::string locale;                /* empty: the catalog's */
+    std::string storefront;            /* empty: the catalog's */
+    bool deliverOnLibraryThread;       /* false: events arrive in poll() */
+
+    LocalStoreOptions() : deliverOnLibraryThread(false) {}
+};
+
+/** One open store: RAII over iosiap_store, movable, not copyable. Closed when destroyed. */
+class Store {
+public:
+    Store() : store_(nullptr), dispatcher_(nullptr) {}
+    ~Store() { close(); }
+
+    Store(Store &&other) noexcept : store_(other.store_), dispatcher_(other.dispatcher_) {
+        other.store_ = nullptr;
+        other.dispatcher_ = nullptr;
+    }
+    Store &operator=(Store &&other) noexcept {
+        if (this != &other) {
+            close();
+            std::swap(store_, other.store_);
+            std::swap(dispatcher_, other.dispatcher_);
+        }
+        return *this;
+    }
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    /** Opens the local App Store; events go to `delegate` (not owned; it must outlive the store). */
+    int openLocal(const LocalStoreOptions &options, StoreDelegate *delegate) {
+        close();
+        iosiap_local_store_options settings = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+        settings.catalog_path = options.catalogPath.c_str();
+        settings.state_directory = options.stateDirectory.c_str();
+        settings.bundle_id = options.bundleId.empty() ? nullptr : options.bundleId.c_str();
+        settings.locale = options.locale.empty() ? nullptr : options.locale.c_str();
+        settings.storefront = options.storefront.empty() ? nullptr : options.storefront.c_str();
+        settings.delivery = options.deliverOnLibraryThread ? IOSIAP_DELIVERY_THREAD : IOSIAP_DELIVERY_POLL;
+        Dispatcher *dispatcher = new Dispatcher(delegate, options.deliverOnLibraryThread);
+        iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+        callbacks.on_event = &Dispatcher::onEvent;
+        callbacks.user_data = dispatcher;
+        int status = iosiap_store_open_local(&store_, &settings, &callbacks);
+        if (status != IOSIAP_OK) {
+            delete dispatcher;
+            store_ = nullptr;
+            return status;
+        }
+        dispatcher_ = dispatcher;
+        return IOSIAP_OK;
+    }
+
+    /** Closes the store; events not yet delivered are dropped. Safe to call twice. */
+    void close() {
+        iosiap_store_close(store_);
+        store_ = nullptr;
+        delete dispatcher_;
+        dispatcher_ = nullptr;
+    }
+
+    bool isOpen() const { return store_ != nullptr; }
+    iosiap_store *handle() const { return store_; }
+
+    int requestProducts(const std::vector<std::string> &productIds, std::uint64_t *requestId = nullptr) {
+        std::vector<const char *> ids;
+        ids.reserve(productIds.size());
+        for (std::size_t i = 0; i < productIds.size(); i++) ids.push_back(productIds[i].c_str());
+        return iosiap_request_products(requestId, store_, ids.empty() ? nullptr : &ids[0], ids.size());
+    }
+
+    /** Buys a product loaded by requestProducts; appAccountToken is UUID text or empty. */
+    int requestPayment(const std::string &productId, int quantity = 1, const std::string &appAccountToken = std::string(),
+                       std::uint64_t *requestId = nullptr) {
+        return iosiap_request_payment(requestId, store_, productId.c_str(), quantity,
+                                      appAccountToken.empty() ? nullptr : appAccountToken.c_str());
+    }
+
+    int requestRestore(std::uint64_t *requestId = nullptr) { return iosiap_request_restore(requestId, store_); }
+
+    /** Marks a granted transaction finished; idempotent. */
+    int finishTransaction(std::uint64_t transactionId) { return iosiap_finish_transaction(store_, transactionId); }
+
+    /** Delivers queued events to the delegate on this thread; returns how many, or a negative status.
+        Rethrows the first exception a delegate threw. Call once per frame. */
+    int poll(std::size_t maxEvents = 0) {
+        int delivered = iosiap_poll(store_, maxEvents);
+#if IOSIAP_CPP_EXCEPTIONS
+        if (dispatcher_ && dispatcher_->pending) {
+            std::exception_ptr pending = dispatcher_->pending;
+            dispatcher_->pending = std::exception_ptr();
+            std::rethrow_exception(pending);
+        }
+#endif
+        return delivered;
+    }
+
+    /** Copies the loaded product with this id into *out. */
+    int product(const std::string &productId, Product *out) const {
+        const iosiap_product *product = nullptr;
+        int status = iosiap_store_product(&product, store_, productId.c_str());
+        if (status == IOSIAP_OK && out) *out = Product(product);
+        return status;
+    }
+
+    bool isEntitled(const std::string &productId) const {
+        int entitled = 0;
+        return iosiap_is_entitled(&entitled, store_, productId.c_str()) == IOSIAP_OK && entitled == 1;
+    }
+
+    /** The current entitlements (empty on error). */
+    std::vector<Transaction> entitlements() const {
+        std::vector<Transaction> result;
+        iosiap_entitlements(store_, &collect, &result);
+        return result;
+    }
+
+    bool canMakePayments() const { return iosiap_can_make_payments(store_) == 1; }
+
+    /** The calling thread's last error message. */
+    static std::string lastErrorMessage() { return Product::text(iosiap_last_error_message()); }
+
+private:
+    /** Heap-allocated so that its address, the C user_data, survives moves of the Store. */
+    struct Dispatcher {
+        StoreDelegate *delegate;
+        bool onLibraryThread;
+#if IOSIAP_CPP_EXCEPTIONS
+        std::exception_ptr pending;
+#endif
+        Dispatcher(StoreDelegate *d, bool thread) : delegate(d), onLibraryThread(thread) {}
+
+        static void onEvent(const iosiap_event *event, void *userData) {
+            Dispatcher *self = static_cast<Dispatcher *>(userData);
+            if (!self->delegate) return;
+#if IOSIAP_CPP_EXCEPTIONS
+            try {
+                dispatch(*self->delegate, *event);
+            } catch (...) {
+                if (self->onLibraryThread) {
+                    std::fputs("iosiap: an exception thrown by a StoreDelegate on the delivery thread was dropped\n", stderr);
+                } else if (!self->pending) {
+                    self->pending = std::current_exception();
+                }
+            }
+#else
+            dispatch(*self->delegate, *event);
+#endif
+        }
+    };
+
+    static std::string text(const char *value) { return Product::text(value); }
+
+    static void dispatch(StoreDelegate &delegate, const iosiap_event &event) {
+        const std::string productId = text(event.product_id);
+        const int quantity = event.quantity > 0 ? event.quantity : 1;
+        switch (event.kind) {
+        case IOSIAP_EVENT_PRODUCTS_RECEIVED: {
+            std::vector<Product> products;
+            std::vector<std::string> invalid;
+            for (std::size_t i = 0; i < event.product_count; i++) products.push_back(Product(event.products[i]));
+            for (std::size_t i = 0; i < event.invalid_product_id_count; i++) invalid.push_back(text(event.invalid_product_ids[i]));
+            delegate.onProductsReceived(event.request_id, products, invalid);
+            delegate.onRequestProductsFinish();
+            break;
+        }
+        case IOSIAP_EVENT_PRODUCTS_FAILED:
+            delegate.onProductsFailed(event.request_id, event.status, text(event.message));
+            delegate.onRequestProductsError(event.status);
+            break;
+        case IOSIAP_EVENT_PURCHASING:
+            delegate.onPurchasing(event.request_id, productId);
+            delegate.onPaymentEvent(productId, PaymentState::Purchasing, quantity);
+            break;
+        case IOSIAP_EVENT_PURCHASED:
+            delegate.onPurchased(event.request_id, Transaction(*event.transaction));
+            delegate.onPaymentEvent(productId, PaymentState::Purchased, quantity);
+            break;
+        case IOSIAP_EVENT_CANCELLED:
+            delegate.onCancelled(event.request_id, productId);
+            delegate.onPaymentEvent(productId, PaymentState::Failed, quantity);
+            break;
+        case IOSIAP_EVENT_FAILED:
+            delegate.onFailed(event.request_id, productId, event.status, text(event.message));
+            delegate.onPaymentEvent(productId, PaymentState::Failed, quantity);
+            break;
+        case IOSIAP_EVENT_DEFERRED:
+            delegate.onDeferred(event.request_id, productId);
+            delegate.onPaymentEvent(productId, PaymentState::Removed, quantity);
+            break;
+        case IOSIAP_EVENT_DECLINED:
+            delegate.onDeclined(productId);
+            delegate.onPaymentEvent(productId, PaymentState::Failed, quantity);
+            break;
+        case IOSIAP_EVENT_RESTORED:
+            delegate.onRestored(event.request_id, Transaction(*event.transaction));
+            delegate.onPaymentEvent(productId, PaymentState::Restored, quantity);
+            break;
+        case IOSIAP_EVENT_RESTORE_FINISHED:
+            delegate.onRestoreFinished(event.request_id, event.status == IOSIAP_OK, event.restored_count, event.status,
+                                       text(event.message));
+            delegate.onRestoreFinished(event.status == IOSIAP_OK);
+            break;
+        case IOSIAP_EVENT_REVOKED:
+            delegate.onRevoked(Transaction(*event.transaction));
+            break;
+        default:
+            break; /* a kind from a newer library: ignored */
+        }
+    }
+
+    static void collect(const iosiap_transaction *transaction, void *userData) {
+        static_cast<std::vector<Transaction> *>(userData)->push_back(Transaction(*transaction));
+    }
+
+    iosiap_store *store_;
+    Dispatcher *dispatcher_;
+};
+
+} /* namespace iosiap */
+
+#endif /* IOSIAP_IOSIAP_HPP */

@@ -1,0 +1,189 @@
+/*
+ * Drives every kind of bad input through the C ABI and checks each gets its status code and a message,
+ * never a crash and never a charge. usage: bad_input CATALOG.storekit STATE_DIRECTORY
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <iosiap/iosiap.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define EXPECT_STATUS(call, expected, fragment) expect_status((call), (expected), (fragment), #call, __LINE__)
+
+static void expect_status(int actual, int expected, const char *fragment, const char *call, int line) {
+    const char *message = iosiap_last_error_message();
+    checks++;
+    if (actual != expected) {
+        fprintf(stderr, "line %d: %s returned %d (%s), expected %d\n", line, call, actual, message, expected);
+        failures++;
+    } else if (fragment && !strstr(message, fragment)) {
+        fprintf(stderr, "line %d: %s: message \"%s\" does not mention \"%s\"\n", line, call, message, fragment);
+        failures++;
+    }
+}
+
+static void expect_true(int condition, const char *what, int line) {
+    checks++;
+    if (!condition) {
+        fprintf(stderr, "line %d: expected %s\n", line, what);
+        failures++;
+    }
+}
+#define EXPECT(condition) expect_true((condition), #condition, __LINE__)
+
+typedef struct counts {
+    int products;
+    int purchased;
+    int terminal;
+} counts;
+
+static void count_event(const iosiap_event *event, void *user_data) {
+    counts *c = (counts *)user_data;
+    if (event->kind == IOSIAP_EVENT_PRODUCTS_RECEIVED) c->products++;
+    if (event->kind == IOSIAP_EVENT_PURCHASED) c->purchased++;
+    if (event->kind != IOSIAP_EVENT_PURCHASING) c->terminal++;
+}
+
+static void poll_for(iosiap_store *store, int milliseconds) {
+    struct timespec pause = {0, 5 * 1000 * 1000};
+    int waited;
+    for (waited = 0; waited < milliseconds; waited += 5) {
+        iosiap_poll(store, 0);
+        nanosleep(&pause, NULL);
+    }
+}
+
+int main(int argc, char **argv) {
+    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_store *store = NULL;
+    iosiap_store *threaded = NULL;
+    const iosiap_product *product = NULL;
+    counts seen = {0, 0, 0};
+    uint64_t request = 0;
+    int entitled = -1;
+    char long_id[300];
+    char malformed_path[512];
+    FILE *malformed;
+    const char *good_ids[] = {"com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade"};
+    const char *null_element[] = {"com.iosiap.example.coins_100", NULL};
+    const char *bad_utf8[] = {"com.iosiap.\xff\xfe"};
+    const char *empty_id[] = {""};
+    const char *too_long[] = {long_id};
+
+    if (argc != 3) return 2;
+    memset(long_id, 'x', sizeof long_id - 1);
+    long_id[IOSIAP_MAX_PRODUCT_ID_LENGTH + 1] = '\0';
+
+    EXPECT(iosiap_version() == IOSIAP_VERSION_NUMBER);
+    EXPECT(strcmp(iosiap_status_text(IOSIAP_OK), "ok") == 0);
+    EXPECT(strcmp(iosiap_status_text(IOSIAP_E_SK_PAYMENT_CANCELLED), "payment cancelled by the user") == 0);
+    EXPECT(strcmp(iosiap_status_text(12345), "unknown status code") == 0);
+
+    /* Opening. */
+    callbacks.on_event = count_event;
+    callbacks.user_data = &seen;
+    options.catalog_path = argv[1];
+    options.state_directory = argv[2];
+    EXPECT_STATUS(iosiap_store_open_local(NULL, &options, &callbacks), IOSIAP_E_INVALID_ARGUMENT, "out is NULL");
+    EXPECT_STATUS(iosiap_store_open_local(&store, NULL, &callbacks), IOSIAP_E_INVALID_ARGUMENT, "options is NULL");
+    options.version = 99;
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_INVALID_ARGUMENT, "options version 99");
+    options.version = IOSIAP_LOCAL_STORE_OPTIONS_VERSION;
+    callbacks.version = 0;
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_INVALID_ARGUMENT, "callbacks version 0");
+    callbacks.version = IOSIAP_CALLBACKS_VERSION;
+    options.delivery = 7;
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_INVALID_ARGUMENT, "delivery 7");
+    options.delivery = IOSIAP_DELIVERY_POLL;
+    options.catalog_path = NULL;
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_INVALID_ARGUMENT, "options.catalog_path is NULL");
+    options.catalog_path = "/tmp/\xc3\x28.storekit";
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_INVALID_UTF8, "options.catalog_path");
+    options.catalog_path = "/nonexistent/Products.storekit";
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_CATALOG_NOT_READABLE, "/nonexistent/Products.storekit");
+    EXPECT(store == NULL);
+    snprintf(malformed_path, sizeof malformed_path, "%s-malformed.storekit", argv[2]);
+    malformed = fopen(malformed_path, "w");
+    if (!malformed) return 2;
+    fputs("{\"products\": [{\"productID\": \"a\", \"displayPrice\": \"cheap\", \"type\": \"Consumable\"}]}", malformed);
+    fclose(malformed);
+    options.catalog_path = malformed_path;
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_INVALID_CATALOG, ".products[0].displayPrice");
+    options.catalog_path = argv[1];
+    options.storefront = "XYZ";
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_E_INVALID_ARGUMENT, "unknown storefront 'XYZ'");
+    options.storefront = NULL;
+    EXPECT_STATUS(iosiap_store_open_local(&store, &options, &callbacks), IOSIAP_OK, NULL);
+    if (!store) return 1;
+
+    /* Products requests. */
+    EXPECT_STATUS(iosiap_request_products(&request, NULL, good_ids, 2), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
+    EXPECT_STATUS(iosiap_request_products(&request, store, NULL, 2), IOSIAP_E_INVALID_ARGUMENT, "product_ids is NULL");
+    EXPECT_STATUS(iosiap_request_products(&request, store, good_ids, 0), IOSIAP_E_INVALID_ARGUMENT, "count is 0");
+    EXPECT_STATUS(iosiap_request_products(&request, store, good_ids, IOSIAP_MAX_PRODUCTS_PER_REQUEST + 1),
+                  IOSIAP_E_INVALID_ARGUMENT, "count 1001");
+    EXPECT_STATUS(iosiap_request_products(&request, store, null_element, 2), IOSIAP_E_INVALID_ARGUMENT, "product_ids[1] is NULL");
+    EXPECT_STATUS(iosiap_request_products(&request, store, bad_utf8, 1), IOSIAP_E_INVALID_UTF8, "product_ids[0]");
+    EXPECT_STATUS(iosiap_request_products(&request, store, empty_id, 1), IOSIAP_E_INVALID_ARGUMENT, "empty");
+    EXPECT_STATUS(iosiap_request_products(&request, store, too_long, 1), IOSIAP_E_STRING_TOO_LONG, "longer than 255");
+
+    /* Payments before the products are loaded, then with bad arguments. */
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", 1, NULL), IOSIAP_E_UNKNOWN_PRODUCT, "request it first");
+    EXPECT_STATUS(iosiap_request_products(&request, store, good_ids, 2), IOSIAP_OK, NULL);
+    while (seen.products == 0) poll_for(store, 10);
+    EXPECT_STATUS(iosiap_request_payment(&request, store, NULL, 1, NULL), IOSIAP_E_INVALID_ARGUMENT, "product_id is NULL");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.nope", 1, NULL), IOSIAP_E_UNKNOWN_PRODUCT, "nope");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", 0, NULL), IOSIAP_E_QUANTITY_OUT_OF_RANGE, "quantity 0");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", 11, NULL), IOSIAP_E_QUANTITY_OUT_OF_RANGE, "quantity 11");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", -5, NULL), IOSIAP_E_QUANTITY_OUT_OF_RANGE, "quantity -5");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.pro_upgrade", 2, NULL), IOSIAP_E_QUANTITY_NOT_ALLOWED, "only consumables");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", 1, "not-a-uuid"), IOSIAP_E_INVALID_ARGUMENT, "not a UUID");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", 1, "\xff"), IOSIAP_E_INVALID_UTF8, "app_account_token");
+
+    /* Other calls. */
+    EXPECT_STATUS(iosiap_finish_transaction(store, 987654321), IOSIAP_E_UNKNOWN_TRANSACTION, "987654321");
+    EXPECT_STATUS(iosiap_store_product(NULL, store, "com.iosiap.example.coins_100"), IOSIAP_E_INVALID_ARGUMENT, "out is NULL");
+    EXPECT_STATUS(iosiap_store_product(&product, store, "com.iosiap.example.nope"), IOSIAP_E_UNKNOWN_PRODUCT, "nope");
+    EXPECT(product == NULL);
+    EXPECT_STATUS(iosiap_store_product(&product, store, "com.iosiap.example.coins_100"), IOSIAP_OK, NULL);
+    EXPECT(product != NULL && strcmp(iosiap_product_display_price(product), "$0.99") == 0);
+    EXPECT_STATUS(iosiap_product_subscription_period(NULL, NULL, product), IOSIAP_E_WRONG_STATE, "not an auto-renewable");
+    EXPECT_STATUS(iosiap_product_subscription_period(NULL, NULL, NULL), IOSIAP_E_INVALID_ARGUMENT, "product is NULL");
+    EXPECT(iosiap_product_id(NULL) == NULL && iosiap_product_type_of(NULL) == -1);
+    EXPECT_STATUS(iosiap_is_entitled(NULL, store, "com.iosiap.example.pro_upgrade"), IOSIAP_E_INVALID_ARGUMENT, "out_entitled is NULL");
+    EXPECT_STATUS(iosiap_is_entitled(&entitled, store, NULL), IOSIAP_E_INVALID_ARGUMENT, "product_id is NULL");
+    EXPECT_STATUS(iosiap_poll(NULL, 0), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
+    EXPECT_STATUS(iosiap_entitlements(NULL, NULL, NULL), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
+    EXPECT_STATUS(iosiap_can_make_payments(NULL), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
+
+    /* Nothing was charged by any of it. */
+    poll_for(store, 100);
+    EXPECT(seen.purchased == 0);
+    EXPECT_STATUS(iosiap_entitlements(store, NULL, NULL), 0, NULL);
+
+    /* A store that delivers on its own thread cannot be polled. */
+    options.delivery = IOSIAP_DELIVERY_THREAD;
+    callbacks.on_event = NULL;
+    EXPECT_STATUS(iosiap_store_open_local(&threaded, &options, &callbacks), IOSIAP_OK, NULL);
+    EXPECT_STATUS(iosiap_poll(threaded, 0), IOSIAP_E_WRONG_STATE, "IOSIAP_DELIVERY_THREAD");
+    iosiap_store_close(threaded);
+
+    /* After close the handle is dead: refused, not a crash. */
+    iosiap_store_close(store);
+    iosiap_store_close(store);
+    iosiap_store_close(NULL);
+    EXPECT_STATUS(iosiap_request_restore(&request, store), IOSIAP_E_STORE_NOT_OPEN, "closed");
+    EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", 1, NULL), IOSIAP_E_STORE_NOT_OPEN, "closed");
+    EXPECT_STATUS(iosiap_poll(store, 0), IOSIAP_E_STORE_NOT_OPEN, "closed");
+    EXPECT_STATUS(iosiap_finish_transaction(store, 1), IOSIAP_E_STORE_NOT_OPEN, "closed");
+
+    remove(malformed_path);
+    printf("bad_input: %d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the SDK folder a C or C++ build system consumes (default: sdk/):
+#   include/iosiap/iosiap.h, include/iosiap/iosiap.hpp, include/IOSiAP.h
+#   lib/libiosiap.so             self-contained: the Swift runtime is linked in, only iosiap_* is exported
+#   lib/pkgconfig/iosiap.pc      pkg-config --cflags --libs iosiap
+#   lib/cmake/IOSiAP/            find_package(IOSiAP) and target_link_libraries(game IOSiAP::iosiap)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+out=$(realpath -m "${1:-sdk}")
+
+swift build -c release --product iosiap -Xswiftc -static-stdlib \
+    -Xlinker --version-script="$PWD/scripts/libiosiap.map" 2>&1 \
+    | grep -v "the use of \`mktemp' is dangerous" >&2 || true
+bin=$(swift build -c release --show-bin-path)
+[ -f "$bin/libiosiap.so" ] || { echo "build-sdk: libiosiap.so was not built" >&2; exit 1; }
+
+version=$(sed -n 's/^#define IOSIAP_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' Include/iosiap/iosiap.h | paste -sd.)
+rm -rf "$out"
+mkdir -p "$out/include/iosiap" "$out/lib/pkgconfig" "$out/lib/cmake/IOSiAP"
+cp Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp "$out/include/iosiap/"
+cp Include/IOSiAP.h "$out/include/"
+# Debug information is most of the file; the dynamic symbol table stays.
+strip --strip-debug -o "$out/lib/libiosiap.so" "$bin/libiosiap.so"
+
+cat > "$out/lib/pkgconfig/iosiap.pc" <<PC
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: iosiap
+Description: In-app purchases for C and C++ games
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -Wl,-rpath,\${libdir} -liosiap
+PC
+
+cat > "$out/lib/cmake/IOSiAP/IOSiAPConfig.cmake" <<'CMAKE'
+# find_package(IOSiAP) gives the imported target IOSiAP::iosiap.
+get_filename_component(_iosiap_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+if(NOT TARGET IOSiAP::iosiap)
+    add_library(IOSiAP::iosiap SHARED IMPORTED)
+    set_target_properties(IOSiAP::iosiap PROPERTIES
+        IMPORTED_LOCATION "${_iosiap_prefix}/lib/libiosiap.so"
+        IMPORTED_SONAME "libiosiap.so"
+        INTERFACE_INCLUDE_DIRECTORIES "${_iosiap_prefix}/include")
+endif()
+unset(_iosiap_prefix)
+CMAKE
+
+cat > "$out/lib/cmake/IOSiAP/IOSiAPConfigVersion.cmake" <<CMAKE
+set(PACKAGE_VERSION "$version")
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+    set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+    set(PACKAGE_VERSION_COMPATIBLE TRUE)
+    if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+        set(PACKAGE_VERSION_EXACT TRUE)
+    endif()
+endif()
+CMAKE
+echo "SDK $version in $out" >&2
