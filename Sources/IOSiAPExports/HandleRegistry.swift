@@ -4,7 +4,7 @@ import Synchronization
 /// The live store handles. C gets a token, never the object's address, and tokens are never reused:
 /// a handle used after `iosiap_store_close` is recognized and refused instead of crashing.
 enum HandleRegistry {
-    private static let handles = Mutex<[UInt: StoreHandle]>([:])
+    private static let handles = Locked<[UInt: StoreHandle]>([:])
     private static let nextToken = Atomic<UInt>(1)
 
     static func register(_ handle: StoreHandle) -> OpaquePointer {

@@ -2,7 +2,6 @@ import CIOSiAP
 import Foundation
 import IOSiAPCore
 import IOSiAPLocalStore
-import Synchronization
 
 /// What an `iosiap_store *` stands for: the core's store, the game's callback, the product handles C
 /// holds, and in thread mode the library's delivery thread.
@@ -12,9 +11,9 @@ final class StoreHandle: Sendable {
     private let callback: EventCallback
     private let usesDeliveryThread: Bool
     /// Current product handles by id, and replaced ones, which C may still hold until close.
-    private let products = Mutex<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
+    private let products = Locked<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
     private let deliveryThreadDone = DispatchSemaphore(value: 0)
-    private let deliveryThreadID = Mutex<pthread_t?>(nil)
+    private let deliveryThreadID = Locked<pthread_t?>(nil)
 
     init(store: PurchaseStore, localStore: LocalStore?, callback: EventCallback, usesDeliveryThread: Bool) {
         self.store = store

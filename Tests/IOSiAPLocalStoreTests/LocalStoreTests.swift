@@ -2,12 +2,11 @@ import Foundation
 import IOSiAPCore
 import IOSiAPLocalStore
 import IOSiAPTestSupport
-import Synchronization
 import Testing
 
 /// A clock a test moves by hand.
 final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_767_225_600))  // 2026-01-01T00:00:00Z
+    private let current = Locked(Date(timeIntervalSince1970: 1_767_225_600))  // 2026-01-01T00:00:00Z
     var now: Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }

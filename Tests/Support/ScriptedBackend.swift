@@ -1,10 +1,9 @@
 import Foundation
 import IOSiAPCore
-import Synchronization
 
 /// A store backend whose answers a test scripts: the test double behind `StoreBackend`.
 public final class ScriptedBackend: StoreBackend {
-    struct Script: ~Copyable {
+    struct Script {
         var products: [StoreProduct]
         var productsError: StoreError?
         var purchaseOutcomes: [Result<PurchaseOutcome, StoreError>] = []
@@ -15,14 +14,14 @@ public final class ScriptedBackend: StoreBackend {
         var nextTransactionID: UInt64 = 1000
     }
 
-    private let script: Mutex<Script>
+    private let script: Locked<Script>
     private let stream: AsyncStream<StoreUpdate>
     private let sink: AsyncStream<StoreUpdate>.Continuation
 
     public init(products: [StoreProduct] = ScriptedBackend.sampleProducts, firstTransactionID: UInt64 = 1000) {
         var script = Script(products: products)
         script.nextTransactionID = firstTransactionID
-        self.script = Mutex(script)
+        self.script = Locked(script)
         (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
     }
 

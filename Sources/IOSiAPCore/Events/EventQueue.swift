@@ -6,14 +6,14 @@ import Synchronization
 /// `drain` is the mechanism behind the C ABI's `poll`: one atomic load when nothing is queued, so a game
 /// can call it every frame. `next()` serves the Swift `AsyncSequence`. Each event reaches one consumer.
 package final class EventQueue: Sendable {
-    private struct State: ~Copyable {
+    private struct State {
         var events: [StoreEvent] = []
         var head = 0
         var waiters: [CheckedContinuation<StoreEvent?, Never>] = []
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Mirrors `events.count - head` so that an empty poll takes no lock.
     private let pending = Atomic<Int>(0)
     /// Threads blocked in `waitForEvents`, and what wakes them; pushes signal only when someone sleeps.

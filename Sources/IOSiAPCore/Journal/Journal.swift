@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The core's durable record of every transaction the game was told about, and which ones it finished.
 ///
@@ -29,7 +28,7 @@ package final class Journal: Sendable {
         """,
     ]
 
-    private let database: Mutex<SQLiteDatabase>
+    private let database: Locked<SQLiteDatabase>
     private let encoder = JSONEncoder()
 
     /// Opens or creates the journal in `directory`.
@@ -37,7 +36,7 @@ package final class Journal: Sendable {
         let database = try SQLiteDatabase(path: directory.file("journal.sqlite"))
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
         try database.migrate(Self.migrations)
-        self.database = Mutex(database)
+        self.database = Locked(database)
     }
 
     /// Writes a transaction the store reported. Known transactions keep their finish mark; their stored copy

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The store facade: products requests, payments, restores, finish and entitlements, with the results
 /// delivered as `StoreEvent`s (C: `iosiap_store`).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One unit of work the game asked for; the worker runs them one at a time, in order.
 enum StoreJob: Sendable {
@@ -11,7 +10,7 @@ enum StoreJob: Sendable {
 }
 
 /// The state the facade and its worker share.
-struct SharedStoreState: ~Copyable {
+struct SharedStoreState {
     var isOpen = true
     var nextRequestID: RequestID = 1
     /// Products from the latest products requests, by id: what a payment may name.
@@ -26,13 +25,13 @@ final class StoreWorker: Sendable {
     let backend: any StoreBackend
     let journal: Journal
     let events: EventQueue
-    let state: Mutex<SharedStoreState>
+    let state: Locked<SharedStoreState>
 
     init(backend: any StoreBackend, journal: Journal, events: EventQueue) {
         self.backend = backend
         self.journal = journal
         self.events = events
-        self.state = Mutex(SharedStoreState())
+        self.state = Locked(SharedStoreState())
     }
 
     func run(_ job: StoreJob) async {

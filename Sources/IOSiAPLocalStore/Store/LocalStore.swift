@@ -1,6 +1,5 @@
 import Foundation
 import IOSiAPCore
-import Synchronization
 
 /// A local App Store: sells the products of an Xcode `.storekit` catalog on any platform, keeps what the
 /// simulated user owns in the state directory, and can be told to defer, cancel or fail (the controls).
@@ -13,7 +12,7 @@ public final class LocalStore: StoreBackend {
     /// The app's bundle id, as signed transactions carry it.
     public let bundleID: String
 
-    private let state: Mutex<LocalStoreState>
+    private let state: Locked<LocalStoreState>
     private let now: @Sendable () -> Date
     private let updateStream: AsyncStream<StoreUpdate>
     private let updateSink: AsyncStream<StoreUpdate>.Continuation
@@ -28,7 +27,7 @@ public final class LocalStore: StoreBackend {
         self.catalog = catalog
         self.bundleID = bundleID
         self.now = now
-        state = Mutex(try LocalStoreState(directory: stateDirectory, environment: environment))
+        state = Locked(try LocalStoreState(directory: stateDirectory, environment: environment))
         (updateStream, updateSink) = AsyncStream<StoreUpdate>.makeStream()
     }
 
