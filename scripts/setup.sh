@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building IOSiAP needs on a Debian machine, when it is missing: the Swift toolchain must
-# already be installed (we look in /opt/swift); the C libraries come from Debian. Arguments name more
-# Debian packages to install (the tests add cmake).
+# already be installed (we look in /opt/swift); the C libraries come from Debian. Scripts source it;
+# IOSIAP_SETUP_PACKAGES names more Debian packages they need (the tests add cmake).
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -13,7 +13,8 @@ if ! command -v swift >/dev/null 2>&1; then
     fi
 fi
 
-packages=(libsqlite3-dev "$@")
+# shellcheck disable=SC2206
+packages=(libsqlite3-dev ${IOSIAP_SETUP_PACKAGES:-})
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every check a change must pass: a warning-free build, the unit tests, and the example session run
-# against the bundled catalog with its output checked.
+# Every check a change must pass: a warning-free build, the Swift example session against the bundled
+# catalog with its output checked, the unit tests, then the C ABI's checks (scripts/test-native.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -26,6 +26,9 @@ expect "owns com.iosiap.example.pro_upgrade"
 localized=$(swift run --skip-build iosiap-example-session --locale de_DE --storefront DEU)
 nbsp=$(printf '\xc2\xa0')  # ICU separates the amount and the euro sign with a no-break space
 grep -qF "100 Münzen — 0,99${nbsp}€" <<<"$localized" || { echo "example session: no German prices" >&2; exit 1; }
+
+echo "== C ABI, shared library, C and C++ layers"
+bash scripts/test-native.sh
 
 echo "== unit tests"
 swift test --skip-build

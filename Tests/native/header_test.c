@@ -1,0 +1,14 @@
+/* The C header compiles alone, twice, with every warning, as C99 and C11; its INIT macros are complete. */
+#include <iosiap/iosiap.h>
+#include <iosiap/iosiap.h>
+
+int main(void) {
+    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_event event;
+    event.kind = IOSIAP_EVENT_PURCHASED;
+    event.status = IOSIAP_E_SK_PAYMENT_CANCELLED;
+    return (options.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION && callbacks.on_event == NULL &&
+            options.delivery == IOSIAP_DELIVERY_POLL && event.kind == 4 && event.status == -102 &&
+            IOSIAP_VERSION_NUMBER >= 100) ? 0 : 1;
+}

@@ -1,0 +1,27 @@
+// The C++ headers compile together, with every warning, from C++11 to C++20.
+#include "IOSiAP.h"
+#include <iosiap/iosiap.h>
+#include <iosiap/iosiap.hpp>
+
+#include <type_traits>
+#include <utility>
+
+static_assert(!std::is_copy_constructible<iosiap::Store>::value, "a Store is not copyable");
+static_assert(std::is_move_constructible<iosiap::Store>::value, "a Store is movable");
+static_assert(IOSIAP_PAYMENT_PURCHAED == 1 && IOSIAP_PAYMENT_REMOVED == 4, "classic values");
+
+class Bridge : public IOSiAPDelegate {
+public:
+    void onRequestProductsFinish(void) {}
+    void onRequestProductsError(int) {}
+    void onPaymentEvent(std::string &, IOSiAPPaymentEvent, int) {}
+    void onRestoreFinished(bool) {}
+};
+
+int main() {
+    iosiap::Store store;
+    iosiap::Store moved(std::move(store));
+    Bridge bridge;
+    (void)bridge;
+    return moved.isOpen() ? 1 : 0;
+}

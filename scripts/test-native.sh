@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The C ABI's checks: the self-contained library (exports, dependencies), the header against the Swift
+# exports, the headers in every language mode, the C and C++ examples with gcc and clang against the SDK
+# folder, a CMake consumer, bad input through the C ABI, ASan+UBSan runs, and a ThreadSanitizer stress run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+IOSIAP_SETUP_PACKAGES=cmake
+source scripts/setup.sh
+root=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+catalog=$root/Examples/Products.storekit
+toolchain=$(dirname "$(dirname "$(command -v swift)")")   # e.g. /opt/swift/usr
+clang=$toolchain/bin/clang
+clangxx=$toolchain/bin/clang++
+passed=0
+check() { echo "  ok: $*"; passed=$((passed + 1)); }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+expect_in() {  # expect_in FILE TEXT...
+    local file=$1; shift
+    for text in "$@"; do grep -qF -- "$text" "$file" || { cat "$file" >&2; fail "$file lacks: $text"; }; done
+}
+
+echo "== SDK"
+bash scripts/build-sdk.sh "$work/sdk"
+sdk=$work/sdk
+lib=$sdk/lib/libiosiap.so
+
+echo "== the library exports the C ABI only and needs no Swift toolchain"
+exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sort)
+stray=$(grep -v '^iosiap_' <<<"$exported" || true)
+[ -z "$stray" ] || fail "symbols outside the C ABI are exported: $(head -5 <<<"$stray")"
+declared=$(grep -oE '\biosiap_[a-z_]+\(' Include/iosiap/iosiap.h | tr -d '(' | sort -u)
+[ "$declared" = "$exported" ] || fail "exports differ from the header: $(diff <(echo "$declared") <(echo "$exported") || true)"
+check "$(wc -l <<<"$exported") symbols exported, all iosiap_*, all declared"
+if ldd "$lib" | grep -F "$toolchain"; then fail "libiosiap.so resolves into the toolchain ($toolchain)"; fi
+ldd "$lib" | grep -q "not found" && fail "libiosiap.so has unresolved dependencies"
+check "ldd: $(ldd "$lib" | awk '{print $1}' | tr '\n' ' ')"
+
+echo "== the hand-written header matches the Swift exports"
+swift build --target IOSiAPExports >/dev/null
+package_name=$(basename "$root" | tr '[:upper:]' '[:lower:]')
+swiftc -typecheck -parse-as-library -module-name IOSiAPExports -package-name "$package_name" \
+    -I "$(swift build --show-bin-path)/Modules" \
+    -Xcc -fmodule-map-file=Sources/CIOSiAP/module.modulemap -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
+    Sources/IOSiAPExports/*.swift -emit-clang-header-path "$work/generated.h"
+python3 Tests/native/compare_headers.py Include/iosiap/iosiap.h "$work/generated.h" \
+    Sources/IOSiAPCore/Errors/StoreErrorCode.swift Sources/IOSiAPCore/Store/RequestValidation.swift
+check "no drift"
+
+echo "== headers compile in every language mode"
+for cc in gcc "$clang"; do
+    for std in c99 c11; do
+        $cc -std=$std -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/header_test.c -o "$work/h" -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib"
+        "$work/h" || fail "header test ($cc $std)"
+    done
+done
+for cxx in g++ "$clangxx"; do
+    for std in c++11 c++14 c++17 c++20; do
+        $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/header_test.cpp -o "$work/h" -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib"
+        "$work/h" || fail "header test ($cxx $std)"
+    done
+done
+check "C99, C11 (gcc, clang); C++11, 14, 17, 20 (g++, clang++)"
+
+echo "== examples, with gcc and clang, through pkg-config"
+export PKG_CONFIG_PATH=$sdk/lib/pkgconfig
+for pair in "gcc g++" "$clang $clangxx"; do
+    read -r cc cxx <<<"$pair"
+    name=$(basename "$cc")
+    # shellcheck disable=SC2046
+    $cc -std=c99 -Wall -Wextra -pedantic -Werror Examples/c/main.c $(pkg-config --cflags --libs iosiap) -o "$work/c-$name"
+    "$work/c-$name" "$catalog" "$work/state-c-$name" >"$work/c-$name.out"
+    expect_in "$work/c-$name.out" "invalid: com.iosiap.example.no_such_product" "grant: balance 300 coins" \
+        "restore finished #4: ok, 1 restored" "pro upgrade owned: yes" "owns com.iosiap.example.pro_upgrade"
+    # shellcheck disable=SC2046
+    $cxx -std=c++11 -Wall -Wextra -pedantic -Werror Examples/cpp/game.cpp $(pkg-config --cflags --libs iosiap) -o "$work/cpp-$name"
+    "$work/cpp-$name" "$catalog" "$work/state-cpp-$name" de_DE DEU >"$work/cpp-$name.out"
+    expect_in "$work/cpp-$name.out" "100 Münzen" "grant: +200 coins, balance 200" "finished transaction 2: ok" \
+        "buy 11 pro upgrades refused: quantity 11 is outside 1...10 (-4)" "event: restore finished #4: ok, 1 restored" \
+        "coins: 200, pro: yes"
+    # shellcheck disable=SC2046
+    $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_game.cpp $(pkg-config --libs iosiap) -o "$work/classic-$name"
+    IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-classic-$name "$work/classic-$name" >"$work/classic-$name.out"
+    expect_in "$work/classic-$name.out" "classic product 2 com.iosiap.example.bogus valid=0" \
+        "classic payment com.iosiap.example.coins_100 event=1 quantity=2" "classic payment com.iosiap.example.bogus event=2" \
+        "classic restore finished true" "classic products listed: 3"
+    check "C example, C++ example and classic game built with $name and run"
+done
+
+echo "== a CMake consumer: find_package(IOSiAP) and IOSiAP::iosiap"
+cmake -S Examples/cpp -B "$work/cmake" -DCMAKE_PREFIX_PATH="$sdk" >/dev/null
+cmake --build "$work/cmake" >/dev/null
+"$work/cmake/iosiap-example-game" "$catalog" "$work/state-cmake" >"$work/cmake.out"
+expect_in "$work/cmake.out" "coins: 200, pro: yes"
+check "configured, built and run"
+
+echo "== bad input through the C ABI"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/bad_input.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/bad_input"
+"$work/bad_input" "$catalog" "$work/state-bad"
+check "every bad input refused with its status and message"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
+sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# shellcheck disable=SC2086
+gcc -std=c99 -Wall -Wextra -Werror $sanitize -I"$sdk/include" Examples/c/main.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/c-asan"
+"$work/c-asan" "$catalog" "$work/state-c-asan" >"$work/c-asan.out"
+expect_in "$work/c-asan.out" "pro upgrade owned: yes"
+# shellcheck disable=SC2086
+g++ -std=c++11 -Wall -Wextra -Werror $sanitize -I"$sdk/include" Examples/cpp/game.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/cpp-asan"
+"$work/cpp-asan" "$catalog" "$work/state-cpp-asan" >"$work/cpp-asan.out"
+expect_in "$work/cpp-asan.out" "coins: 200, pro: yes"
+# shellcheck disable=SC2086
+gcc -std=c99 -Wall -Wextra -Werror $sanitize -I"$sdk/include" Tests/native/bad_input.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/bad-asan"
+"$work/bad-asan" "$catalog" "$work/state-bad-asan" >/dev/null
+check "C example, C++ example and bad-input test clean"
+
+echo "== ThreadSanitizer: 8 threads request while the main thread polls"
+# The library itself is instrumented here (a debug build with the toolchain's runtime), so TSan sees
+# both sides of every lock.
+swift build --build-path .build-tsan --sanitize=thread --product iosiap >/dev/null
+tsan_lib=$(swift build --build-path .build-tsan --sanitize=thread --show-bin-path)
+"$clang" -std=c11 -Wall -Wextra -Werror -g -fsanitize=thread -I"$sdk/include" Tests/native/stress.c \
+    -L"$tsan_lib" -liosiap -L"$toolchain/lib/swift/linux" -ldispatch -lBlocksRuntime \
+    -Wl,-rpath,"$tsan_lib" -Wl,-rpath,"$toolchain/lib/swift/linux" -lpthread -o "$work/stress"
+TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/stress" "$catalog" "$work/state-stress" 20
+check "stress clean under TSan"
+
+echo "native: $passed passed, 0 failed"
