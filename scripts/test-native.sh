@@ -38,8 +38,9 @@ ldd "$lib" | grep -q "not found" && fail "libiosiap.so has unresolved dependenci
 check "ldd: $(ldd "$lib" | awk '{print $1}' | tr '\n' ' ')"
 
 echo "== the hand-written header matches the Swift exports"
-swift build --target IOSiAPExports >/dev/null
-package_name=$(basename "$root" | tr '[:upper:]' '[:lower:]')
+swift build --target IOSiAPExports -Xswiftc -warnings-as-errors >/dev/null
+# The exports use `package` declarations of the core, so the check needs SwiftPM's package name.
+package_name=$(grep -o 'package-name","[^"]*' .build/debug.yaml | head -1 | cut -d'"' -f3)
 swiftc -typecheck -parse-as-library -module-name IOSiAPExports -package-name "$package_name" \
     -I "$(swift build --show-bin-path)/Modules" \
     -Xcc -fmodule-map-file=Sources/CIOSiAP/module.modulemap -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
@@ -116,7 +117,7 @@ gcc -std=c99 -Wall -Wextra -Werror $sanitize -I"$sdk/include" Tests/native/bad_i
 "$work/bad-asan" "$catalog" "$work/state-bad-asan" >/dev/null
 check "C example, C++ example and bad-input test clean"
 
-echo "== ThreadSanitizer: 8 threads request while the main thread polls"
+echo "== ThreadSanitizer: 8 threads request while the main thread polls; the delivery thread"
 # The library itself is instrumented here (a debug build with the toolchain's runtime), so TSan sees
 # both sides of every lock.
 swift build --build-path .build-tsan --sanitize=thread --product iosiap >/dev/null
@@ -125,6 +126,10 @@ tsan_lib=$(swift build --build-path .build-tsan --sanitize=thread --show-bin-pat
     -L"$tsan_lib" -liosiap -L"$toolchain/lib/swift/linux" -ldispatch -lBlocksRuntime \
     -Wl,-rpath,"$tsan_lib" -Wl,-rpath,"$toolchain/lib/swift/linux" -lpthread -o "$work/stress"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/stress" "$catalog" "$work/state-stress" 20
-check "stress clean under TSan"
+"$clang" -std=c11 -Wall -Wextra -Werror -g -fsanitize=thread -I"$sdk/include" Tests/native/delivery_thread.c \
+    -L"$tsan_lib" -liosiap -L"$toolchain/lib/swift/linux" -ldispatch -lBlocksRuntime \
+    -Wl,-rpath,"$tsan_lib" -Wl,-rpath,"$toolchain/lib/swift/linux" -lpthread -o "$work/delivery_thread"
+TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/delivery_thread" "$catalog" "$work/state-delivery"
+check "stress and the delivery thread clean under TSan"
 
 echo "native: $passed passed, 0 failed"

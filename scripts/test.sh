@@ -27,8 +27,8 @@ localized=$(swift run --skip-build iosiap-example-session --locale de_DE --store
 nbsp=$(printf '\xc2\xa0')  # ICU separates the amount and the euro sign with a no-break space
 grep -qF "100 Münzen — 0,99${nbsp}€" <<<"$localized" || { echo "example session: no German prices" >&2; exit 1; }
 
-echo "== C ABI, shared library, C and C++ layers"
-bash scripts/test-native.sh
-
 echo "== unit tests"
 swift test --skip-build
+
+echo "== C ABI, shared library, C and C++ layers"
+bash scripts/test-native.sh

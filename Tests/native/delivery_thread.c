@@ -1,0 +1,78 @@
+/*
+ * IOSIAP_DELIVERY_THREAD: events arrive on one library-owned thread, never on the thread that made the
+ * request, one at a time; after iosiap_store_close returns, no callback runs.
+ * usage: delivery_thread CATALOG.storekit STATE_DIRECTORY
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <iosiap/iosiap.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+
+static pthread_t main_thread;
+static pthread_t delivery_thread;
+static atomic_int terminal_events;
+static atomic_int on_main_thread;
+static atomic_int on_other_threads;
+static atomic_int inside_callback;
+static atomic_int overlapping;
+static atomic_int after_close;
+static atomic_int closed;
+
+static void on_event(const iosiap_event *event, void *user_data) {
+    (void)user_data;
+    if (atomic_fetch_add(&inside_callback, 1) != 0) atomic_fetch_add(&overlapping, 1);
+    if (atomic_load(&closed)) atomic_fetch_add(&after_close, 1);
+    if (pthread_equal(pthread_self(), main_thread)) atomic_fetch_add(&on_main_thread, 1);
+    if (atomic_load(&terminal_events) == 0 && event->kind == IOSIAP_EVENT_PRODUCTS_RECEIVED) {
+        delivery_thread = pthread_self();
+    } else if (!pthread_equal(pthread_self(), delivery_thread)) {
+        atomic_fetch_add(&on_other_threads, 1);
+    }
+    if (event->kind != IOSIAP_EVENT_PURCHASING) atomic_fetch_add(&terminal_events, 1);
+    atomic_fetch_sub(&inside_callback, 1);
+}
+
+static int wait_for(int count) {
+    struct timespec pause = {0, 2 * 1000 * 1000};
+    int waited;
+    for (waited = 0; waited < 5000 && atomic_load(&terminal_events) < count; waited++) nanosleep(&pause, NULL);
+    return atomic_load(&terminal_events) >= count;
+}
+
+int main(int argc, char **argv) {
+    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_store *store = NULL;
+    const char *ids[] = {"com.iosiap.example.coins_100"};
+    int round, ok;
+
+    if (argc != 3) return 2;
+    main_thread = pthread_self();
+    options.catalog_path = argv[1];
+    options.state_directory = argv[2];
+    options.delivery = IOSIAP_DELIVERY_THREAD;
+    callbacks.on_event = on_event;
+    if (iosiap_store_open_local(&store, &options, &callbacks) != IOSIAP_OK) return 1;
+    ok = iosiap_request_products(NULL, store, ids, 1) == IOSIAP_OK && wait_for(1);
+    for (round = 0; ok && round < 20; round++) {
+        ok = iosiap_request_payment(NULL, store, ids[0], 1, NULL) == IOSIAP_OK;
+    }
+    ok = ok && wait_for(21) && iosiap_request_restore(NULL, store) == IOSIAP_OK && wait_for(22);
+    iosiap_request_payment(NULL, store, ids[0], 1, NULL);  /* may still be in flight when we close */
+    iosiap_store_close(store);
+    atomic_store(&closed, 1);
+    {
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    printf("delivery thread: %d terminal events, %d on the main thread, %d on other threads, %d overlapping, %d after close\n",
+           atomic_load(&terminal_events), atomic_load(&on_main_thread), atomic_load(&on_other_threads),
+           atomic_load(&overlapping), atomic_load(&after_close));
+    ok = ok && atomic_load(&on_main_thread) == 0 && atomic_load(&on_other_threads) == 0 && atomic_load(&overlapping) == 0 &&
+         atomic_load(&after_close) == 0;
+    printf("delivery thread: %d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
+    return ok ? 0 : 1;
+}
