@@ -40,7 +40,9 @@ public:
                     static_cast<unsigned>(products.size()), static_cast<unsigned>(invalid.size()));
         std::printf("shop:\n");
         for (const iosiap::Product &product : products) {
-            std::printf("  %-14s %10s  %s\n", product.title.c_str(), product.displayPrice.c_str(), product.description.c_str());
+            std::printf("  %-14s %10s  %s", product.title.c_str(), product.displayPrice.c_str(), product.description.c_str());
+            if (!product.introOfferDisplayPrice.empty()) std::printf(" (first period %s)", product.introOfferDisplayPrice.c_str());
+            std::printf("\n");
         }
         for (const std::string &id : invalid) std::printf("  (not for sale: %s)\n", id.c_str());
         openRequests_--;

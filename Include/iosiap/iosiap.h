@@ -139,10 +139,35 @@ const char *iosiap_product_display_price(const iosiap_product *product);
 int iosiap_product_subscription_period(int *out_value, int *out_unit, const iosiap_product *product);
 /** The subscription group id, or NULL for a product that is not an auto-renewable. */
 const char *iosiap_product_subscription_group(const iosiap_product *product);
+/** The subscription group's reference name, or NULL for a product that is not an auto-renewable. */
+const char *iosiap_product_subscription_group_name(const iosiap_product *product);
 /** The level inside the group (1 is the highest), or 0 for a product that is not an auto-renewable. */
 int iosiap_product_subscription_level(const iosiap_product *product);
-/** The introductory offer's formatted price ("$0.00" for a free trial), or NULL without one. */
-const char *iosiap_product_intro_offer_display_price(const iosiap_product *product);
+
+typedef enum iosiap_offer_payment_mode {
+    IOSIAP_OFFER_FREE_TRIAL = 0,
+    IOSIAP_OFFER_PAY_AS_YOU_GO = 1,
+    IOSIAP_OFFER_PAY_UP_FRONT = 2
+} iosiap_offer_payment_mode;
+
+/** A subscription offer. Its strings are owned by the product and live as long as it. */
+typedef struct iosiap_offer {
+    size_t size;                           /* sizeof(iosiap_offer) of the library that filled it */
+    const char *id;                        /* promotional offer id; NULL for the introductory offer */
+    int payment_mode;                      /* iosiap_offer_payment_mode */
+    int period_value;                      /* one offer period: value and iosiap_period_unit */
+    int period_unit;
+    int period_count;                      /* how many periods the offer lasts */
+    const char *price;                     /* exact decimal text per period, "0" for a free trial */
+    const char *display_price;             /* formatted for the storefront's locale */
+} iosiap_offer;
+
+/** The introductory offer; IOSIAP_E_WRONG_STATE when the product has none. */
+int iosiap_product_intro_offer(iosiap_offer *out, const iosiap_product *product);
+/** How many promotional offers the product has (0 for a NULL product). */
+size_t iosiap_product_promotional_offer_count(const iosiap_product *product);
+/** Promotional offer `index` (0-based); IOSIAP_E_INVALID_ARGUMENT when index is out of range. */
+int iosiap_product_promotional_offer(iosiap_offer *out, const iosiap_product *product, size_t index);
 
 /* ---- Transactions ------------------------------------------------------------------------------------- */
 

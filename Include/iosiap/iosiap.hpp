@@ -48,7 +48,9 @@ struct Product {
     std::string currencyCode;          /* e.g. "USD" */
     std::string displayPrice;          /* formatted for the storefront's locale, e.g. "$0.99" */
     std::string subscriptionGroup;     /* empty unless an auto-renewable subscription */
+    std::string subscriptionGroupName;
     int subscriptionLevel;             /* 1 is the highest; 0 unless an auto-renewable subscription */
+    std::string introOfferDisplayPrice; /* empty without an introductory offer; "$0.00" for a free trial */
 
     Product() : type(ProductType::Consumable), subscriptionLevel(0) {}
 
@@ -61,7 +63,11 @@ struct Product {
           currencyCode(text(iosiap_product_currency_code(product))),
           displayPrice(text(iosiap_product_display_price(product))),
           subscriptionGroup(text(iosiap_product_subscription_group(product))),
-          subscriptionLevel(iosiap_product_subscription_level(product)) {}
+          subscriptionGroupName(text(iosiap_product_subscription_group_name(product))),
+          subscriptionLevel(iosiap_product_subscription_level(product)) {
+        iosiap_offer offer;
+        if (iosiap_product_intro_offer(&offer, product) == IOSIAP_OK) introOfferDisplayPrice = text(offer.display_price);
+    }
 
     static std::string text(const char *value) { return value ? std::string(value) : std::string(); }
 };

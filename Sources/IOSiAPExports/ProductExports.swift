@@ -5,7 +5,7 @@ import IOSiAPCore
 
 @c(iosiap_product_id)
 public func iosiap_product_id(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product).map { UnsafePointer($0.id) }
+    ProductHandle.from(product)?.id
 }
 
 @c(iosiap_product_type_of)
@@ -15,27 +15,27 @@ public func iosiap_product_type_of(_ product: OpaquePointer?) -> CInt {
 
 @c(iosiap_product_title)
 public func iosiap_product_title(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product).map { UnsafePointer($0.title) }
+    ProductHandle.from(product)?.title
 }
 
 @c(iosiap_product_description)
 public func iosiap_product_description(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product).map { UnsafePointer($0.description) }
+    ProductHandle.from(product)?.description
 }
 
 @c(iosiap_product_price)
 public func iosiap_product_price(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product).map { UnsafePointer($0.price) }
+    ProductHandle.from(product)?.price
 }
 
 @c(iosiap_product_currency_code)
 public func iosiap_product_currency_code(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product).map { UnsafePointer($0.currencyCode) }
+    ProductHandle.from(product)?.currencyCode
 }
 
 @c(iosiap_product_display_price)
 public func iosiap_product_display_price(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product).map { UnsafePointer($0.displayPrice) }
+    ProductHandle.from(product)?.displayPrice
 }
 
 @c(iosiap_product_subscription_period)
@@ -43,7 +43,7 @@ public func iosiap_product_subscription_period(_ outValue: UnsafeMutablePointer<
                                                _ outUnit: UnsafeMutablePointer<CInt>?,
                                                _ product: OpaquePointer?) -> CInt {
     withStatus { () throws(StoreError) in
-        guard let handle = ProductHandle.from(product) else { throw StoreError(.invalidArgument, "product is NULL") }
+        let handle = try requireProduct(product)
         guard let period = handle.product.subscription?.period else {
             throw StoreError(.wrongState, "product '\(handle.product.id)' is not an auto-renewable subscription")
         }
@@ -55,7 +55,7 @@ public func iosiap_product_subscription_period(_ outValue: UnsafeMutablePointer<
 
 @c(iosiap_product_subscription_group)
 public func iosiap_product_subscription_group(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product)?.groupID.map { UnsafePointer($0) }
+    ProductHandle.from(product)?.groupID
 }
 
 @c(iosiap_product_subscription_level)
@@ -64,7 +64,45 @@ public func iosiap_product_subscription_level(_ product: OpaquePointer?) -> CInt
     return Int32(handle.product.subscription?.level ?? 0)
 }
 
-@c(iosiap_product_intro_offer_display_price)
-public func iosiap_product_intro_offer_display_price(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
-    ProductHandle.from(product)?.introDisplayPrice.map { UnsafePointer($0) }
+@c(iosiap_product_subscription_group_name)
+public func iosiap_product_subscription_group_name(_ product: OpaquePointer?) -> UnsafePointer<CChar>? {
+    ProductHandle.from(product)?.groupName
+}
+
+@c(iosiap_product_intro_offer)
+public func iosiap_product_intro_offer(_ out: UnsafeMutablePointer<iosiap_offer>?, _ product: OpaquePointer?) -> CInt {
+    withStatus { () throws(StoreError) in
+        let handle = try requireProduct(product)
+        guard let offer = handle.introductoryOffer else {
+            throw StoreError(.wrongState, "product '\(handle.product.id)' has no introductory offer")
+        }
+        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
+        out.pointee = offer
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_product_promotional_offer_count)
+public func iosiap_product_promotional_offer_count(_ product: OpaquePointer?) -> UInt {
+    UInt(ProductHandle.from(product)?.promotionalOffers.count ?? 0)
+}
+
+@c(iosiap_product_promotional_offer)
+public func iosiap_product_promotional_offer(_ out: UnsafeMutablePointer<iosiap_offer>?, _ product: OpaquePointer?,
+                                             _ index: UInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        let handle = try requireProduct(product)
+        guard index < UInt(handle.promotionalOffers.count) else {
+            throw StoreError(.invalidArgument, "offer index \(index) is out of range: '\(handle.product.id)' has "
+                + "\(handle.promotionalOffers.count) promotional offers")
+        }
+        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
+        out.pointee = handle.promotionalOffers[Int(index)]
+        return IOSIAP_OK.rawValue
+    }
+}
+
+private func requireProduct(_ product: OpaquePointer?) throws(StoreError) -> ProductHandle {
+    guard let handle = ProductHandle.from(product) else { throw StoreError(.invalidArgument, "product is NULL") }
+    return handle
 }

@@ -2,36 +2,44 @@ import CIOSiAP
 import Foundation
 import IOSiAPCore
 
-/// What an `iosiap_product *` points to: a product and C copies of its strings, owned by its store.
+/// What an `iosiap_product *` points to: a product and C copies of its strings and offers, owned by its
+/// store until it closes.
 ///
-/// `@unchecked Sendable`: immutable after init; C only reads the strings.
+/// `@unchecked Sendable`: immutable after init; C only reads what it holds.
 final class ProductHandle: @unchecked Sendable {
     let product: StoreProduct
-    let id: UnsafeMutablePointer<CChar>
-    let title: UnsafeMutablePointer<CChar>
-    let description: UnsafeMutablePointer<CChar>
-    let price: UnsafeMutablePointer<CChar>
-    let currencyCode: UnsafeMutablePointer<CChar>
-    let displayPrice: UnsafeMutablePointer<CChar>
-    let groupID: UnsafeMutablePointer<CChar>?
-    let introDisplayPrice: UnsafeMutablePointer<CChar>?
+    let id: UnsafePointer<CChar>
+    let title: UnsafePointer<CChar>
+    let description: UnsafePointer<CChar>
+    let price: UnsafePointer<CChar>
+    let currencyCode: UnsafePointer<CChar>
+    let displayPrice: UnsafePointer<CChar>
+    let groupID: UnsafePointer<CChar>?
+    let groupName: UnsafePointer<CChar>?
+    let introductoryOffer: iosiap_offer?
+    let promotionalOffers: [iosiap_offer]
+    /// Owns every string above.
+    private let strings = CStringArena()
 
     init(_ product: StoreProduct) {
         self.product = product
-        id = strdup(product.id)
-        title = strdup(product.displayName)
-        description = strdup(product.description)
-        price = strdup("\(product.price)")
-        currencyCode = strdup(product.currencyCode)
-        displayPrice = strdup(product.displayPrice)
-        groupID = product.subscription.map { strdup($0.groupID) }
-        introDisplayPrice = product.subscription?.introductoryOffer.map { strdup($0.displayPrice) }
-    }
-
-    deinit {
-        for pointer in [id, title, description, price, currencyCode, displayPrice, groupID, introDisplayPrice] {
-            free(pointer)
+        id = strings.copy(product.id)
+        title = strings.copy(product.displayName)
+        description = strings.copy(product.description)
+        price = strings.copy("\(product.price)")
+        currencyCode = strings.copy(product.currencyCode)
+        displayPrice = strings.copy(product.displayPrice)
+        groupID = strings.copy(product.subscription?.groupID)
+        groupName = strings.copy(product.subscription?.groupName)
+        let strings = self.strings
+        func offer(_ offer: SubscriptionOffer) -> iosiap_offer {
+            iosiap_offer(size: MemoryLayout<iosiap_offer>.size, id: strings.copy(offer.id),
+                         payment_mode: offer.paymentMode.rawValue, period_value: CInt(offer.period.value),
+                         period_unit: offer.period.unit.rawValue, period_count: CInt(offer.periodCount),
+                         price: strings.copy("\(offer.price)"), display_price: strings.copy(offer.displayPrice))
         }
+        introductoryOffer = product.subscription?.introductoryOffer.map(offer)
+        promotionalOffers = product.subscription?.promotionalOffers.map(offer) ?? []
     }
 
     /// The opaque pointer C sees; valid while the store keeps this handle.

@@ -64,6 +64,10 @@ int main(int argc, char **argv) {
     iosiap_store *store = NULL;
     iosiap_store *threaded = NULL;
     const iosiap_product *product = NULL;
+    const iosiap_product *gold = NULL;
+    const char *gold_id[] = {"com.iosiap.example.club_gold_monthly"};
+    iosiap_offer offer;
+    int period_value = 0, period_unit = -1;
     counts seen = {0, 0, 0};
     uint64_t request = 0;
     int entitled = -1;
@@ -154,6 +158,28 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(iosiap_store_product(&product, store, "com.iosiap.example.coins_100"), IOSIAP_OK, NULL);
     EXPECT(product != NULL && strcmp(iosiap_product_display_price(product), "$0.99") == 0);
     EXPECT_STATUS(iosiap_product_subscription_period(NULL, NULL, product), IOSIAP_E_WRONG_STATE, "not an auto-renewable");
+    EXPECT_STATUS(iosiap_product_intro_offer(&offer, product), IOSIAP_E_WRONG_STATE, "no introductory offer");
+    EXPECT(iosiap_product_promotional_offer_count(product) == 0 && iosiap_product_subscription_group(product) == NULL);
+
+    /* A subscription's accessors, then offers asked for out of range. */
+    seen.products = 0;
+    EXPECT_STATUS(iosiap_request_products(&request, store, gold_id, 1), IOSIAP_OK, NULL);
+    while (seen.products == 0) poll_for(store, 10);
+    EXPECT_STATUS(iosiap_store_product(&gold, store, gold_id[0]), IOSIAP_OK, NULL);
+    EXPECT_STATUS(iosiap_product_subscription_period(&period_value, &period_unit, gold), IOSIAP_OK, NULL);
+    EXPECT(period_value == 1 && period_unit == IOSIAP_PERIOD_MONTH && iosiap_product_subscription_level(gold) == 1);
+    EXPECT(strcmp(iosiap_product_subscription_group(gold), "5E1A7C01") == 0);
+    EXPECT(strcmp(iosiap_product_subscription_group_name(gold), "Club") == 0);
+    EXPECT_STATUS(iosiap_product_intro_offer(&offer, gold), IOSIAP_OK, NULL);
+    EXPECT(offer.id == NULL && offer.payment_mode == IOSIAP_OFFER_FREE_TRIAL && offer.period_value == 1 &&
+           offer.period_unit == IOSIAP_PERIOD_WEEK && offer.period_count == 1 && strcmp(offer.display_price, "$0.00") == 0);
+    EXPECT_STATUS(iosiap_product_intro_offer(NULL, gold), IOSIAP_E_INVALID_ARGUMENT, "out is NULL");
+    EXPECT(iosiap_product_promotional_offer_count(gold) == 1);
+    EXPECT_STATUS(iosiap_product_promotional_offer(&offer, gold, 0), IOSIAP_OK, NULL);
+    EXPECT(strcmp(offer.id, "club_gold_winback") == 0 && offer.payment_mode == IOSIAP_OFFER_PAY_AS_YOU_GO &&
+           offer.period_count == 3 && strcmp(offer.price, "0.99") == 0);
+    EXPECT_STATUS(iosiap_product_promotional_offer(&offer, gold, 1), IOSIAP_E_INVALID_ARGUMENT, "out of range");
+    EXPECT_STATUS(iosiap_product_promotional_offer(&offer, NULL, 0), IOSIAP_E_INVALID_ARGUMENT, "product is NULL");
     EXPECT_STATUS(iosiap_product_subscription_period(NULL, NULL, NULL), IOSIAP_E_INVALID_ARGUMENT, "product is NULL");
     EXPECT(iosiap_product_id(NULL) == NULL && iosiap_product_type_of(NULL) == -1);
     EXPECT_STATUS(iosiap_is_entitled(NULL, store, "com.iosiap.example.pro_upgrade"), IOSIAP_E_INVALID_ARGUMENT, "out_entitled is NULL");
