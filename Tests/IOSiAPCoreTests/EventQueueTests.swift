@@ -35,4 +35,14 @@ import Testing
         #expect(await queue.next() == event(1))
         #expect(await queue.next() == nil)
     }
+
+    @Test func cancellingAWaitingConsumerEndsItsWait() async {
+        let queue = EventQueue()
+        let waiting = Task { await queue.next() }
+        try? await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        #expect(await waiting.value == nil)
+        queue.push(event(8))
+        #expect(queue.drain() == [event(8)])
+    }
 }

@@ -245,6 +245,21 @@ import Testing
         #expect(try store.currentEntitlements().map(\.productID) == ["monthly"])
     }
 
+    @Test func aRevocationIsNeverRedeliveredAsAPurchase() async throws {
+        var revoked = backend.makeTransaction("pro")
+        revoked.revocationDate = Date()
+        revoked.revocationReason = .refundedForOtherReason
+        do {
+            let store = try openStore()
+            backend.send(.revoked(revoked))
+            #expect(try await store.pollUntil { _ in true } == [.revoked(transaction: revoked)])
+            #expect(try store.unfinishedTransactions().isEmpty)
+            store.close()
+        }
+        let relaunched = try openStore()
+        #expect(try await relaunched.pollFor(.milliseconds(100)).isEmpty)
+    }
+
     @Test func aClosedStoreRefusesRequests() throws {
         let store = try openStore()
         store.close()

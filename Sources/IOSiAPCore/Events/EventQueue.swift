@@ -9,7 +9,7 @@ package final class EventQueue: Sendable {
     private struct State {
         var events: [StoreEvent] = []
         var head = 0
-        var waiters: [CheckedContinuation<StoreEvent?, Never>] = []
+        var waiters: [(id: Int, continuation: CheckedContinuation<StoreEvent?, Never>)] = []
         var closed = false
     }
 
@@ -19,6 +19,7 @@ package final class EventQueue: Sendable {
     /// Threads blocked in `waitForEvents`, and what wakes them; pushes signal only when someone sleeps.
     private let sleepers = Atomic<Int>(0)
     private let wakeup = DispatchSemaphore(value: 0)
+    private let nextWaiterID = Atomic<Int>(0)
 
     package init() {}
 
@@ -26,7 +27,7 @@ package final class EventQueue: Sendable {
     package func push(_ event: StoreEvent) {
         let waiter: CheckedContinuation<StoreEvent?, Never>? = state.withLock { state in
             if state.closed { return nil }
-            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+            if !state.waiters.isEmpty { return state.waiters.removeFirst().continuation }
             state.events.append(event)
             pending.add(1, ordering: .sequentiallyConsistent)
             return nil
@@ -72,22 +73,31 @@ package final class EventQueue: Sendable {
         }
     }
 
-    /// Returns the next event, waiting for one; `nil` once the queue is closed and empty.
+    /// Returns the next event, waiting for one; `nil` once the queue is closed and empty, or when the
+    /// waiting task is cancelled.
     package func next() async -> StoreEvent? {
         if let event = drain(limit: 1).first { return event }
-        return await withCheckedContinuation { continuation in
-            let immediate: StoreEvent?? = state.withLock { state in
-                if state.head < state.events.count {
-                    let event = state.events[state.head]
-                    state.head += 1
-                    pending.subtract(1, ordering: .sequentiallyConsistent)
-                    return .some(event)
+        let waiterID = nextWaiterID.wrappingAdd(1, ordering: .relaxed).oldValue
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate: StoreEvent?? = state.withLock { state in
+                    if state.head < state.events.count {
+                        let event = state.events[state.head]
+                        state.head += 1
+                        pending.subtract(1, ordering: .sequentiallyConsistent)
+                        return .some(event)
+                    }
+                    if state.closed || Task.isCancelled { return .some(nil) }
+                    state.waiters.append((waiterID, continuation))
+                    return .none
                 }
-                if state.closed { return .some(nil) }
-                state.waiters.append(continuation)
-                return .none
+                if let immediate { continuation.resume(returning: immediate) }
             }
-            if let immediate { continuation.resume(returning: immediate) }
+        } onCancel: {
+            let cancelled = state.withLock { state in
+                state.waiters.firstIndex { $0.id == waiterID }.map { state.waiters.remove(at: $0).continuation }
+            }
+            cancelled?.resume(returning: nil)
         }
     }
 
@@ -98,7 +108,7 @@ package final class EventQueue: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        for waiter in waiters { waiter.resume(returning: nil) }
+        for waiter in waiters { waiter.continuation.resume(returning: nil) }
         wakeSleepers()
     }
 }

@@ -59,7 +59,9 @@ final class StoreWorker: Sendable {
             events.push(.declined(productID: productID))
         case .revoked(let transaction):
             do {
-                try journal.record(transaction)
+                // A revoked transaction has nothing left to grant: it must never come back as a purchase.
+                try journal.record(transaction, finished: true)
+                try journal.markFinished(transaction.id)
                 events.push(.revoked(transaction: transaction))
             } catch {
                 // Not journaled: the store reports revocations again with its entitlements; nothing granted.
