@@ -61,6 +61,8 @@ typedef enum iosiap_status {
     IOSIAP_E_SYSTEM = -13,
     IOSIAP_E_NOT_ENTITLED = -14,
     IOSIAP_E_STRING_TOO_LONG = -15,
+    IOSIAP_E_INSUFFICIENT_BALANCE = -16,     /* a ledger spend larger than the balance */
+    IOSIAP_E_STATE_DIRECTORY_IN_USE = -17,   /* another open store, in this or another process, uses it */
     IOSIAP_E_SK_UNKNOWN = -100,
     IOSIAP_E_SK_CLIENT_INVALID = -101,
     IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
@@ -205,7 +207,8 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined */
     IOSIAP_EVENT_RESTORED = 9,             /* transaction */
     IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
-    IOSIAP_EVENT_REVOKED = 11              /* transaction; refunded: take back what it granted */
+    IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted */
+    IOSIAP_EVENT_GRANTED = 12              /* transaction, grant_*; the ledger granted and finished it */
 } iosiap_event_kind;
 
 /**
@@ -226,6 +229,9 @@ typedef struct iosiap_event {
     const char *const *invalid_product_ids;
     size_t invalid_product_id_count;
     size_t restored_count;
+    const char *grant_currency;            /* GRANTED: the currency granted, or NULL */
+    int64_t grant_amount;                  /* GRANTED: how much of it (amount per unit x quantity) */
+    const char *grant_entitlement;         /* GRANTED: the entitlement granted, or NULL */
 } iosiap_event;
 
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
@@ -324,6 +330,29 @@ int iosiap_entitlements(iosiap_store *store, iosiap_transaction_callback visit, 
 
 /** 1 if this user may make payments, 0 if not, or a negative status. */
 int iosiap_can_make_payments(iosiap_store *store);
+
+/* ---- The grant ledger (optional) ---------------------------------------------------------------------- */
+
+/*
+ * Register what a product grants, right after opening and before the first poll. Its purchases are then
+ * granted and finished in one journal transaction as their event is delivered, which becomes
+ * IOSIAP_EVENT_GRANTED instead of IOSIAP_EVENT_PURCHASED: do not grant or finish them yourself. A
+ * transaction delivered again after a crash is never granted twice.
+ */
+
+/** Each unit bought of product_id adds amount_per_unit (1...10^12) to the balance of currency. */
+int iosiap_ledger_register_currency(iosiap_store *store, const char *product_id, const char *currency,
+                                    int64_t amount_per_unit);
+/** product_id grants the named entitlement while it entitles the user (owned; a subscription active now). */
+int iosiap_ledger_register_entitlement(iosiap_store *store, const char *product_id, const char *entitlement);
+/** *out_balance = the balance of currency (0 if never granted). */
+int iosiap_ledger_balance(int64_t *out_balance, iosiap_store *store, const char *currency);
+/** Takes amount (> 0) from the balance; IOSIAP_E_INSUFFICIENT_BALANCE, changing nothing, if it is lower. */
+int iosiap_ledger_spend(iosiap_store *store, const char *currency, int64_t amount);
+/** *out_entitled = 1 if a product registered with this entitlement entitles the user now, else 0. */
+int iosiap_ledger_has_entitlement(int *out_entitled, iosiap_store *store, const char *entitlement);
+/** deduct = 1: a refund takes back the currency its purchase granted, as far as the balance allows. */
+int iosiap_ledger_set_deduct_refunds(iosiap_store *store, int deduct);
 
 #ifdef __cplusplus
 }

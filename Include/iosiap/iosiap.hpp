@@ -120,6 +120,12 @@ public:
     virtual void onPurchasing(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
     /** Grant what the transaction bought, then call Store::finishTransaction(transaction.id). */
     virtual void onPurchased(std::uint64_t requestId, const Transaction &transaction) { (void)requestId; (void)transaction; }
+    /** The grant ledger granted and finished the transaction (products registered with it): currency and
+        amount, or entitlement (the other is empty / 0). Nothing left to do. */
+    virtual void onGranted(std::uint64_t requestId, const Transaction &transaction, const std::string &currency,
+                           std::int64_t amount, const std::string &entitlement) {
+        (void)requestId; (void)transaction; (void)currency; (void)amount; (void)entitlement;
+    }
     /** The user cancelled: nothing was charged. Not a failure. */
     virtual void onCancelled(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
     virtual void onFailed(std::uint64_t requestId, const std::string &productId, int status, const std::string &message) {
@@ -138,6 +144,7 @@ public:
 
     /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
+       granted → Purchased;
        failed, cancelled, declined → Failed; deferred → Removed (the payment left the queue unanswered). */
     virtual void onRequestProductsFinish() {}
     virtual void onRequestProductsError(int code) { (void)code; }
@@ -270,6 +277,27 @@ public:
 
     bool canMakePayments() const { return iosiap_can_make_payments(store_) == 1; }
 
+    /* The grant ledger (see iosiap.h): register right after openLocal, before the first poll. */
+    int registerCurrency(const std::string &productId, const std::string &currency, std::int64_t amountPerUnit) {
+        return iosiap_ledger_register_currency(store_, productId.c_str(), currency.c_str(), amountPerUnit);
+    }
+    int registerEntitlement(const std::string &productId, const std::string &entitlement) {
+        return iosiap_ledger_register_entitlement(store_, productId.c_str(), entitlement.c_str());
+    }
+    /** The balance of currency (0 on error). */
+    std::int64_t balance(const std::string &currency) const {
+        std::int64_t balance = 0;
+        iosiap_ledger_balance(&balance, store_, currency.c_str());
+        return balance;
+    }
+    /** Spends from a balance; IOSIAP_E_INSUFFICIENT_BALANCE, changing nothing, if it is too low. */
+    int spend(const std::string &currency, std::int64_t amount) { return iosiap_ledger_spend(store_, currency.c_str(), amount); }
+    bool hasEntitlement(const std::string &entitlement) const {
+        int entitled = 0;
+        return iosiap_ledger_has_entitlement(&entitled, store_, entitlement.c_str()) == IOSIAP_OK && entitled == 1;
+    }
+    int setDeductRefunds(bool deduct) { return iosiap_ledger_set_deduct_refunds(store_, deduct ? 1 : 0); }
+
     /** The calling thread's last error message. */
     static std::string lastErrorMessage() { return Product::text(iosiap_last_error_message()); }
 
@@ -327,6 +355,11 @@ private:
             break;
         case IOSIAP_EVENT_PURCHASED:
             delegate.onPurchased(event.request_id, Transaction(*event.transaction));
+            delegate.onPaymentEvent(productId, PaymentState::Purchased, quantity);
+            break;
+        case IOSIAP_EVENT_GRANTED:
+            delegate.onGranted(event.request_id, Transaction(*event.transaction), text(event.grant_currency),
+                               event.grant_amount, text(event.grant_entitlement));
             delegate.onPaymentEvent(productId, PaymentState::Purchased, quantity);
             break;
         case IOSIAP_EVENT_CANCELLED:

@@ -60,6 +60,16 @@ enum EventMarshalling {
         case .purchased(_, let transaction):
             result.kind = kind(IOSIAP_EVENT_PURCHASED)
             carry(transaction)
+        case .granted(_, let transaction, let grant):
+            result.kind = kind(IOSIAP_EVENT_GRANTED)
+            carry(transaction)
+            switch grant {
+            case .currency(let name, _):
+                result.grant_currency = arena.copy(name)
+                result.grant_amount = grant.amount(for: transaction)
+            case .entitlement(let name):
+                result.grant_entitlement = arena.copy(name)
+            }
         case .cancelled(_, let productID):
             result.kind = kind(IOSIAP_EVENT_CANCELLED)
             result.product_id = arena.copy(productID)

@@ -61,4 +61,33 @@ import Testing
         #expect(error.message.contains("journal.sqlite"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
     }
+
+    @Test func aVersion1JournalMigratesForwardKeepingItsTransactions() throws {
+        let path = try folder.state.file("journal.sqlite")
+        do {
+            let version1 = try SQLiteDatabase(path: path)
+            try version1.migrate(Array(Journal.migrations.prefix(1)))
+            try version1.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (1, 'coins', 0, ?)",
+                               [.blob(Array(try JSONEncoder().encode(transaction(1))))])
+            #expect(try version1.userVersion == 1)
+        }
+        let journal = try Journal(directory: folder.state)
+        #expect(try journal.unfinishedTransactions() == [transaction(1)])
+        #expect(try journal.grantAndFinish(transaction(1), .currency("coins", amountPerUnit: 10)))
+        #expect(try journal.balance(of: "coins") == 20)
+        #expect(try SQLiteDatabase(path: path).userVersion == Journal.migrations.count)
+    }
+
+    @Test func grantingIsAllOrNothingAndOnce() throws {
+        let journal = try Journal(directory: folder.state)
+        #expect(try journal.grantAndFinish(transaction(5), .currency("coins", amountPerUnit: 50)))
+        #expect(try !journal.grantAndFinish(transaction(5), .currency("coins", amountPerUnit: 50)))
+        #expect(try journal.balance(of: "coins") == 100)
+        #expect(try journal.isFinished(5))
+        // A transaction the game finished itself is not granted afterwards.
+        try journal.record(transaction(6))
+        try journal.markFinished(6)
+        #expect(try !journal.grantAndFinish(transaction(6), .currency("coins", amountPerUnit: 50)))
+        #expect(try journal.balance(of: "coins") == 100)
+    }
 }

@@ -22,6 +22,8 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
     case systemError = -13
     case notEntitled = -14
     case stringTooLong = -15
+    case insufficientBalance = -16
+    case stateDirectoryInUse = -17
 
     // StoreKit's SKError.Code, offset by -100.
     case unknown = -100
@@ -76,6 +78,8 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
         case .systemError: "system error"
         case .notEntitled: "not entitled"
         case .stringTooLong: "string too long"
+        case .insufficientBalance: "the balance is too low"
+        case .stateDirectoryInUse: "another process uses the state directory"
         case .unknown: "unknown store error"
         case .clientInvalid: "client is not allowed to make the request"
         case .paymentCancelled: "payment cancelled by the user"

@@ -14,6 +14,12 @@ extension StoreEvent: CustomStringConvertible {
             return "purchasing #\(id) \(productID) x\(quantity)"
         case .purchased(let id, let transaction):
             return "purchased \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary)"
+        case .granted(let id, let transaction, let grant):
+            let what = switch grant {
+            case .currency(let name, _): "+\(grant.amount(for: transaction)) \(name)"
+            case .entitlement(let name): "entitlement \(name)"
+            }
+            return "granted \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary): \(what)"
         case .cancelled(let id, let productID):
             return "cancelled #\(id) \(productID) (by the user; nothing charged)"
         case .failed(let id, let productID, let error):

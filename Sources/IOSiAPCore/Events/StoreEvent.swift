@@ -2,7 +2,7 @@
 ///
 /// Every products request, payment and restore ends in exactly one terminal event:
 /// - products request: `productsReceived` or `productsFailed`;
-/// - payment: `purchased`, `cancelled`, `failed` or `deferred`;
+/// - payment: `purchased` (or `granted`, with the ledger), `cancelled`, `failed` or `deferred`;
 /// - restore: `restoreFinished` (after zero or more `restored`).
 ///
 /// Events without a request (`requestID == nil`) come from the store itself: an Ask to Buy approval or
@@ -17,6 +17,9 @@ public enum StoreEvent: Sendable, Equatable {
     /// A purchase completed. Grant it, then call finish. `requestID` is `nil` when the purchase was not
     /// answered within its request: an Ask to Buy approval, or redelivery of an unfinished transaction.
     case purchased(requestID: RequestID?, transaction: StoreTransaction)
+    /// A purchase the grant ledger granted and finished (for products registered with the ledger,
+    /// instead of `purchased`): show it, there is nothing left to do.
+    case granted(requestID: RequestID?, transaction: StoreTransaction, grant: Grant)
     /// The user cancelled the payment: nothing was charged. Not a failure.
     case cancelled(requestID: RequestID, productID: String)
     /// The payment failed: nothing was charged.
@@ -39,7 +42,7 @@ public enum StoreEvent: Sendable, Equatable {
              .cancelled(let id, _), .failed(let id, _, _), .deferred(let id, _), .restored(let id, _),
              .restoreFinished(let id, _):
             id
-        case .purchased(let id, _):
+        case .purchased(let id, _), .granted(let id, _, _):
             id
         case .declined, .revoked:
             nil
@@ -49,7 +52,7 @@ public enum StoreEvent: Sendable, Equatable {
     /// Whether this event ends its request.
     public var isTerminal: Bool {
         switch self {
-        case .productsReceived, .productsFailed, .purchased, .cancelled, .failed, .deferred, .restoreFinished:
+        case .productsReceived, .productsFailed, .purchased, .granted, .cancelled, .failed, .deferred, .restoreFinished:
             true
         case .purchasing, .restored, .declined, .revoked:
             false

@@ -5,17 +5,22 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
     public typealias Element = StoreEvent
 
     let queue: EventQueue
+    let ledger: GrantLedger
 
     /// Iterates the events in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let queue: EventQueue
+        let ledger: GrantLedger
 
         public mutating func next() async -> StoreEvent? {
-            await queue.next()
+            while let event = await queue.next() {
+                if let delivered = ledger.apply(event) { return delivered }
+            }
+            return nil
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(queue: queue)
+        AsyncIterator(queue: queue, ledger: ledger)
     }
 }

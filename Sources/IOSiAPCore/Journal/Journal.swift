@@ -17,6 +17,7 @@ package final class Journal: Sendable {
 
     /// Schema migrations, one per version; never edit a released entry, append a new one.
     static let migrations = [
+        // 1: transactions and their finish marks.
         """
         CREATE TABLE transactions (
             id INTEGER PRIMARY KEY,
@@ -26,15 +27,30 @@ package final class Journal: Sendable {
         );
         CREATE INDEX transactions_unfinished ON transactions(finished) WHERE finished = 0;
         """,
+        // 2: the grant ledger: one row per granted transaction, and the currency balances.
+        """
+        CREATE TABLE grants (
+            transaction_id INTEGER PRIMARY KEY REFERENCES transactions(id),
+            product_id TEXT NOT NULL,
+            currency TEXT,
+            amount INTEGER NOT NULL DEFAULT 0,
+            entitlement TEXT,
+            revoked INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE balances (
+            currency TEXT PRIMARY KEY,
+            amount INTEGER NOT NULL CHECK (amount >= 0)
+        );
+        """,
     ]
 
-    private let database: Locked<SQLiteDatabase>
+    let database: Locked<SQLiteDatabase>
     private let encoder = JSONEncoder()
 
-    /// Opens or creates the journal in `directory`.
+    /// Opens or creates the journal in `directory`, migrating an older schema forward.
     package init(directory: StateDirectory) throws(StoreError) {
         let database = try SQLiteDatabase(path: directory.file("journal.sqlite"))
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        try database.prepareForDurableUse()
         try database.migrate(Self.migrations)
         self.database = Locked(database)
     }
@@ -47,19 +63,22 @@ package final class Journal: Sendable {
         let payload = try encode(transaction)
         return try database.withLock { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                let existing = try database.query("SELECT finished FROM transactions WHERE id = ?",
-                                                  [.integer(Int64(bitPattern: transaction.id))])
-                if let row = existing.first {
-                    try database.query("UPDATE transactions SET payload = ? WHERE id = ?",
-                                       [.blob(payload), .integer(Int64(bitPattern: transaction.id))])
-                    return row[0].integer == 1 ? .knownFinished : .knownUnfinished
-                }
-                try database.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, ?, ?)",
-                                   [.integer(Int64(bitPattern: transaction.id)), .text(transaction.productID),
-                                    .integer(finished ? 1 : 0), .blob(payload)])
-                return .inserted
+                try Self.upsert(transaction, payload: payload, finished: finished, in: database)
             }
         }
+    }
+
+    /// Inserts or updates a transaction inside the caller's SQLite transaction.
+    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool,
+                       in database: SQLiteDatabase) throws(StoreError) -> RecordResult {
+        let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
+        if let row = try database.query("SELECT finished FROM transactions WHERE id = ?", [id]).first {
+            try database.query("UPDATE transactions SET payload = ? WHERE id = ?", [.blob(payload), id])
+            return row[0].integer == 1 ? .knownFinished : .knownUnfinished
+        }
+        try database.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, ?, ?)",
+                           [id, .text(transaction.productID), .integer(finished ? 1 : 0), .blob(payload)])
+        return .inserted
     }
 
     /// Marks a transaction finished. Returns `false` if it already was (finishing is idempotent).
@@ -102,7 +121,7 @@ package final class Journal: Sendable {
         return try rows.map { row throws(StoreError) in try decode(row[0].bytes ?? []) }
     }
 
-    private func encode(_ transaction: StoreTransaction) throws(StoreError) -> [UInt8] {
+    func encode(_ transaction: StoreTransaction) throws(StoreError) -> [UInt8] {
         do { return Array(try encoder.encode(transaction)) } catch {
             throw StoreError(.storageFailure, "cannot encode transaction \(transaction.id): \(error)")
         }

@@ -80,6 +80,9 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// How many rows the last INSERT, UPDATE or DELETE changed.
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// Runs `body` inside one SQLite transaction: all of its writes land, or none do. Nested calls
     /// become savepoints of the enclosing transaction.
     package func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
@@ -93,6 +96,17 @@ package final class SQLiteDatabase {
             try? execute(isNested ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK")
             throw error
         }
+    }
+
+    /// Readies a database that must survive crashes and power cuts: write-ahead log, every commit synced,
+    /// and an integrity check first, so that a damaged file is a clear error at open and is left as it is
+    /// rather than written over.
+    package func prepareForDurableUse() throws(StoreError) {
+        let check = try query("PRAGMA quick_check").first?.first?.text ?? "no answer"
+        guard check == "ok" else {
+            throw StoreError(.storageFailure, "database \(path) is damaged (\(check)); it was left untouched for recovery")
+        }
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
     }
 
     /// The schema version kept in SQLite's `user_version`.

@@ -8,6 +8,7 @@ import Foundation
 /// frame, on the game's thread) or the `events` sequence. All methods are safe from any thread.
 public final class PurchaseStore: Sendable {
     private let worker: StoreWorker
+    private let ledger: GrantLedger
     private let jobs: AsyncStream<StoreJob>.Continuation
     private let now: @Sendable () -> Date
 
@@ -25,6 +26,7 @@ public final class PurchaseStore: Sendable {
 
         let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
         jobs = continuation
+        ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
         continuation.yield(.syncUnfinished)
         Task.detached {
             for await job in stream where worker.state.withLock({ $0.isOpen }) { await worker.run(job) }
@@ -87,13 +89,53 @@ public final class PurchaseStore: Sendable {
     /// delivered. Cheap when nothing is queued: call it once per frame. C: `iosiap_poll`.
     @discardableResult
     public func poll(limit: Int = .max, _ handler: (StoreEvent) -> Void) -> Int {
-        let batch = worker.events.drain(limit: limit)
-        for event in batch { handler(event) }
-        return batch.count
+        var delivered = 0
+        for event in worker.events.drain(limit: limit) {
+            guard let event = ledger.apply(event) else { continue }
+            handler(event)
+            delivered += 1
+        }
+        return delivered
     }
 
     /// The events as an `AsyncSequence`; it drains the same queue as `poll`, so use one or the other.
-    public var events: StoreEventSequence { StoreEventSequence(queue: worker.events) }
+    public var events: StoreEventSequence { StoreEventSequence(queue: worker.events, ledger: ledger) }
+
+    // MARK: - Grant ledger
+
+    /// Lets the ledger grant `productID`: its purchases are then granted and finished in one journal
+    /// transaction as their event is delivered, which reads `granted` instead of `purchased`. Register at
+    /// launch, before the first poll. C: `iosiap_ledger_register_currency`, `..._entitlement`.
+    public func registerGrant(_ grant: Grant, for productID: String) throws(StoreError) {
+        try ensureOpen()
+        try ledger.register(grant, for: productID)
+    }
+
+    /// The ledger's balance of `currency`. C: `iosiap_ledger_balance`.
+    public func balance(of currency: String) throws(StoreError) -> Int64 {
+        try worker.journal.balance(of: currency)
+    }
+
+    /// Takes `amount` (above 0) from the balance of `currency`; `insufficientBalance` if it is lower, and
+    /// then nothing changes. C: `iosiap_ledger_spend`.
+    public func spend(_ amount: Int64, of currency: String) throws(StoreError) {
+        guard amount > 0 else { throw StoreError(.invalidArgument, "amount to spend must be above 0, not \(amount)") }
+        try worker.journal.spend(amount, of: currency)
+    }
+
+    /// Whether a product registered with `.entitlement(name)` entitles the user now.
+    /// C: `iosiap_ledger_has_entitlement`.
+    public func hasEntitlement(_ name: String) throws(StoreError) -> Bool {
+        let products = ledger.products(grantingEntitlement: name)
+        guard !products.isEmpty else { return false }
+        return try currentEntitlements().contains { products.contains($0.productID) }
+    }
+
+    /// Whether a refund takes back the currency its purchase granted (as far as the balance allows).
+    /// Off by default. C: `iosiap_ledger_set_deduct_refunds`.
+    public func setDeductsRefundedConsumables(_ deducts: Bool) {
+        ledger.setDeductsRefundedConsumables(deducts)
+    }
 
     // MARK: - State
 

@@ -64,7 +64,7 @@ final class LocalStoreState {
 
     init(directory: StateDirectory, environment: StoreEnvironment) throws(StoreError) {
         database = try SQLiteDatabase(path: directory.file("localstore.sqlite"))
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        try database.prepareForDurableUse()
         try database.migrate(Self.migrations)
         self.environment = environment
     }

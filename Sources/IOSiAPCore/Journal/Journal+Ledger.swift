@@ -1,0 +1,76 @@
+/// The grant ledger's part of the journal: a grant row per transaction and currency balances, written in
+/// the same SQLite transaction as the finish mark, so that a crash leaves a purchase either granted and
+/// finished or neither.
+extension Journal {
+    /// Records `transaction`, grants it and marks it finished, all or nothing. Returns `false`, granting
+    /// nothing, when the transaction was finished before.
+    package func grantAndFinish(_ transaction: StoreTransaction, _ grant: Grant) throws(StoreError) -> Bool {
+        let payload = try encode(transaction)
+        return try database.withLock { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) in
+                let before = try Self.upsert(transaction, payload: payload, finished: false, in: database)
+                guard before != .knownFinished else { return false }
+                let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
+                try database.query("UPDATE transactions SET finished = 1 WHERE id = ?", [id])
+                var currency: SQLiteValue = .null
+                var entitlement: SQLiteValue = .null
+                switch grant {
+                case .currency(let name, _): currency = .text(name)
+                case .entitlement(let name): entitlement = .text(name)
+                }
+                let amount = grant.amount(for: transaction)
+                try database.query("""
+                    INSERT OR IGNORE INTO grants (transaction_id, product_id, currency, amount, entitlement)
+                    VALUES (?, ?, ?, ?, ?)
+                    """, [id, .text(transaction.productID), currency, .integer(amount), entitlement])
+                if database.changes == 1, case .text(let name) = currency, amount > 0 {
+                    try database.query("""
+                        INSERT INTO balances (currency, amount) VALUES (?, ?)
+                        ON CONFLICT(currency) DO UPDATE SET amount = amount + excluded.amount
+                        """, [.text(name), .integer(amount)])
+                }
+                return true
+            }
+        }
+    }
+
+    /// The balance of `currency`; 0 for a currency never granted.
+    package func balance(of currency: String) throws(StoreError) -> Int64 {
+        try database.withLock { database throws(StoreError) in
+            try database.query("SELECT amount FROM balances WHERE currency = ?", [.text(currency)]).first?.first?.integer ?? 0
+        }
+    }
+
+    /// Takes `amount` from the balance of `currency`, or fails and changes nothing.
+    package func spend(_ amount: Int64, of currency: String) throws(StoreError) {
+        try database.withLock { database throws(StoreError) in
+            try database.query("UPDATE balances SET amount = amount - ? WHERE currency = ? AND amount >= ?",
+                               [.integer(amount), .text(currency), .integer(amount)])
+            guard database.changes == 1 else {
+                let balance = try database.query("SELECT amount FROM balances WHERE currency = ?", [.text(currency)])
+                    .first?.first?.integer ?? 0
+                throw StoreError(.insufficientBalance, "cannot spend \(amount) \(currency): the balance is \(balance)")
+            }
+        }
+    }
+
+    /// Marks the grant of a refunded transaction revoked, once; with `deduct`, takes its currency back, as
+    /// far as the balance allows (a balance never goes below zero). Returns the amount taken back.
+    @discardableResult
+    package func revokeGrant(of transactionID: UInt64, deduct: Bool) throws(StoreError) -> Int64 {
+        try database.withLock { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) in
+                let id = SQLiteValue.integer(Int64(bitPattern: transactionID))
+                guard let row = try database.query("SELECT currency, amount FROM grants WHERE transaction_id = ? AND revoked = 0", [id]).first
+                else { return 0 }
+                try database.query("UPDATE grants SET revoked = 1 WHERE transaction_id = ?", [id])
+                guard deduct, case .text(let currency) = row[0], let amount = row[1].integer, amount > 0 else { return 0 }
+                let balance = try database.query("SELECT amount FROM balances WHERE currency = ?", [.text(currency)])
+                    .first?.first?.integer ?? 0
+                let taken = min(balance, amount)
+                try database.query("UPDATE balances SET amount = amount - ? WHERE currency = ?", [.integer(taken), .text(currency)])
+                return taken
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPTestSupport
+import Testing
+
+@Suite struct GrantLedgerTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    func openStore(coins: Bool = true) async throws -> PurchaseStore {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        if coins {
+            try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+            try store.registerGrant(.entitlement("pro"), for: "pro")
+        }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro", "monthly"]))
+        return store
+    }
+
+    @Test func aConsumableIsGrantedAndFinishedInOneStep() async throws {
+        let store = try await openStore()
+        let request = try store.requestPayment(productID: "coins", quantity: 3)
+        let events = try await store.pollUntilTerminal(of: request)
+        guard case .granted(request, let transaction, .currency("coins", 100)) = events.last else {
+            Issue.record("expected granted, got \(events)"); return
+        }
+        #expect(transaction.quantity == 3)
+        #expect(try store.balance(of: "coins") == 300)
+        #expect(try store.unfinishedTransactions().isEmpty)
+        _ = try await store.pollFor(.milliseconds(50))
+        #expect(backend.finishedIDs == [transaction.id])
+    }
+
+    @Test func aTransactionDeliveredAgainGrantsNothing() async throws {
+        let store = try await openStore()
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+        guard case .granted(_, let transaction, _) = events.last else { Issue.record("\(events)"); return }
+        backend.send(.purchased(transaction))
+        #expect(try await store.pollFor(.milliseconds(100)).isEmpty)
+        #expect(try store.balance(of: "coins") == 200)
+    }
+
+    @Test func grantsRegisteredAfterOpeningApplyToTransactionsRedeliveredAtLaunch() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try await openStore(coins: false)
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+            if case .purchased(_, let transaction) = events.last { bought = transaction }
+            store.close()  // the game died before it granted and finished
+        }
+        let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        let events = try await relaunched.pollUntil { _ in true }
+        #expect(events == [.granted(requestID: nil, transaction: try #require(bought), grant: .currency("coins", amountPerUnit: 100))])
+        #expect(try relaunched.balance(of: "coins") == 200)
+        #expect(try relaunched.unfinishedTransactions().isEmpty)
+    }
+
+    @Test func spendingBelowZeroFailsAndChangesNothing() async throws {
+        let store = try await openStore()
+        _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))
+        try store.spend(30, of: "coins")
+        #expect(try store.balance(of: "coins") == 70)
+        #expect(throws: StoreError(.insufficientBalance, "cannot spend 71 coins: the balance is 70")) {
+            try store.spend(71, of: "coins")
+        }
+        #expect(throws: StoreError(.insufficientBalance, "cannot spend 1 gems: the balance is 0")) {
+            try store.spend(1, of: "gems")
+        }
+        #expect(throws: StoreError.self) { try store.spend(0, of: "coins") }
+        #expect(throws: StoreError.self) { try store.spend(-5, of: "coins") }
+        #expect(try store.balance(of: "coins") == 70)
+    }
+
+    @Test func entitlementsFollowOwnershipAndRefunds() async throws {
+        let store = try await openStore()
+        #expect(try !store.hasEntitlement("pro"))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+        guard case .granted(_, var transaction, .entitlement("pro")) = events.last else { Issue.record("\(events)"); return }
+        #expect(try store.hasEntitlement("pro"))
+        #expect(try !store.hasEntitlement("vip"))
+        transaction.revocationDate = Date()
+        backend.send(.revoked(transaction))
+        _ = try await store.pollUntil { _ in true }
+        #expect(try !store.hasEntitlement("pro"))
+    }
+
+    @Test func refundsDeductCurrencyOnlyWhenAskedAndOnlyOnce() async throws {
+        let store = try await openStore()
+        var bought: [StoreTransaction] = []
+        for _ in 0..<2 {
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+            if case .granted(_, let transaction, _) = events.last { bought.append(transaction) }
+        }
+        #expect(try store.balance(of: "coins") == 400)
+        var first = bought[0]
+        first.revocationDate = Date()
+        backend.send(.revoked(first))
+        _ = try await store.pollUntil { _ in true }
+        #expect(try store.balance(of: "coins") == 400)  // reported, not deducted: the option is off
+
+        store.setDeductsRefundedConsumables(true)
+        var second = bought[1]
+        second.revocationDate = Date()
+        try store.spend(300, of: "coins")
+        backend.send(.revoked(second))
+        backend.send(.revoked(second))
+        _ = try await store.pollUntil { _ in true }
+        _ = try await store.pollFor(.milliseconds(50))
+        #expect(try store.balance(of: "coins") == 0)  // 100 left, 200 refunded: taken back down to zero
+    }
+
+    @Test func badGrantsAreRefused() async throws {
+        let store = try await openStore(coins: false)
+        #expect(throws: StoreError.self) { try store.registerGrant(.currency("coins", amountPerUnit: 0), for: "coins") }
+        #expect(throws: StoreError.self) { try store.registerGrant(.currency("coins", amountPerUnit: -1), for: "coins") }
+        #expect(throws: StoreError.self) {
+            try store.registerGrant(.currency("coins", amountPerUnit: Grant.maximumAmountPerUnit + 1), for: "coins")
+        }
+        #expect(throws: StoreError.self) { try store.registerGrant(.currency("", amountPerUnit: 1), for: "coins") }
+        #expect(throws: StoreError.self) { try store.registerGrant(.entitlement(""), for: "pro") }
+        #expect(throws: StoreError.self) { try store.registerGrant(.entitlement("pro"), for: "") }
+        // Nothing was registered: purchases stay for the game to grant.
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))
+        guard case .purchased = events.last else { Issue.record("\(events)"); return }
+    }
+}
