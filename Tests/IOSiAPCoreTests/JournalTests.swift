@@ -90,4 +90,51 @@ import Testing
         #expect(try !journal.grantAndFinish(transaction(6), .currency("coins", amountPerUnit: 50)))
         #expect(try journal.balance(of: "coins") == 100)
     }
+
+    @Test func aTruncatedJournalIsRefusedAndKept() throws {
+        do {
+            let journal = try Journal(directory: folder.state)
+            for id in 1...400 { try journal.record(transaction(UInt64(id))) }
+        }
+        let url = URL(fileURLWithPath: try folder.state.file("journal.sqlite"))
+        let whole = try Data(contentsOf: url)
+        #expect(whole.count > 16 * 4096)
+        let truncated = whole.prefix(whole.count / 2)
+        try truncated.write(to: url)
+        let error = try #require(throws: StoreError.self) { try Journal(directory: folder.state) }
+        #expect(error.code == .storageFailure)
+        #expect(error.message.contains("journal.sqlite"))
+        #expect(try Data(contentsOf: url) == truncated)
+    }
+
+    @Test func aCorruptedPageIsRefusedAndKept() throws {
+        do {
+            let journal = try Journal(directory: folder.state)
+            for id in 1...400 { try journal.record(transaction(UInt64(id))) }
+        }
+        let url = URL(fileURLWithPath: try folder.state.file("journal.sqlite"))
+        var bytes = try Data(contentsOf: url)
+        // Scribble over the third page (a b-tree page of the transactions table), keeping the header.
+        for offset in (2 * 4096 + 8)..<(2 * 4096 + 600) { bytes[offset] = 0xA5 }
+        try bytes.write(to: url)
+        let error = try #require(throws: StoreError.self) { try Journal(directory: folder.state) }
+        #expect(error.code == .storageFailure)
+        #expect(error.message.contains("damaged") || error.message.contains("malformed"))
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test func aLockHeldByAnotherConnectionIsAClearWriteError() throws {
+        let journal = try Journal(directory: folder.state)
+        try journal.record(transaction(1))
+        let other = try SQLiteDatabase(path: try folder.state.file("journal.sqlite"), busyTimeout: .milliseconds(50))
+        try other.execute("BEGIN EXCLUSIVE")
+        defer { try? other.execute("ROLLBACK") }
+        let error = try #require(throws: StoreError.self) { try journal.record(transaction(2)) }
+        #expect(error.code == .storageFailure)
+        #expect(error.message.contains("locked"))
+        try other.execute("ROLLBACK")
+        #expect(try journal.unfinishedTransactions().map(\.id) == [1])
+        try journal.record(transaction(2))
+        #expect(try journal.unfinishedTransactions().map(\.id) == [1, 2])
+    }
 }

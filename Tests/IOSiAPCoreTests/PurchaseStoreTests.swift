@@ -260,6 +260,34 @@ import Testing
         #expect(try await relaunched.pollFor(.milliseconds(100)).isEmpty)
     }
 
+    @Test func aChargeTheJournalCannotWriteIsReportedAndDeliveredAtTheNextLaunch() async throws {
+        do {
+            let store = try await openLoadedStore()
+            let blocker = try SQLiteDatabase(path: try folder.state.file("journal.sqlite"))
+            try blocker.execute("BEGIN EXCLUSIVE")
+            let request = try store.requestPayment(productID: "coins", quantity: 2)
+            let events = try await store.pollUntilTerminal(of: request)
+            guard case .failed(request, "coins", let error) = events.last else { Issue.record("\(events)"); return }
+            #expect(error.code == .storageFailure)
+            #expect(error.message.contains("delivered again at the next launch"))
+            try blocker.execute("ROLLBACK")
+            store.close()
+        }
+        let charged = try #require(backend.charged.first)
+        let relaunched = try openStore()
+        #expect(try await relaunched.pollUntil { _ in true } == [.purchased(requestID: nil, transaction: charged)])
+    }
+
+    @Test func aSecondStoreOnTheSameDirectoryIsRefusedUntilTheFirstCloses() throws {
+        let first = try openStore()
+        let error = try #require(throws: StoreError.self) { try openStore() }
+        #expect(error.code == .stateDirectoryInUse)
+        #expect(error.message.contains("journal.lock"))
+        first.close()
+        let second = try openStore()
+        #expect(second.isOpen)
+    }
+
     @Test func aClosedStoreRefusesRequests() throws {
         let store = try openStore()
         store.close()

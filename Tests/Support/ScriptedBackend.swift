@@ -100,8 +100,11 @@ public final class ScriptedBackend: StoreBackend {
         return Entitlements.current(from: charged, at: Date())
     }
 
+    /// Like a real store: what was charged and not finished, plus what a test holds back.
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
-        script.withLock { $0.unfinished }
+        script.withLock { script in
+            script.unfinished + script.charged.filter { !script.finishedIDs.contains($0.id) }
+        }
     }
 
     public func finish(transactionID: UInt64) async throws(StoreError) {

@@ -46,9 +46,12 @@ package final class Journal: Sendable {
 
     let database: Locked<SQLiteDatabase>
     private let encoder = JSONEncoder()
+    private let lock: StateDirectoryLock
 
-    /// Opens or creates the journal in `directory`, migrating an older schema forward.
+    /// Opens or creates the journal in `directory`, migrating an older schema forward. Only one journal
+    /// may be open on a directory at a time: a second is refused with `stateDirectoryInUse`.
     package init(directory: StateDirectory) throws(StoreError) {
+        lock = try StateDirectoryLock(path: directory.file("journal.lock"))
         let database = try SQLiteDatabase(path: directory.file("journal.sqlite"))
         try database.prepareForDurableUse()
         try database.migrate(Self.migrations)
@@ -79,6 +82,11 @@ package final class Journal: Sendable {
         try database.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, ?, ?)",
                            [id, .text(transaction.productID), .integer(finished ? 1 : 0), .blob(payload)])
         return .inserted
+    }
+
+    /// Lets another journal open the directory; this one must not be used for new work afterwards.
+    package func releaseDirectory() {
+        lock.release()
     }
 
     /// Marks a transaction finished. Returns `false` if it already was (finishing is idempotent).

@@ -179,6 +179,7 @@ public final class PurchaseStore: Sendable {
         guard wasOpen else { return }
         worker.events.close()
         worker.backend.close()
+        worker.journal.releaseDirectory()
     }
 
     /// Blocks the calling thread until an event is queued or the store is closed: for a thread that

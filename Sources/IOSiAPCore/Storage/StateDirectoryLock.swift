@@ -1,0 +1,38 @@
+import Foundation
+
+/// An exclusive advisory lock on a state directory's journal, held while a store is open, so that two
+/// games (or two stores in one game) never share one journal. The kernel drops it when the process dies,
+/// so a killed game never leaves it behind.
+final class StateDirectoryLock: @unchecked Sendable {
+    private let descriptor = Locked<CInt>(-1)
+
+    /// Takes the lock, or throws `stateDirectoryInUse` without waiting.
+    init(path: String) throws(StoreError) {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw StoreError(.storageFailure, "cannot open lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = errno
+            close(fd)
+            if reason == EWOULDBLOCK {
+                throw StoreError(.stateDirectoryInUse, "the state directory of \(path) is used by another open store "
+                    + "(in this or another process); close it first")
+            }
+            throw StoreError(.storageFailure, "cannot lock \(path): \(String(cString: strerror(reason)))")
+        }
+        descriptor.withLock { $0 = fd }
+    }
+
+    deinit {
+        release()
+    }
+
+    /// Gives the lock up; later calls do nothing.
+    func release() {
+        descriptor.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+}
