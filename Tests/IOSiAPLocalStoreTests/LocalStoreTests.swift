@@ -196,4 +196,48 @@ final class TestClock: Sendable {
         let redelivered = try await store.pollFor(.milliseconds(100))
         #expect(redelivered == [.purchased(requestID: nil, transaction: try #require(unfinished))])
     }
+
+    @Test func aRefundRevokesTheTransactionAndTheEntitlement() async throws {
+        let (local, store) = try open()
+        _ = try await load(store)
+        let pro = try #require(purchased(try await buy(store, "pro_upgrade")))
+        let refunded = try local.refund(transactionID: pro.id, reason: .refundedDueToIssue)
+        #expect(refunded.revocationReason == .refundedDueToIssue)
+        #expect(refunded.revocationDate == clock.now)
+        #expect(try await store.pollUntil { _ in true } == [.revoked(transaction: refunded)])
+        #expect(try !store.isEntitled(to: Self.prefix + "pro_upgrade"))
+        #expect(throws: StoreError.self) { try local.refund(transactionID: pro.id) }
+        #expect(throws: StoreError.self) { try local.refund(transactionID: 999) }
+    }
+
+    /// Another process (here another connection, as the transaction manager has) changes the store's
+    /// state while the game runs: the game hears of it within a second, without touching the disk itself.
+    @Test func changesMadeByAnotherProcessReachTheRunningGame() async throws {
+        let (local, store) = try open()
+        _ = try await load(store)
+        let pro = try #require(purchased(try await buy(store, "pro_upgrade")))
+        try local.setAskToBuyEnabled(true)
+        _ = try await buy(store, "season_pass")
+        _ = try await buy(store, "club_gold_monthly")
+
+        let manager = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state)
+        defer { manager.close() }
+        let refunded = try manager.refund(transactionID: pro.id)
+        let pending = try manager.pendingPurchases()
+        #expect(pending.map(\.productID) == ["season_pass", "club_gold_monthly"].map { Self.prefix + $0 })
+        let approved = try manager.approveAskToBuy(pending[1].id)
+        try manager.declineAskToBuy(pending[0].id)
+
+        let started = ContinuousClock.now
+        var seen: [StoreEvent] = []
+        while seen.count < 3 {
+            seen += try await store.pollUntil(timeout: .seconds(1)) { _ in true }
+        }
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(seen.contains(.revoked(transaction: refunded)))
+        #expect(seen.contains(.purchased(requestID: nil, transaction: approved)))
+        #expect(seen.contains(.declined(productID: Self.prefix + "season_pass")))
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.prefix + "club_gold_monthly"])
+        #expect(try await store.pollFor(.milliseconds(600)).isEmpty)
+    }
 }

@@ -16,6 +16,11 @@ public final class LocalStore: StoreBackend {
     private let now: @Sendable () -> Date
     private let updateStream: AsyncStream<StoreUpdate>
     private let updateSink: AsyncStream<StoreUpdate>.Continuation
+    private let watcher: Task<Void, Never>
+
+    /// How often the store looks for changes another process made to its state (a refund from the
+    /// transaction manager): one cheap `PRAGMA data_version` each time, off the game's thread.
+    public static let externalChangeInterval: Duration = .milliseconds(250)
 
     /// Opens the local store for `catalog` with its state in `stateDirectory`.
     /// - Parameters:
@@ -27,8 +32,17 @@ public final class LocalStore: StoreBackend {
         self.catalog = catalog
         self.bundleID = bundleID
         self.now = now
-        state = Locked(try LocalStoreState(directory: stateDirectory, environment: environment))
-        (updateStream, updateSink) = AsyncStream<StoreUpdate>.makeStream()
+        let state = Locked(try LocalStoreState(directory: stateDirectory, environment: environment))
+        let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
+        self.state = state
+        (updateStream, updateSink) = (stream, sink)
+        watcher = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.externalChangeInterval)
+                let updates = (try? state.withLock { state throws(StoreError) in try state.changesByOtherConnections() }) ?? []
+                for update in updates { sink.yield(update) }
+            }
+        }
     }
 
     /// Opens the local store for the `.storekit` file at `catalogURL`.
@@ -80,7 +94,14 @@ public final class LocalStore: StoreBackend {
 
     public func updates() -> AsyncStream<StoreUpdate> { updateStream }
 
-    public func close() { updateSink.finish() }
+    public func close() {
+        watcher.cancel()
+        updateSink.finish()
+    }
+
+    deinit {
+        watcher.cancel()
+    }
 
     // MARK: - Controls (SKTestSession)
 
@@ -150,7 +171,7 @@ public final class LocalStore: StoreBackend {
                 }
                 let request = PaymentRequest(productID: pending.productID, quantity: pending.quantity,
                                              appAccountToken: pending.appAccountToken)
-                return try charge(item, request, settings, in: state)
+                return try charge(item, request, settings, pendingID: pending.id, in: state)
             }
         }
         updateSink.yield(.purchased(transaction))
@@ -163,6 +184,15 @@ public final class LocalStore: StoreBackend {
         updateSink.yield(.declined(productID: pending.productID))
     }
 
+    /// Refunds a transaction (SKTestSession `refundTransaction(identifier:)`): it is revoked now, the game
+    /// receives a `revoked` update and loses what it entitled.
+    @discardableResult
+    public func refund(transactionID: UInt64, reason: RevocationReason = .refundedForOtherReason) throws(StoreError) -> StoreTransaction {
+        let transaction = try state.withLock { state throws(StoreError) in try state.revoke(transactionID, reason: reason, at: now()) }
+        updateSink.yield(.revoked(transaction))
+        return transaction
+    }
+
     /// Every transaction the store charged, oldest first (SKTestSession `allTransactions()`).
     public func allTransactions() throws(StoreError) -> [StoreTransaction] {
         try state.withLock { state throws(StoreError) in try state.allTransactions() }
@@ -173,7 +203,7 @@ public final class LocalStore: StoreBackend {
     /// Charges a purchase. A non-consumable the user owns, or a subscription still active, is not charged
     /// again: the App Store answers with the transaction that already grants it.
     private func charge(_ item: CatalogProduct, _ request: PaymentRequest, _ settings: LocalStoreSettings,
-                        in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+                        pendingID: Int64? = nil, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
         if item.type != .consumable,
            let owned = Entitlements.current(from: try state.allTransactions(), at: purchaseDate)
@@ -194,7 +224,7 @@ public final class LocalStore: StoreBackend {
             productID: item.id, productType: item.type, quantity: request.quantity, purchaseDate: purchaseDate,
             expirationDate: expiration, appAccountToken: request.appAccountToken,
             storefront: settings.storefront.code, reason: .purchase,
-            subscriptionGroupID: item.subscription?.groupID, offerType: offerType))
+            subscriptionGroupID: item.subscription?.groupID, offerType: offerType, pendingID: pendingID))
     }
 
     private func storeProduct(_ item: CatalogProduct, _ settings: LocalStoreSettings) -> StoreProduct {

@@ -51,7 +51,21 @@ final class LocalStoreState {
             value TEXT NOT NULL
         );
         """,
+        // 2: which Ask to Buy request a transaction approved, so that another process's decline is told
+        // apart from its approval.
+        """
+        ALTER TABLE transactions ADD COLUMN pending_id INTEGER;
+        """,
     ]
+
+    /// What this connection last saw, to turn another process's writes into updates.
+    private var known = KnownState()
+
+    struct KnownState {
+        var revokedByTransaction: [UInt64: Bool] = [:]
+        var pendingProducts: [Int64: String] = [:]
+        var dataVersion: Int64 = -1
+    }
 
     private static let transactionColumns = """
         id, original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
@@ -67,6 +81,43 @@ final class LocalStoreState {
         try database.prepareForDurableUse()
         try database.migrate(Self.migrations)
         self.environment = environment
+        _ = try changesByOtherConnections()
+    }
+
+    // MARK: - Changes made by other processes
+
+    /// The updates another process's writes (the transaction manager, a test) imply since the last call:
+    /// new transactions (approvals, purchases started outside the game), refunds, declined Ask to Buy
+    /// requests. Cheap when nothing changed: one `PRAGMA data_version`.
+    func changesByOtherConnections() throws(StoreError) -> [StoreUpdate] {
+        let version = try database.query("PRAGMA data_version").first?.first?.integer ?? 0
+        guard version != known.dataVersion else { return [] }
+        let firstScan = known.dataVersion == -1
+        known.dataVersion = version
+        var updates: [StoreUpdate] = []
+        var approvedPending = Set<Int64>()
+        for row in try database.query("SELECT id, pending_id, revocation_date IS NOT NULL FROM transactions") {
+            let id = UInt64(bitPattern: row[0].integer ?? 0)
+            if let pending = row[1].integer { approvedPending.insert(pending) }
+            let revoked = row[2].integer == 1
+            let wasRevoked = known.revokedByTransaction[id]
+            known.revokedByTransaction[id] = revoked
+            guard !firstScan, wasRevoked != revoked, let transaction = try transaction(id: id) else { continue }
+            updates.append(revoked ? .revoked(transaction) : .purchased(transaction))
+        }
+        let pending = Dictionary(uniqueKeysWithValues: try pendingPurchases().map { ($0.id, $0.productID) })
+        if !firstScan {
+            for (id, productID) in known.pendingProducts where pending[id] == nil && !approvedPending.contains(id) {
+                updates.append(.declined(productID: productID))
+            }
+        }
+        known.pendingProducts = pending
+        return updates
+    }
+
+    /// Records this connection's own write in the snapshot, so it is not mistaken for another process's.
+    private func noteOwn(transaction id: UInt64, revoked: Bool) {
+        known.revokedByTransaction[id] = revoked
     }
 
     // MARK: - Transactions
@@ -85,6 +136,7 @@ final class LocalStoreState {
         var reason: TransactionReason
         var subscriptionGroupID: String?
         var offerType: Int?
+        var pendingID: Int64?
     }
 
     func insert(_ new: NewTransaction) throws(StoreError) -> StoreTransaction {
@@ -92,8 +144,8 @@ final class LocalStoreState {
             try database.query("""
                 INSERT INTO transactions (original_id, product_id, product_type, quantity, purchase_date,
                     original_purchase_date, expiration_date, app_account_token, storefront, reason,
-                    subscription_group_id, offer_type)
-                VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    subscription_group_id, offer_type, pending_id)
+                VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(new.productID), .integer(Int64(new.productType.rawValue)), .integer(Int64(new.quantity)),
                       .real(new.purchaseDate.timeIntervalSince1970),
                       .real((new.originalPurchaseDate ?? new.purchaseDate).timeIntervalSince1970),
@@ -101,13 +153,15 @@ final class LocalStoreState {
                       new.appAccountToken.map { .text($0.uuidString) } ?? .null,
                       .text(new.storefront), .text(new.reason.rawValue),
                       new.subscriptionGroupID.map { .text($0) } ?? .null,
-                      new.offerType.map { .integer(Int64($0)) } ?? .null])
+                      new.offerType.map { .integer(Int64($0)) } ?? .null,
+                      new.pendingID.map { .integer($0) } ?? .null])
             let id = try database.query("SELECT last_insert_rowid()")[0][0].integer ?? 0
             try database.query("UPDATE transactions SET original_id = ? WHERE id = ?",
                                [.integer(new.originalID.map { Int64(bitPattern: $0) } ?? id), .integer(id)])
             guard let stored = try transaction(id: UInt64(id)) else {
                 throw StoreError(.storageFailure, "transaction \(id) vanished right after it was written")
             }
+            noteOwn(transaction: stored.id, revoked: false)
             return stored
         }
     }
@@ -127,6 +181,21 @@ final class LocalStoreState {
     /// Whether the user ever had a subscription in `groupID` (introductory offers are once per group).
     func hasSubscribed(inGroup groupID: String) throws(StoreError) -> Bool {
         try !database.query("SELECT 1 FROM transactions WHERE subscription_group_id = ? LIMIT 1", [.text(groupID)]).isEmpty
+    }
+
+    /// Refunds a transaction: it stays in the history, revoked at `date`.
+    func revoke(_ id: UInt64, reason: RevocationReason, at date: Date) throws(StoreError) -> StoreTransaction {
+        try database.query("UPDATE transactions SET revocation_date = ?, revocation_reason = ? WHERE id = ? AND revocation_date IS NULL",
+                           [.real(date.timeIntervalSince1970), .integer(Int64(reason.rawValue)), .integer(Int64(bitPattern: id))])
+        let refunded = database.changes == 1
+        guard let transaction = try transaction(id: id) else {
+            throw StoreError(.unknownTransaction, "the local store never charged transaction \(id)")
+        }
+        guard refunded else {
+            throw StoreError(.wrongState, "transaction \(id) was already refunded")
+        }
+        noteOwn(transaction: id, revoked: true)
+        return transaction
     }
 
     func markFinished(_ id: UInt64) throws(StoreError) {
@@ -174,6 +243,9 @@ final class LocalStoreState {
                            [.text(request.productID), .integer(Int64(request.quantity)),
                             request.appAccountToken.map { .text($0.uuidString) } ?? .null,
                             .real(date.timeIntervalSince1970)])
+        if let id = try database.query("SELECT last_insert_rowid()").first?.first?.integer {
+            known.pendingProducts[id] = request.productID
+        }
     }
 
     func pendingPurchases() throws(StoreError) -> [PendingPurchase] {
@@ -190,6 +262,7 @@ final class LocalStoreState {
             throw StoreError(.unknownTransaction, "no purchase \(id) is waiting for approval")
         }
         try database.query("DELETE FROM pending_purchases WHERE id = ?", [.integer(id)])
+        known.pendingProducts[id] = nil
         return pending
     }
 
