@@ -132,4 +132,30 @@ TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/stress" "$catalog" "$work/state-
 TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/delivery_thread" "$catalog" "$work/state-delivery"
 check "stress and the delivery thread clean under TSan"
 
+echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
+IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
+check "30 rounds of SIGKILL: nothing lost, nothing granted twice"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/crash_game.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/crash_game"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/faults.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/faults"
+recover_and_check() {
+    python3 scripts/crash-campaign.py --game "$work/crash_game" --catalog "$catalog" --state "$1" --rounds 0
+}
+"$work/faults" "$catalog" "$work/state-full" full-disk
+recover_and_check "$work/state-full"
+check "a write stopped by a full disk is a clear error; the charge is granted at the next launch"
+cp -r "$work/state-full" "$work/state-read-only"
+chmod 444 "$work/state-read-only"/*
+chmod 555 "$work/state-read-only"
+if [ "$(id -u)" -eq 0 ]; then
+    # root writes anywhere: the read-only launch runs as nobody, who needs to reach the files.
+    chmod 755 "$work"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$work/faults" "$catalog" "$work/state-read-only" read-only
+else
+    "$work/faults" "$catalog" "$work/state-read-only" read-only
+fi
+chmod 755 "$work/state-read-only"
+chmod 644 "$work/state-read-only"/*
+recover_and_check "$work/state-read-only"
+check "a read-only state directory is a clear error at open; nothing is lost"
+
 echo "native: $passed passed, 0 failed"

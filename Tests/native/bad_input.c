@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
     int entitled = -1;
     char long_id[300];
     char malformed_path[512];
+    char threaded_state[512];
     FILE *malformed;
     const char *good_ids[] = {"com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade"};
     const char *null_element[] = {"com.iosiap.example.coins_100", NULL};
@@ -188,12 +189,29 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(iosiap_entitlements(NULL, NULL, NULL), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
     EXPECT_STATUS(iosiap_can_make_payments(NULL), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
 
+    /* The grant ledger's bad input. */
+    EXPECT_STATUS(iosiap_ledger_register_currency(store, "com.iosiap.example.coins_100", "coins", 0), IOSIAP_E_INVALID_ARGUMENT, "amount per unit 0");
+    EXPECT_STATUS(iosiap_ledger_register_currency(store, "com.iosiap.example.coins_100", NULL, 10), IOSIAP_E_INVALID_ARGUMENT, "currency is NULL");
+    EXPECT_STATUS(iosiap_ledger_register_entitlement(store, NULL, "pro"), IOSIAP_E_INVALID_ARGUMENT, "product_id is NULL");
+    EXPECT_STATUS(iosiap_ledger_register_entitlement(store, "com.iosiap.example.pro_upgrade", ""), IOSIAP_E_INVALID_ARGUMENT, "entitlement name");
+    EXPECT_STATUS(iosiap_ledger_balance(NULL, store, "coins"), IOSIAP_E_INVALID_ARGUMENT, "out_balance is NULL");
+    EXPECT_STATUS(iosiap_ledger_spend(store, "coins", 5), IOSIAP_E_INSUFFICIENT_BALANCE, "the balance is 0");
+    EXPECT_STATUS(iosiap_ledger_spend(store, "coins", -5), IOSIAP_E_INVALID_ARGUMENT, "above 0");
+    EXPECT_STATUS(iosiap_ledger_has_entitlement(NULL, store, "pro"), IOSIAP_E_INVALID_ARGUMENT, "out_entitled is NULL");
+    EXPECT_STATUS(iosiap_ledger_set_deduct_refunds(NULL, 1), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
+
     /* Nothing was charged by any of it. */
     poll_for(store, 100);
     EXPECT(seen.purchased == 0);
     EXPECT_STATUS(iosiap_entitlements(store, NULL, NULL), 0, NULL);
 
+    /* One store per state directory. */
+    EXPECT_STATUS(iosiap_store_open_local(&threaded, &options, &callbacks), IOSIAP_E_STATE_DIRECTORY_IN_USE, "another open store");
+    EXPECT(threaded == NULL);
+
     /* A store that delivers on its own thread cannot be polled. */
+    snprintf(threaded_state, sizeof threaded_state, "%s-threaded", argv[2]);
+    options.state_directory = threaded_state;
     options.delivery = IOSIAP_DELIVERY_THREAD;
     callbacks.on_event = NULL;
     EXPECT_STATUS(iosiap_store_open_local(&threaded, &options, &callbacks), IOSIAP_OK, NULL);

@@ -1,0 +1,84 @@
+/*
+ * Storage faults through the C ABI: each must give a clear error and lose nothing.
+ *   faults CATALOG STATE full-disk   buys until the file-size limit stops a write; the failure must be
+ *                                    IOSIAP_E_STORAGE with a message, and every charge must survive
+ *   faults CATALOG STATE read-only   the state directory cannot be written: open, or the first purchase,
+ *                                    must fail with IOSIAP_E_STORAGE naming the problem
+ * A recovery launch (crash-campaign.py --rounds 0) then checks that nothing was lost or granted twice.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <iosiap/iosiap.h>
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define COINS "com.iosiap.example.coins_100"
+
+static int ended, granted, storage_failures;
+static char failure[512];
+
+static void on_event(const iosiap_event *event, void *user_data) {
+    (void)user_data;
+    if (event->kind == IOSIAP_EVENT_GRANTED) granted++;
+    if ((event->kind == IOSIAP_EVENT_FAILED || event->kind == IOSIAP_EVENT_PRODUCTS_FAILED) && event->status == IOSIAP_E_STORAGE) {
+        storage_failures++;
+        snprintf(failure, sizeof failure, "%s", event->message);
+    }
+    if (event->request_id != 0 && event->kind != IOSIAP_EVENT_PURCHASING) ended++;
+}
+
+static int poll_until(iosiap_store *store, int count) {
+    struct timespec pause = {0, 1000 * 1000};
+    int waited;
+    for (waited = 0; ended < count && waited < 10000; waited++) {
+        iosiap_poll(store, 0);
+        nanosleep(&pause, NULL);
+    }
+    return ended >= count;
+}
+
+int main(int argc, char **argv) {
+    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_store *store = NULL;
+    const char *ids[] = {COINS};
+    int status, round, requests = 0;
+
+    if (argc != 4) return 2;
+    options.catalog_path = argv[1];
+    options.state_directory = argv[2];
+    callbacks.on_event = on_event;
+    status = iosiap_store_open_local(&store, &options, &callbacks);
+    if (strcmp(argv[3], "read-only") == 0 && status != IOSIAP_OK) {
+        printf("read-only: open refused (%d): %s\n", status, iosiap_last_error_message());
+        return status == IOSIAP_E_STORAGE && strlen(iosiap_last_error_message()) > 0 ? 0 : 1;
+    }
+    if (status != IOSIAP_OK) {
+        fprintf(stderr, "faults: open: %s\n", iosiap_last_error_message());
+        return 1;
+    }
+    iosiap_ledger_register_currency(store, COINS, "coins", 100);
+    if (iosiap_request_products(NULL, store, ids, 1) != IOSIAP_OK || !poll_until(store, ++requests)) return 1;
+
+    if (strcmp(argv[3], "full-disk") == 0) {
+        /* Files may not grow past 96 KiB from now on: the write-ahead logs soon hit the limit. */
+        struct rlimit limit = {96 * 1024, 96 * 1024};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return 1;
+    }
+    for (round = 0; round < 400 && storage_failures == 0; round++) {
+        status = iosiap_request_payment(NULL, store, COINS, 1, NULL);
+        if (status != IOSIAP_OK) {
+            printf("%s: request refused (%d): %s\n", argv[3], status, iosiap_last_error_message());
+            return 1;
+        }
+        if (!poll_until(store, ++requests)) return 1;
+    }
+    iosiap_store_close(store);
+    printf("%s: %d granted, then a storage failure: %s\n", argv[3], granted, storage_failures ? failure : "(none)");
+    return storage_failures > 0 && strlen(failure) > 0 ? 0 : 1;
+}
