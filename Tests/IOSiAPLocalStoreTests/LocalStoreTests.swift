@@ -1,6 +1,6 @@
 import Foundation
 import IOSiAPCore
-import IOSiAPLocalStore
+@testable import IOSiAPLocalStore
 import IOSiAPTestSupport
 import Testing
 
@@ -239,5 +239,31 @@ final class TestClock: Sendable {
         #expect(seen.contains(.declined(productID: Self.prefix + "season_pass")))
         #expect(try store.currentEntitlements().map(\.productID) == [Self.prefix + "club_gold_monthly"])
         #expect(try await store.pollFor(.milliseconds(600)).isEmpty)
+    }
+
+    @Test func aVersion1StateMigratesForwardKeepingItsPurchases() throws {
+        let path = try folder.state.file("localstore.sqlite")
+        do {
+            let version1 = try SQLiteDatabase(path: path)
+            try version1.migrate([LocalStoreStateMigrations.first])
+            try version1.query("""
+                INSERT INTO transactions (original_id, product_id, product_type, quantity, purchase_date,
+                    original_purchase_date, storefront, reason) VALUES (1, ?, 1, 1, 1767225600, 1767225600, 'USA', 'PURCHASE')
+                """, [.text(Self.prefix + "pro_upgrade")])
+        }
+        let (local, store) = try open()
+        #expect(try local.allTransactions().map(\.productID) == [Self.prefix + "pro_upgrade"])
+        #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade") == false)  // never delivered to this journal
+        #expect(try SQLiteDatabase(path: path).userVersion == 2)
+    }
+
+    @Test func aDamagedStateIsRefusedAndKept() throws {
+        let url = URL(fileURLWithPath: try folder.state.file("localstore.sqlite"))
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: url)
+        let error = try #require(throws: StoreError.self) { try open() }
+        #expect(error.code == .storageFailure)
+        #expect(error.message.contains("localstore.sqlite"))
+        #expect(try Data(contentsOf: url) == garbage)
     }
 }

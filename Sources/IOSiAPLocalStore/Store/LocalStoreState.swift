@@ -19,45 +19,6 @@ public struct PendingPurchase: Sendable, Equatable {
 /// the transactions it charged (and whether the app finished them), the purchases waiting for approval,
 /// and the controls' setting overrides. Not thread-safe by itself; `LocalStore` keeps it behind a lock.
 final class LocalStoreState {
-    static let migrations = [
-        """
-        CREATE TABLE transactions (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            original_id INTEGER NOT NULL,
-            product_id TEXT NOT NULL,
-            product_type INTEGER NOT NULL,
-            quantity INTEGER NOT NULL,
-            purchase_date REAL NOT NULL,
-            original_purchase_date REAL NOT NULL,
-            expiration_date REAL,
-            revocation_date REAL,
-            revocation_reason INTEGER,
-            app_account_token TEXT,
-            storefront TEXT NOT NULL,
-            reason TEXT NOT NULL,
-            subscription_group_id TEXT,
-            offer_type INTEGER,
-            finished INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE TABLE pending_purchases (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            product_id TEXT NOT NULL,
-            quantity INTEGER NOT NULL,
-            app_account_token TEXT,
-            request_date REAL NOT NULL
-        );
-        CREATE TABLE settings (
-            key TEXT PRIMARY KEY,
-            value TEXT NOT NULL
-        );
-        """,
-        // 2: which Ask to Buy request a transaction approved, so that another process's decline is told
-        // apart from its approval.
-        """
-        ALTER TABLE transactions ADD COLUMN pending_id INTEGER;
-        """,
-    ]
-
     /// What this connection last saw, to turn another process's writes into updates.
     private var known = KnownState()
 
@@ -79,7 +40,7 @@ final class LocalStoreState {
     init(directory: StateDirectory, environment: StoreEnvironment) throws(StoreError) {
         database = try SQLiteDatabase(path: directory.file("localstore.sqlite"))
         try database.prepareForDurableUse()
-        try database.migrate(Self.migrations)
+        try database.migrate(LocalStoreStateMigrations.all)
         self.environment = environment
         _ = try changesByOtherConnections()
     }

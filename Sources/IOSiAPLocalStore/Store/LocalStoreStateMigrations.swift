@@ -1,0 +1,43 @@
+/// The local store's schema migrations, one per version; never edit a released entry, append a new one.
+enum LocalStoreStateMigrations {
+    static var first: String { all[0] }
+
+    static let all = [
+        """
+        CREATE TABLE transactions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            original_id INTEGER NOT NULL,
+            product_id TEXT NOT NULL,
+            product_type INTEGER NOT NULL,
+            quantity INTEGER NOT NULL,
+            purchase_date REAL NOT NULL,
+            original_purchase_date REAL NOT NULL,
+            expiration_date REAL,
+            revocation_date REAL,
+            revocation_reason INTEGER,
+            app_account_token TEXT,
+            storefront TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            subscription_group_id TEXT,
+            offer_type INTEGER,
+            finished INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE pending_purchases (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            product_id TEXT NOT NULL,
+            quantity INTEGER NOT NULL,
+            app_account_token TEXT,
+            request_date REAL NOT NULL
+        );
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
+        // 2: which Ask to Buy request a transaction approved, so that another process's decline is told
+        // apart from its approval.
+        """
+        ALTER TABLE transactions ADD COLUMN pending_id INTEGER;
+        """,
+    ]
+}

@@ -1,0 +1,76 @@
+// The grant ledger through the modern C++ layer: granted events, balances, spend, entitlements.
+// usage: ledger CATALOG.storekit STATE_DIRECTORY
+#include <iosiap/iosiap.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+namespace {
+
+int checks = 0, failures = 0;
+
+void expect(bool condition, const char *what) {
+    checks++;
+    if (!condition) {
+        failures++;
+        std::fprintf(stderr, "ledger: expected %s\n", what);
+    }
+}
+
+class Counter : public iosiap::StoreDelegate {
+public:
+    int ended = 0, purchasedEvents = 0;
+    std::int64_t coinsGranted = 0;
+    std::string entitlementGranted;
+
+    void onProductsReceived(std::uint64_t, const std::vector<iosiap::Product> &, const std::vector<std::string> &) override { ended++; }
+    void onPurchased(std::uint64_t, const iosiap::Transaction &) override { purchasedEvents++; ended++; }
+    void onGranted(std::uint64_t, const iosiap::Transaction &, const std::string &currency, std::int64_t amount,
+                   const std::string &entitlement) override {
+        if (currency == "coins") coinsGranted += amount;
+        if (!entitlement.empty()) entitlementGranted = entitlement;
+        ended++;
+    }
+};
+
+void pump(iosiap::Store &store, Counter &counter, int until) {
+    for (int frame = 0; frame < 1000 && counter.ended < until; frame++) {
+        store.poll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc != 3) return 2;
+    iosiap::LocalStoreOptions options;
+    options.catalogPath = argv[1];
+    options.stateDirectory = argv[2];
+    Counter counter;
+    iosiap::Store store;
+    expect(store.openLocal(options, &counter) == IOSIAP_OK, "the store opens");
+    expect(store.registerCurrency("com.iosiap.example.coins_100", "coins", 100) == IOSIAP_OK, "coins register");
+    expect(store.registerEntitlement("com.iosiap.example.pro_upgrade", "pro") == IOSIAP_OK, "pro registers");
+    expect(store.registerCurrency("com.iosiap.example.coins_100", "coins", 0) == IOSIAP_E_INVALID_ARGUMENT, "amount 0 is refused");
+    store.requestProducts({"com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade"});
+    pump(store, counter, 1);
+    store.requestPayment("com.iosiap.example.coins_100", 3);
+    pump(store, counter, 2);
+    store.requestPayment("com.iosiap.example.pro_upgrade");
+    pump(store, counter, 3);
+    expect(counter.ended == 3, "every request ends");
+    expect(counter.purchasedEvents == 0, "no purchase is left for the game to grant");
+    expect(counter.coinsGranted == 300, "3 units grant 300 coins");
+    expect(counter.entitlementGranted == "pro", "the pro entitlement is granted");
+    expect(store.balance("coins") == 300, "the balance is 300");
+    expect(store.spend("coins", 50) == IOSIAP_OK && store.balance("coins") == 250, "spending 50 leaves 250");
+    expect(store.spend("coins", 1000) == IOSIAP_E_INSUFFICIENT_BALANCE && store.balance("coins") == 250,
+           "spending more than the balance fails and changes nothing");
+    expect(store.hasEntitlement("pro") && !store.hasEntitlement("vip"), "entitlements");
+    expect(store.setDeductRefunds(true) == IOSIAP_OK, "the refund policy is set");
+    std::printf("ledger: %d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+}
