@@ -150,9 +150,12 @@ cp -r "$work/state-full" "$work/state-read-only"
 chmod 444 "$work/state-read-only"/*
 chmod 555 "$work/state-read-only"
 if [ "$(id -u)" -eq 0 ]; then
-    # root writes anywhere: the read-only launch runs as nobody, who needs to reach the files.
+    # root writes anywhere: the read-only launch runs as nobody, who must reach the files (the checkout
+    # may sit in a folder only root can enter, so the catalog is copied beside the state).
     chmod 755 "$work"
-    setpriv --reuid=65534 --regid=65534 --clear-groups "$work/faults" "$catalog" "$work/state-read-only" read-only
+    cp "$catalog" "$work/Products.storekit"
+    chmod 644 "$work/Products.storekit"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$work/faults" "$work/Products.storekit" "$work/state-read-only" read-only
 else
     "$work/faults" "$catalog" "$work/state-read-only" read-only
 fi
