@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "IOSiAPCore", targets: ["IOSiAPCore"]),
         .library(name: "IOSiAPLocalStore", targets: ["IOSiAPLocalStore"]),
+        .library(name: "IOSiAPVerification", targets: ["IOSiAPVerification"]),
         // libiosiap: the C ABI of Include/iosiap/iosiap.h. scripts/build-sdk.sh builds it self-contained.
         .library(name: "iosiap", type: .dynamic, targets: ["IOSiAPExports"]),
         .executable(name: "iosiap-example-session", targets: ["ExampleSession"]),
@@ -19,14 +20,24 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         .target(
             name: "IOSiAPCore",
             dependencies: ["CSQLite"],
             path: "Sources/IOSiAPCore"
         ),
         .target(
+            name: "IOSiAPVerification",
+            dependencies: ["CCrypto", "IOSiAPCore"],
+            path: "Sources/IOSiAPVerification"
+        ),
+        .target(
             name: "IOSiAPLocalStore",
-            dependencies: ["IOSiAPCore"],
+            dependencies: ["IOSiAPCore", "IOSiAPVerification"],
             path: "Sources/IOSiAPLocalStore"
         ),
         .systemLibrary(
@@ -52,6 +63,11 @@ let package = Package(
             name: "IOSiAPCoreTests",
             dependencies: ["IOSiAPCore", "IOSiAPTestSupport"],
             path: "Tests/IOSiAPCoreTests"
+        ),
+        .testTarget(
+            name: "IOSiAPVerificationTests",
+            dependencies: ["IOSiAPCore", "IOSiAPVerification", "IOSiAPTestSupport"],
+            path: "Tests/IOSiAPVerificationTests"
         ),
         .testTarget(
             name: "IOSiAPLocalStoreTests",

@@ -84,7 +84,20 @@ typedef enum iosiap_status {
     IOSIAP_E_SK_INELIGIBLE_FOR_OFFER = -118,
     IOSIAP_E_SK_UNSUPPORTED_PLATFORM = -119,
     IOSIAP_E_SK_OVERLAY_PRESENTED_IN_BACKGROUND_SCENE = -120,
-    IOSIAP_E_SK_PAYMENT_METHOD_BINDING_CONFIGURATION_REQUIRED = -121
+    IOSIAP_E_SK_PAYMENT_METHOD_BINDING_CONFIGURATION_REQUIRED = -121,
+    IOSIAP_E_VERIFY_INVALID_FORMAT = -200,             /* not a three-part JWS, bad base64url or JSON */
+    IOSIAP_E_VERIFY_UNSUPPORTED_ALGORITHM = -201,      /* alg is not ES256 */
+    IOSIAP_E_VERIFY_INVALID_CERTIFICATE = -202,        /* an x5c entry is not a certificate */
+    IOSIAP_E_VERIFY_INVALID_CHAIN_LENGTH = -203,       /* x5c does not hold exactly three */
+    IOSIAP_E_VERIFY_UNTRUSTED_CHAIN = -204,            /* the chain does not lead to the trusted root */
+    IOSIAP_E_VERIFY_MISSING_APPLE_MARKER = -205,       /* Apple's intermediate or leaf OID is missing */
+    IOSIAP_E_VERIFY_CERTIFICATE_NOT_VALID_AT_DATE = -206,
+    IOSIAP_E_VERIFY_INVALID_SIGNATURE = -207,
+    IOSIAP_E_VERIFY_INVALID_APP_IDENTIFIER = -208,     /* another bundle id */
+    IOSIAP_E_VERIFY_INVALID_ENVIRONMENT = -209,
+    IOSIAP_E_VERIFY_RETRYABLE = -210,                  /* could not complete (network); retried later */
+    IOSIAP_E_VERIFY_REJECTED_BY_SERVER = -211,
+    IOSIAP_E_VERIFY_INPUT_TOO_LARGE = -212
 } iosiap_status;
 
 /** A static English description of a status code; never NULL, never to be freed. */

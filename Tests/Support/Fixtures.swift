@@ -14,6 +14,16 @@ public enum Fixtures {
         shared.appendingPathComponent("storekit").appendingPathComponent(name)
     }
 
+    /// A file of `../shared/fixtures`, e.g. `certs/AppleRootCA-G3.der`.
+    public static func bytes(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: shared.appendingPathComponent(path)))
+    }
+
+    /// A text file of `../shared/fixtures`, without surrounding white space.
+    public static func text(_ path: String) throws -> String {
+        try String(contentsOf: shared.appendingPathComponent(path), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The example catalog, `Examples/Products.storekit`.
     public static let exampleCatalog = repositoryRoot.appendingPathComponent("Examples/Products.storekit")
 }

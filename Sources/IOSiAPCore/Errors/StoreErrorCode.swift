@@ -4,7 +4,7 @@
 /// and new cases only take unused numbers. Ranges:
 /// - `-1 … -99`: the core's own errors (bad input, wrong state, storage).
 /// - `-100 … -199`: StoreKit's `SKError.Code`, as `-100 - code` (so `SKErrorPaymentCancelled = 2` is `-102`).
-/// - `-200 … -299`: reserved for signed-transaction verification.
+/// - `-200 … -299`: signed-transaction verification, one code per step of Apple's algorithm that can fail.
 public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
     // The core's own errors.
     case invalidArgument = -1
@@ -48,6 +48,21 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
     case unsupportedPlatform = -119
     case overlayPresentedInBackgroundScene = -120
     case paymentMethodBindingConfigurationRequired = -121
+
+    // Signed-transaction verification (Apple's algorithm, one code per failed step).
+    case verificationInvalidFormat = -200
+    case verificationUnsupportedAlgorithm = -201
+    case verificationInvalidCertificate = -202
+    case verificationInvalidChainLength = -203
+    case verificationUntrustedChain = -204
+    case verificationMissingAppleMarker = -205
+    case verificationCertificateNotValidAtDate = -206
+    case verificationInvalidSignature = -207
+    case verificationInvalidAppIdentifier = -208
+    case verificationInvalidEnvironment = -209
+    case verificationRetryable = -210
+    case verificationRejectedByServer = -211
+    case verificationInputTooLarge = -212
 
     /// The `SKError.Code` number this code stands for, or `nil` for the core's own errors.
     public var storeKitCode: Int? {
@@ -102,6 +117,19 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
         case .unsupportedPlatform: "unsupported platform"
         case .overlayPresentedInBackgroundScene: "overlay presented in a background scene"
         case .paymentMethodBindingConfigurationRequired: "payment method binding configuration required"
+        case .verificationInvalidFormat: "the signed data is not a valid JWS"
+        case .verificationUnsupportedAlgorithm: "the JWS is not signed with ES256"
+        case .verificationInvalidCertificate: "a certificate of the JWS cannot be read"
+        case .verificationInvalidChainLength: "the JWS does not carry exactly three certificates"
+        case .verificationUntrustedChain: "the certificate chain does not lead to a trusted root"
+        case .verificationMissingAppleMarker: "a certificate lacks Apple's marker extension"
+        case .verificationCertificateNotValidAtDate: "a certificate of the chain is not valid at the signing date"
+        case .verificationInvalidSignature: "the signature does not match the signed data"
+        case .verificationInvalidAppIdentifier: "the transaction belongs to another app"
+        case .verificationInvalidEnvironment: "the transaction comes from another environment"
+        case .verificationRetryable: "verification could not complete; it will be retried"
+        case .verificationRejectedByServer: "the verification server rejected the transaction"
+        case .verificationInputTooLarge: "the signed data is too large"
         }
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+import IOSiAPCore
+
+/// A compact JWS (`header.payload.signature`) split and decoded, not yet verified.
+package struct CompactJWS: Sendable {
+    /// The protected header of an App Store JWS.
+    package struct Header: Codable, Sendable {
+        package var alg: String?
+        package var x5c: [String]?
+        package var kid: String?
+        package var typ: String?
+    }
+
+    /// Signed data larger than this is refused before any parsing (an App Store JWS is a few KiB).
+    package static let maximumLength = 64 * 1024
+
+    package let header: Header
+    package let payload: [UInt8]
+    package let signature: [UInt8]
+    /// `base64url(header) + "." + base64url(payload)`, what the signature covers.
+    package let signingInput: [UInt8]
+
+    /// Splits and decodes `text`; `verificationInvalidFormat` (or `…InputTooLarge`) when it is not one.
+    package init(_ text: String) throws(StoreError) {
+        guard text.utf8.count <= Self.maximumLength else {
+            throw StoreError(.verificationInputTooLarge, "signed data is \(text.utf8.count) bytes; at most \(Self.maximumLength) are read")
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            throw StoreError(.verificationInvalidFormat, "a JWS has three parts separated by '.', this has \(parts.count)")
+        }
+        guard let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
+              let signature = Base64URL.decode(parts[2]) else {
+            throw StoreError(.verificationInvalidFormat, "a part of the JWS is not base64url")
+        }
+        do {
+            header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
+        } catch {
+            throw StoreError(.verificationInvalidFormat, "the JWS header is not the expected JSON")
+        }
+        self.payload = payload
+        self.signature = signature
+        signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+    }
+
+    /// Signs `payload` with `key` as ES256 with the certificate chain `x5c` (DER, leaf first).
+    package static func sign(payload: [UInt8], key: PrivateKey, x5c: [[UInt8]]) throws(StoreError) -> String {
+        let header = Header(alg: "ES256", x5c: x5c.map { Data($0).base64EncodedString() }, kid: nil, typ: "JWT")
+        let headerJSON: Data
+        do { headerJSON = try JSONEncoder().encode(header) } catch {
+            throw StoreError(.systemError, "cannot encode a JWS header: \(error)")
+        }
+        let input = Base64URL.encode(Array(headerJSON)) + "." + Base64URL.encode(payload)
+        let signature = try key.signES256(Array(input.utf8))
+        return input + "." + Base64URL.encode(signature)
+    }
+}

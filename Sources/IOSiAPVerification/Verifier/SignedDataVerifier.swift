@@ -1,0 +1,92 @@
+import Foundation
+import IOSiAPCore
+
+/// Verifies signed transactions and renewal infos as Apple's App Store Server Library does, step by step,
+/// with a distinct error code for each step that fails: three-part JWS, ES256 only, exactly three
+/// certificates, the root from the caller's trusted certificates (Apple Root CA - G3 by default), Apple's
+/// marker extensions, the chain valid at the payload's signing date (or now), the signature, then the bundle
+/// id and the environment. Usable by a game's backend on Linux as well as on the device.
+public final class SignedDataVerifier: Sendable {
+    /// The moment the certificate chain must be valid at.
+    public enum ValidationDate: Sendable {
+        /// The payload's `signedDate` (now when it has none), as Apple's libraries do offline.
+        case signedDate
+        /// The current time.
+        case now
+        /// A fixed time, for tests and replays.
+        case fixed(Date)
+    }
+
+    /// The bundle id transactions must carry.
+    public let bundleID: String
+    /// The environment transactions must come from.
+    public let environment: StoreEnvironment
+    private let validationDate: ValidationDate
+    private let chains: ChainVerifier
+
+    /// A verifier trusting `trustedRoots` (DER certificates).
+    public init(trustedRoots: [[UInt8]] = [AppleRootCertificate.g3DER], bundleID: String,
+                environment: StoreEnvironment, validationDate: ValidationDate = .signedDate,
+                chainCacheCapacity: Int = 32) throws(StoreError) {
+        self.bundleID = bundleID
+        self.environment = environment
+        self.validationDate = validationDate
+        chains = try ChainVerifier(trustedRoots: trustedRoots, capacity: chainCacheCapacity)
+    }
+
+    /// The payload of a verified signed transaction. C: `iosiap_verify_transaction`.
+    public func verifyTransaction(_ signedTransaction: String) throws(StoreError) -> SignedTransactionPayload {
+        let payload: SignedTransactionPayload = try verify(signedTransaction) { $0.signedDate }
+        guard payload.bundleId == bundleID else {
+            throw StoreError(.verificationInvalidAppIdentifier,
+                             "the transaction is for '\(payload.bundleId ?? "no bundle id")', not '\(bundleID)'")
+        }
+        try checkEnvironment(payload.environment)
+        return payload
+    }
+
+    /// The payload of verified signed renewal info (it carries no bundle id).
+    public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(StoreError) -> RenewalInfoPayload {
+        let payload: RenewalInfoPayload = try verify(signedRenewalInfo) { $0.signedDate }
+        try checkEnvironment(payload.environment)
+        return payload
+    }
+
+    /// Decodes a JWS without verifying anything: for looking at data, never for granting.
+    public static func decodeUnverified<Payload: Decodable>(_ jws: String, as type: Payload.Type) throws(StoreError) -> Payload {
+        try decodePayload(CompactJWS(jws))
+    }
+
+    private func verify<Payload: Decodable>(_ text: String, signedDate: (Payload) -> Milliseconds?) throws(StoreError) -> Payload {
+        let jws = try CompactJWS(text)
+        guard jws.header.alg == "ES256" else {
+            throw StoreError(.verificationUnsupportedAlgorithm, "alg is '\(jws.header.alg ?? "missing")'; only ES256 is accepted")
+        }
+        let payload: Payload = try Self.decodePayload(jws)
+        let date: Date = switch validationDate {
+        case .signedDate: signedDate(payload)?.date ?? Date()
+        case .now: Date()
+        case .fixed(let date): date
+        }
+        let key = try chains.leafKey(x5c: jws.header.x5c, at: date)
+        guard key.verifyES256(signature: jws.signature, message: jws.signingInput) else {
+            throw StoreError(.verificationInvalidSignature, "the ES256 signature does not match the signed data")
+        }
+        return payload
+    }
+
+    private static func decodePayload<Payload: Decodable>(_ jws: CompactJWS) throws(StoreError) -> Payload {
+        do {
+            return try JSONDecoder().decode(Payload.self, from: Data(jws.payload))
+        } catch {
+            throw StoreError(.verificationInvalidFormat, "the JWS payload is not the expected JSON")
+        }
+    }
+
+    private func checkEnvironment(_ value: String?) throws(StoreError) {
+        guard value == environment.rawValue else {
+            throw StoreError(.verificationInvalidEnvironment,
+                             "the data comes from '\(value ?? "no environment")', not '\(environment.rawValue)'")
+        }
+    }
+}
