@@ -254,7 +254,7 @@ final class TestClock: Sendable {
         let (local, store) = try open()
         #expect(try local.allTransactions().map(\.productID) == [Self.prefix + "pro_upgrade"])
         #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade") == false)  // never delivered to this journal
-        #expect(try SQLiteDatabase(path: path).userVersion == 2)
+        #expect(try SQLiteDatabase(path: path).userVersion == LocalStoreStateMigrations.all.count)
     }
 
     @Test func aDamagedStateIsRefusedAndKept() throws {

@@ -4,6 +4,10 @@ import IOSiAPCore
 /// The test could not see the event it waited for.
 public struct EventTimeout: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 extension PurchaseStore {

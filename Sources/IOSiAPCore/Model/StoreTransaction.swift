@@ -65,6 +65,8 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
     public var subscriptionGroupID: String?
     /// The signed JWS of the transaction as the store sent it, when the store signs transactions.
     public var signedJWS: String?
+    /// The signed renewal info (JWS) of an auto-renewable subscription, when the store signs it.
+    public var signedRenewalInfo: String?
 
     /// Creates a transaction.
     public init(id: UInt64, originalID: UInt64, productID: String, productType: ProductType, quantity: Int,
@@ -72,7 +74,7 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
                 revocationDate: Date? = nil, revocationReason: RevocationReason? = nil,
                 appAccountToken: UUID? = nil, environment: StoreEnvironment, storefront: String,
                 ownershipType: OwnershipType = .purchased, reason: TransactionReason = .purchase,
-                subscriptionGroupID: String? = nil, signedJWS: String? = nil) {
+                subscriptionGroupID: String? = nil, signedJWS: String? = nil, signedRenewalInfo: String? = nil) {
         self.id = id
         self.originalID = originalID
         self.productID = productID
@@ -90,6 +92,7 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
         self.reason = reason
         self.subscriptionGroupID = subscriptionGroupID
         self.signedJWS = signedJWS
+        self.signedRenewalInfo = signedRenewalInfo
     }
 
     /// Whether the App Store revoked this transaction.

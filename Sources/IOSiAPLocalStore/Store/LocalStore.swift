@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPVerification
 
 /// A local App Store: sells the products of an Xcode `.storekit` catalog on any platform, keeps what the
 /// simulated user owns in the state directory, and can be told to defer, cancel or fail (the controls).
@@ -11,6 +12,9 @@ public final class LocalStore: StoreBackend {
     public let catalog: Catalog
     /// The app's bundle id, as signed transactions carry it.
     public let bundleID: String
+    /// The environment signed transactions name.
+    public let environment: StoreEnvironment
+    private let signer: TransactionSigner
 
     private let state: Locked<LocalStoreState>
     private let now: @Sendable () -> Date
@@ -31,7 +35,9 @@ public final class LocalStore: StoreBackend {
                 now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
         self.catalog = catalog
         self.bundleID = bundleID
+        self.environment = environment
         self.now = now
+        signer = TransactionSigner(chain: try SigningChainFiles.loadOrCreate(in: stateDirectory), bundleID: bundleID)
         let state = Locked(try LocalStoreState(directory: stateDirectory, environment: environment))
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
         self.state = state
@@ -188,9 +194,24 @@ public final class LocalStore: StoreBackend {
     /// receives a `revoked` update and loses what it entitled.
     @discardableResult
     public func refund(transactionID: UInt64, reason: RevocationReason = .refundedForOtherReason) throws(StoreError) -> StoreTransaction {
-        let transaction = try state.withLock { state throws(StoreError) in try state.revoke(transactionID, reason: reason, at: now()) }
+        let settings = try currentSettings()
+        let transaction = try state.withLock { state throws(StoreError) in
+            try state.database.transaction { () throws(StoreError) in
+                // The App Store re-signs a refunded transaction: its payload now carries the revocation.
+                try sign(try state.revoke(transactionID, reason: reason, at: now()), settings, offerType: nil, in: state)
+            }
+        }
         updateSink.yield(.revoked(transaction))
         return transaction
+    }
+
+    /// The root certificate (DER) of the chain this store signs with: what a verifier of its transactions
+    /// trusts. Also in `signing/root.der` in the state directory.
+    public var signingRootCertificate: [UInt8] { signer.chain.root.der }
+
+    /// A verifier of this store's signed transactions: trusts its root, its bundle id and environment.
+    public func makeVerifier() throws(StoreError) -> SignedDataVerifier {
+        try SignedDataVerifier(trustedRoots: [signingRootCertificate], bundleID: bundleID, environment: environment)
     }
 
     /// Every transaction the store charged, oldest first (SKTestSession `allTransactions()`).
@@ -220,11 +241,27 @@ public final class LocalStore: StoreBackend {
                 expiration = settings.timeRate.end(of: subscription.period, from: purchaseDate)
             }
         }
-        return try state.insert(.init(
-            productID: item.id, productType: item.type, quantity: request.quantity, purchaseDate: purchaseDate,
-            expirationDate: expiration, appAccountToken: request.appAccountToken,
-            storefront: settings.storefront.code, reason: .purchase,
-            subscriptionGroupID: item.subscription?.groupID, offerType: offerType, pendingID: pendingID))
+        return try state.database.transaction { () throws(StoreError) in
+            let charged = try state.insert(.init(
+                productID: item.id, productType: item.type, quantity: request.quantity, purchaseDate: purchaseDate,
+                expirationDate: expiration, appAccountToken: request.appAccountToken,
+                storefront: settings.storefront.code, reason: .purchase,
+                subscriptionGroupID: item.subscription?.groupID, offerType: offerType, pendingID: pendingID))
+            return try sign(charged, settings, offerType: offerType, in: state)
+        }
+    }
+
+    /// Signs `transaction`, stores the signatures with it, and returns it signed.
+    private func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings, offerType: Int?,
+                      in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+        let storefront = Storefront(code: transaction.storefront) ?? settings.storefront
+        let signed = try signer.sign(transaction, product: catalog.product(id: transaction.productID),
+                                     storefront: storefront, offerType: offerType, at: now())
+        try state.setSignatures(transaction.id, transaction: signed.transaction, renewalInfo: signed.renewalInfo)
+        var result = transaction
+        result.signedJWS = signed.transaction
+        result.signedRenewalInfo = signed.renewalInfo
+        return result
     }
 
     private func storeProduct(_ item: CatalogProduct, _ settings: LocalStoreSettings) -> StoreProduct {

@@ -31,7 +31,7 @@ final class LocalStoreState {
     private static let transactionColumns = """
         id, original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
         expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
-        subscription_group_id
+        subscription_group_id, signed_jws, signed_renewal_info
         """
 
     let database: SQLiteDatabase
@@ -144,6 +144,12 @@ final class LocalStoreState {
         try !database.query("SELECT 1 FROM transactions WHERE subscription_group_id = ? LIMIT 1", [.text(groupID)]).isEmpty
     }
 
+    /// Stores the signatures of a transaction just charged.
+    func setSignatures(_ id: UInt64, transaction: String, renewalInfo: String?) throws(StoreError) {
+        try database.query("UPDATE transactions SET signed_jws = ?, signed_renewal_info = ? WHERE id = ?",
+                           [.text(transaction), renewalInfo.map { .text($0) } ?? .null, .integer(Int64(bitPattern: id))])
+    }
+
     /// Refunds a transaction: it stays in the history, revoked at `date`.
     func revoke(_ id: UInt64, reason: RevocationReason, at date: Date) throws(StoreError) -> StoreTransaction {
         try database.query("UPDATE transactions SET revocation_date = ?, revocation_reason = ? WHERE id = ? AND revocation_date IS NULL",
@@ -194,7 +200,9 @@ final class LocalStoreState {
             environment: environment,
             storefront: row[11].text ?? "USA",
             reason: row[12].text.flatMap(TransactionReason.init(rawValue:)) ?? .purchase,
-            subscriptionGroupID: row[13].text)
+            subscriptionGroupID: row[13].text,
+            signedJWS: row[14].text,
+            signedRenewalInfo: row[15].text)
     }
 
     // MARK: - Ask to Buy

@@ -39,5 +39,10 @@ enum LocalStoreStateMigrations {
         """
         ALTER TABLE transactions ADD COLUMN pending_id INTEGER;
         """,
+        // 3: the signed transaction and renewal info, made once when the store charges.
+        """
+        ALTER TABLE transactions ADD COLUMN signed_jws TEXT;
+        ALTER TABLE transactions ADD COLUMN signed_renewal_info TEXT;
+        """,
     ]
 }

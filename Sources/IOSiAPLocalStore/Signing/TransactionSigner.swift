@@ -1,0 +1,74 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPVerification
+
+/// Signs the local store's transactions the way the App Store does: a compact ES256 JWS whose payload has
+/// the fields of Apple's `JWSTransactionDecodedPayload`, and signed renewal info for subscriptions.
+struct TransactionSigner: Sendable {
+    let chain: SigningChain
+    let bundleID: String
+
+    /// The signed transaction and, for an auto-renewable subscription, its signed renewal info.
+    func sign(_ transaction: StoreTransaction, product: CatalogProduct?, storefront: Storefront,
+              offerType: Int?, at signedDate: Date) throws(StoreError) -> (transaction: String, renewalInfo: String?) {
+        var payload = SignedTransactionPayload()
+        payload.transactionId = String(transaction.id)
+        payload.originalTransactionId = String(transaction.originalID)
+        payload.bundleId = bundleID
+        payload.productId = transaction.productID
+        payload.type = transaction.productType.payloadName
+        payload.quantity = Int32(transaction.quantity)
+        payload.purchaseDate = Milliseconds(transaction.purchaseDate)
+        payload.originalPurchaseDate = Milliseconds(transaction.originalPurchaseDate)
+        payload.expiresDate = transaction.expirationDate.map(Milliseconds.init)
+        payload.revocationDate = transaction.revocationDate.map(Milliseconds.init)
+        payload.revocationReason = transaction.revocationReason?.rawValue
+        payload.appAccountToken = transaction.appAccountToken?.uuidString.lowercased()
+        payload.inAppOwnershipType = transaction.ownershipType.rawValue
+        payload.signedDate = Milliseconds(signedDate)
+        payload.environment = transaction.environment.rawValue
+        payload.storefront = storefront.code
+        payload.storefrontId = storefront.id
+        payload.transactionReason = transaction.reason.rawValue
+        payload.currency = storefront.currencyCode
+        payload.price = product.map { Self.milliunits($0.price) }
+        payload.subscriptionGroupIdentifier = transaction.subscriptionGroupID
+        if transaction.productType == .autoRenewable {
+            payload.webOrderLineItemId = String(transaction.id)
+            payload.isUpgraded = false
+        }
+        if offerType == 1, let intro = product?.subscription?.introductoryOffer {
+            payload.offerType = 1
+            payload.offerDiscountType = switch intro.paymentMode {
+            case .freeTrial: "FREE_TRIAL"
+            case .payAsYouGo: "PAY_AS_YOU_GO"
+            case .payUpFront: "PAY_UP_FRONT"
+            }
+            payload.offerPeriod = intro.period.iso8601
+        }
+        let signedTransaction = try chain.sign(json: payload)
+        guard transaction.productType == .autoRenewable else { return (signedTransaction, nil) }
+
+        var renewal = RenewalInfoPayload()
+        renewal.originalTransactionId = String(transaction.originalID)
+        renewal.productId = transaction.productID
+        renewal.autoRenewProductId = transaction.productID
+        renewal.autoRenewStatus = 1
+        renewal.signedDate = Milliseconds(signedDate)
+        renewal.environment = transaction.environment.rawValue
+        renewal.recentSubscriptionStartDate = Milliseconds(transaction.originalPurchaseDate)
+        renewal.renewalDate = transaction.expirationDate.map(Milliseconds.init)
+        renewal.currency = storefront.currencyCode
+        renewal.renewalPrice = product.map { Self.milliunits($0.price) }
+        renewal.appAccountToken = payload.appAccountToken
+        return (signedTransaction, try chain.sign(json: renewal))
+    }
+
+    /// A price in thousandths of the currency unit, as signed payloads carry it (10.99 is 10990).
+    static func milliunits(_ price: Decimal) -> Int64 {
+        var scaled = price * 1000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .plain)
+        return NSDecimalNumber(decimal: rounded).int64Value
+    }
+}
