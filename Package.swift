@@ -46,7 +46,7 @@ let package = Package(
         ),
         .target(
             name: "IOSiAPExports",
-            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore"],
+            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification"],
             path: "Sources/IOSiAPExports"
         ),
         .executableTarget(

@@ -205,6 +205,7 @@ typedef struct iosiap_transaction {
     const char *ownership_type;            /* "PURCHASED" or "FAMILY_SHARED" */
     const char *subscription_group_id;     /* or NULL */
     const char *signed_jws;                /* the store's signed transaction, or NULL */
+    const char *signed_renewal_info;       /* an auto-renewable's signed renewal info, or NULL */
 } iosiap_transaction;
 
 /* ---- Events ------------------------------------------------------------------------------------------- */
@@ -221,7 +222,9 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_RESTORED = 9,             /* transaction */
     IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
     IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted */
-    IOSIAP_EVENT_GRANTED = 12              /* transaction, grant_*; the ledger granted and finished it */
+    IOSIAP_EVENT_GRANTED = 12,             /* transaction, grant_*; the ledger granted and finished it */
+    IOSIAP_EVENT_VERIFICATION_FAILED = 13  /* transaction, status, message: not granted, not finished;
+                                              IOSIAP_E_VERIFY_RETRYABLE: checked again later */
 } iosiap_event_kind;
 
 /**
@@ -245,6 +248,7 @@ typedef struct iosiap_event {
     const char *grant_currency;            /* GRANTED: the currency granted, or NULL */
     int64_t grant_amount;                  /* GRANTED: how much of it (amount per unit x quantity) */
     const char *grant_entitlement;         /* GRANTED: the entitlement granted, or NULL */
+    int verified;                          /* 1: the transaction passed the store's verification */
 } iosiap_event;
 
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
@@ -271,7 +275,32 @@ typedef enum iosiap_delivery_mode {
 /** An open store. Opaque. */
 typedef struct iosiap_store iosiap_store;
 
-#define IOSIAP_LOCAL_STORE_OPTIONS_VERSION 1
+typedef enum iosiap_verification_mode {
+    IOSIAP_VERIFY_NONE = 0,                /* transactions are delivered unchecked */
+    IOSIAP_VERIFY_ON_DEVICE = 1,           /* each transaction's JWS and certificate chain, on the device */
+    IOSIAP_VERIFY_SERVER = 2               /* POSTed to the developer's server */
+} iosiap_verification_mode;
+
+#define IOSIAP_VERIFICATION_OPTIONS_VERSION 1
+
+/** How transactions are verified before the game hears of them. Copied during open. */
+typedef struct iosiap_verification_options {
+    unsigned int version;                  /* IOSIAP_VERIFICATION_OPTIONS_VERSION */
+    int mode;                              /* iosiap_verification_mode */
+    const unsigned char *trusted_root_der; /* ON_DEVICE: the root to trust; NULL: the local store's own */
+    size_t trusted_root_der_length;
+    const char *server_url;                /* SERVER: where to POST; required */
+    const char *sandbox_server_url;        /* SERVER: where a 21007 answer is sent again; NULL: none */
+    int legacy_receipt_body;               /* SERVER: 1 = {"receipt-data", "password"} instead of the JWS */
+    const char *shared_secret;             /* SERVER, legacy body: the "password"; NULL: "" */
+    int timeout_ms;                        /* SERVER: per request; 0 = 10000 */
+    int attempts;                          /* SERVER: tries before "retry later"; 0 = 3 */
+} iosiap_verification_options;
+
+#define IOSIAP_VERIFICATION_OPTIONS_INIT { IOSIAP_VERIFICATION_OPTIONS_VERSION, IOSIAP_VERIFY_NONE, NULL, 0, NULL, NULL, 0, NULL, 0, 0 }
+
+/* Version 2 added `verification`; the library reads version 1 structs too. */
+#define IOSIAP_LOCAL_STORE_OPTIONS_VERSION 2
 
 /** How to open the local App Store. The library copies every string during iosiap_store_open_local. */
 typedef struct iosiap_local_store_options {
@@ -282,9 +311,10 @@ typedef struct iosiap_local_store_options {
     const char *locale;                    /* NULL: the catalog's _locale */
     const char *storefront;                /* NULL: the catalog's _storefront, e.g. "USA" */
     int delivery;                          /* iosiap_delivery_mode */
+    const iosiap_verification_options *verification; /* NULL: no verification (version 2) */
 } iosiap_local_store_options;
 
-#define IOSIAP_LOCAL_STORE_OPTIONS_INIT { IOSIAP_LOCAL_STORE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, IOSIAP_DELIVERY_POLL }
+#define IOSIAP_LOCAL_STORE_OPTIONS_INIT { IOSIAP_LOCAL_STORE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, IOSIAP_DELIVERY_POLL, NULL }
 
 /**
  * Opens the local App Store. On success *out is the store, to be closed with iosiap_store_close.
@@ -343,6 +373,20 @@ int iosiap_entitlements(iosiap_store *store, iosiap_transaction_callback visit, 
 
 /** 1 if this user may make payments, 0 if not, or a negative status. */
 int iosiap_can_make_payments(iosiap_store *store);
+
+/* ---- Verification for a game's backend ------------------------------------------------------------ */
+
+/**
+ * Verifies a signed transaction (a JWS) by Apple's algorithm: trusted_root_der (NULL: Apple Root CA - G3),
+ * bundle_id, environment ("Production", "Sandbox", "Xcode"; NULL: "Production"). On success
+ * *out_payload_json is the decoded payload as JSON, to be freed with iosiap_string_free; on failure the
+ * status says which step failed and iosiap_last_error_message() why.
+ */
+int iosiap_verify_transaction(char **out_payload_json, const char *jws, const unsigned char *trusted_root_der,
+                              size_t trusted_root_der_length, const char *bundle_id, const char *environment);
+
+/** Frees a string the library returned for the caller to own. NULL does nothing. */
+void iosiap_string_free(char *string);
 
 /* ---- The grant ledger (optional) ---------------------------------------------------------------------- */
 

@@ -23,11 +23,13 @@ enum EventMarshalling {
             storefront: arena.copy(transaction.storefront),
             ownership_type: arena.copy(transaction.ownershipType.rawValue),
             subscription_group_id: arena.copy(transaction.subscriptionGroupID),
-            signed_jws: arena.copy(transaction.signedJWS))
+            signed_jws: arena.copy(transaction.signedJWS),
+            signed_renewal_info: arena.copy(transaction.signedRenewalInfo))
     }
 
     /// The C event for `event`; products are the store's handles, the rest is in the arena.
-    static func event(_ event: StoreEvent, in arena: CStringArena,
+    /// `verified`: the store verifies transactions, so those it delivers passed.
+    static func event(_ event: StoreEvent, in arena: CStringArena, verified: Bool,
                       productHandle: (StoreProduct) -> OpaquePointer) -> iosiap_event {
         var result = iosiap_event()
         result.size = MemoryLayout<iosiap_event>.size
@@ -38,7 +40,8 @@ enum EventMarshalling {
             result.status = error.code.rawValue
             result.message = arena.copy(error.message)
         }
-        func carry(_ transaction: StoreTransaction) {
+        func carry(_ transaction: StoreTransaction, passedVerification: Bool = verified) {
+            result.verified = passedVerification ? 1 : 0
             result.product_id = arena.copy(transaction.productID)
             result.quantity = Int32(transaction.quantity)
             result.transaction = arena.value(Self.transaction(transaction, in: arena))
@@ -70,6 +73,10 @@ enum EventMarshalling {
             case .entitlement(let name):
                 result.grant_entitlement = arena.copy(name)
             }
+        case .verificationFailed(_, let transaction, let error):
+            result.kind = kind(IOSIAP_EVENT_VERIFICATION_FAILED)
+            carry(transaction, passedVerification: false)
+            fail(error)
         case .cancelled(_, let productID):
             result.kind = kind(IOSIAP_EVENT_CANCELLED)
             result.product_id = arena.copy(productID)
@@ -94,7 +101,7 @@ enum EventMarshalling {
             fail(error)
         case .revoked(let transaction):
             result.kind = kind(IOSIAP_EVENT_REVOKED)
-            carry(transaction)
+            carry(transaction, passedVerification: false)
         }
         return result
     }

@@ -63,7 +63,7 @@ final class StoreHandle: Sendable {
 
     private func deliver(_ event: StoreEvent) {
         let arena = CStringArena()
-        var cEvent = EventMarshalling.event(event, in: arena) { productHandle(for: $0) }
+        var cEvent = EventMarshalling.event(event, in: arena, verified: store.verifiesTransactions) { productHandle(for: $0) }
         withUnsafePointer(to: &cEvent) { callback($0) }
     }
 

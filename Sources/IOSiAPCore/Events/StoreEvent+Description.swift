@@ -20,6 +20,8 @@ extension StoreEvent: CustomStringConvertible {
             case .entitlement(let name): "entitlement \(name)"
             }
             return "granted \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary): \(what)"
+        case .verificationFailed(let id, let transaction, let error):
+            return "verification failed \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary): \(error)"
         case .cancelled(let id, let productID):
             return "cancelled #\(id) \(productID) (by the user; nothing charged)"
         case .failed(let id, let productID, let error):

@@ -2,7 +2,8 @@
 ///
 /// Every products request, payment and restore ends in exactly one terminal event:
 /// - products request: `productsReceived` or `productsFailed`;
-/// - payment: `purchased` (or `granted`, with the ledger), `cancelled`, `failed` or `deferred`;
+/// - payment: `purchased` (or `granted`, with the ledger), `verificationFailed` (with a verifier),
+///   `cancelled`, `failed` or `deferred`;
 /// - restore: `restoreFinished` (after zero or more `restored`).
 ///
 /// Events without a request (`requestID == nil`) come from the store itself: an Ask to Buy approval or
@@ -17,6 +18,10 @@ public enum StoreEvent: Sendable, Equatable {
     /// A purchase completed. Grant it, then call finish. `requestID` is `nil` when the purchase was not
     /// answered within its request: an Ask to Buy approval, or redelivery of an unfinished transaction.
     case purchased(requestID: RequestID?, transaction: StoreTransaction)
+    /// A transaction failed verification (or could not be verified yet: `error.code ==
+    /// .verificationRetryable`, and a `purchased` event follows once it is). It is neither granted nor
+    /// finished. It ends a payment; during a restore it carries no request id.
+    case verificationFailed(requestID: RequestID?, transaction: StoreTransaction, error: StoreError)
     /// A purchase the grant ledger granted and finished (for products registered with the ledger,
     /// instead of `purchased`): show it, there is nothing left to do.
     case granted(requestID: RequestID?, transaction: StoreTransaction, grant: Grant)
@@ -42,7 +47,7 @@ public enum StoreEvent: Sendable, Equatable {
              .cancelled(let id, _), .failed(let id, _, _), .deferred(let id, _), .restored(let id, _),
              .restoreFinished(let id, _):
             id
-        case .purchased(let id, _), .granted(let id, _, _):
+        case .purchased(let id, _), .granted(let id, _, _), .verificationFailed(let id, _, _):
             id
         case .declined, .revoked:
             nil
@@ -54,6 +59,8 @@ public enum StoreEvent: Sendable, Equatable {
         switch self {
         case .productsReceived, .productsFailed, .purchased, .granted, .cancelled, .failed, .deferred, .restoreFinished:
             true
+        case .verificationFailed(let id, _, _):
+            id != nil
         case .purchasing, .restored, .declined, .revoked:
             false
         }

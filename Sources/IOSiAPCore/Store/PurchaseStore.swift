@@ -14,26 +14,30 @@ public final class PurchaseStore: Sendable {
 
     /// Opens the store over `backend`, keeping the journal in `stateDirectory`.
     ///
-    /// Transactions left unfinished by earlier launches are queued again at once, each as a `purchased`
+    /// Transactions left unfinished by earlier launches are delivered again first, each as a `purchased`
     /// event without a request id; what the backend still holds unfinished follows.
-    public init(backend: any StoreBackend, stateDirectory: StateDirectory,
+    /// - Parameters:
+    ///   - verifier: checks every transaction before the game hears of it (on the device or on a server);
+    ///     `nil` delivers them unchecked.
+    ///   - retryPolicy: when a verification that could not complete is tried again.
+    public init(backend: any StoreBackend, stateDirectory: StateDirectory, verifier: (any TransactionVerifier)? = nil,
+                retryPolicy: VerificationRetryPolicy = VerificationRetryPolicy(),
                 now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
         let journal = try Journal(directory: stateDirectory)
-        let worker = StoreWorker(backend: backend, journal: journal, events: EventQueue())
-        try worker.queueJournaledUnfinished()
+        let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
+        let worker = StoreWorker(backend: backend, journal: journal, events: EventQueue(), verifier: verifier,
+                                 retryPolicy: retryPolicy, jobs: continuation)
         self.worker = worker
         self.now = now
-
-        let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
         jobs = continuation
         ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
-        continuation.yield(.syncUnfinished)
+        continuation.yield(.redeliverUnfinished)
         Task.detached {
             for await job in stream where worker.state.withLock({ $0.isOpen }) { await worker.run(job) }
         }
         let updates = backend.updates()
         Task.detached {
-            for await update in updates { worker.handle(update) }
+            for await update in updates { await worker.handle(update) }
         }
     }
 
@@ -159,6 +163,9 @@ public final class PurchaseStore: Sendable {
     public func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
         try worker.journal.unfinishedTransactions()
     }
+
+    /// Whether transactions are verified before the game hears of them.
+    public var verifiesTransactions: Bool { worker.verifier != nil }
 
     /// Whether this user may make payments. C: `iosiap_can_make_payments`.
     public var canMakePayments: Bool { worker.backend.canMakePayments }

@@ -6,7 +6,10 @@ enum StoreJob: Sendable {
     case payment(RequestID, PaymentRequest, StoreProduct)
     case restore(RequestID)
     case finish(UInt64)
-    case syncUnfinished
+    /// At launch: the journal's unfinished transactions, then what the store still holds unfinished.
+    case redeliverUnfinished
+    /// A transaction whose verification could not complete, checked again.
+    case verifyAgain(StoreTransaction, attempt: Int)
 }
 
 /// The state the facade and its worker share.
@@ -26,12 +29,19 @@ final class StoreWorker: Sendable {
     let journal: Journal
     let events: EventQueue
     let state: Locked<SharedStoreState>
+    let verifier: (any TransactionVerifier)?
+    private let retryPolicy: VerificationRetryPolicy
+    private let jobs: AsyncStream<StoreJob>.Continuation
 
-    init(backend: any StoreBackend, journal: Journal, events: EventQueue) {
+    init(backend: any StoreBackend, journal: Journal, events: EventQueue, verifier: (any TransactionVerifier)?,
+         retryPolicy: VerificationRetryPolicy, jobs: AsyncStream<StoreJob>.Continuation) {
         self.backend = backend
         self.journal = journal
         self.events = events
         self.state = Locked(SharedStoreState())
+        self.verifier = verifier
+        self.retryPolicy = retryPolicy
+        self.jobs = jobs
     }
 
     func run(_ job: StoreJob) async {
@@ -46,15 +56,17 @@ final class StoreWorker: Sendable {
             // The journal already holds the finish mark; a failure here only means the store keeps the
             // transaction unfinished, and the next launch's sync finishes it again.
             try? await backend.finish(transactionID: transactionID)
-        case .syncUnfinished:
-            await syncUnfinished()
+        case .redeliverUnfinished:
+            await redeliverUnfinished()
+        case .verifyAgain(let transaction, let attempt):
+            await deliver(transaction, requestID: nil, attempt: attempt)
         }
     }
 
-    func handle(_ update: StoreUpdate) {
+    func handle(_ update: StoreUpdate) async {
         switch update {
         case .purchased(let transaction):
-            deliver(transaction, requestID: nil)
+            await deliver(transaction, requestID: nil)
         case .declined(let productID):
             events.push(.declined(productID: productID))
         case .revoked(let transaction):
@@ -66,13 +78,6 @@ final class StoreWorker: Sendable {
             } catch {
                 // Not journaled: the store reports revocations again with its entitlements; nothing granted.
             }
-        }
-    }
-
-    /// Queues the journal's unfinished transactions, each once per launch.
-    func queueJournaledUnfinished() throws(StoreError) {
-        for transaction in try journal.unfinishedTransactions() {
-            queuePurchasedOnce(transaction, requestID: nil)
         }
     }
 
@@ -98,7 +103,7 @@ final class StoreWorker: Sendable {
         do {
             switch try await backend.purchase(request, product: product) {
             case .purchased(let transaction):
-                deliver(transaction, requestID: requestID)
+                await deliver(transaction, requestID: requestID)
             case .cancelled:
                 events.push(.cancelled(requestID: requestID, productID: product.id))
             case .deferred:
@@ -111,35 +116,45 @@ final class StoreWorker: Sendable {
 
     private func restore(_ requestID: RequestID) async {
         do {
-            let owned = try await backend.restore()
-            for transaction in owned {
+            var restored = 0
+            for transaction in try await backend.restore() {
                 try journal.record(transaction, finished: true)
+                if let verifier, case .failed(let error) = await verifier.verify(transaction) {
+                    events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
+                    continue
+                }
                 events.push(.restored(requestID: requestID, transaction: transaction))
+                restored += 1
             }
-            events.push(.restoreFinished(requestID: requestID, result: .success(owned.count)))
+            events.push(.restoreFinished(requestID: requestID, result: .success(restored)))
         } catch {
             events.push(.restoreFinished(requestID: requestID, result: .failure(error)))
         }
     }
 
-    /// Picks up what the store still holds unfinished but the journal lacks (a crash between the charge
-    /// and the journal write), and re-sends finish marks the store missed.
-    private func syncUnfinished() async {
+    /// Delivers the journal's unfinished transactions again, then picks up what the store still holds
+    /// unfinished but the journal lacks (a crash between the charge and the journal write), and re-sends
+    /// finish marks the store missed.
+    private func redeliverUnfinished() async {
+        for transaction in (try? journal.unfinishedTransactions()) ?? [] {
+            await deliver(transaction, requestID: nil)
+        }
         guard let unfinished = try? await backend.unfinishedTransactions() else { return }
         for transaction in unfinished {
             if (try? journal.isFinished(transaction.id)) == true {
                 try? await backend.finish(transactionID: transaction.id)
             } else {
-                deliver(transaction, requestID: nil)
+                await deliver(transaction, requestID: nil)
             }
         }
     }
 
     // MARK: - Delivery
 
-    /// Journals a purchased transaction, then queues its event. Outside a request, a transaction finished
-    /// before is not delivered again (it is never granted twice), nor one already queued in this launch.
-    private func deliver(_ transaction: StoreTransaction, requestID: RequestID?) {
+    /// Journals a purchased transaction, verifies it if the store has a verifier, then queues its event.
+    /// Outside a request, a transaction finished before is not delivered again (it is never granted twice),
+    /// nor one already queued in this launch.
+    private func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0) async {
         let recorded: Journal.RecordResult
         do {
             recorded = try journal.record(transaction)
@@ -153,12 +168,36 @@ final class StoreWorker: Sendable {
             }
             return
         }
+        if requestID == nil && recorded == .knownFinished { return }
+        if let verifier {
+            switch await verifier.verify(transaction) {
+            case .verified:
+                break
+            case .failed(let error):
+                events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
+                return
+            case .retryLater(let error):
+                // Still unfinished in the journal: nothing is lost. Said once, retried quietly until it completes.
+                if attempt == 0 {
+                    events.push(.verificationFailed(requestID: requestID, transaction: transaction,
+                                                    error: StoreError(.verificationRetryable, error.message)))
+                }
+                let next = attempt + 1
+                let jobs = self.jobs
+                let delay = retryPolicy.delay(before: next)
+                Task.detached {
+                    try? await Task.sleep(for: delay)
+                    jobs.yield(.verifyAgain(transaction, attempt: next))
+                }
+                return
+            }
+        }
         if let requestID {
             // A request always ends. A store answers a purchase of something already owned with the
             // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
             state.withLock { _ = $0.deliveredTransactionIDs.insert(transaction.id) }
             events.push(.purchased(requestID: requestID, transaction: transaction))
-        } else if recorded != .knownFinished {
+        } else {
             queuePurchasedOnce(transaction, requestID: nil)
         }
     }

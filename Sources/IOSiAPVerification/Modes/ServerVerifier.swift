@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import IOSiAPCore
+
+/// Verifies transactions on the developer's server: POSTs the signed transaction (or, for servers built
+/// for the legacy receipt endpoint, a `{"receipt-data", "password"}` body) and reads a verifyReceipt-style
+/// answer, `{"status": 0}` for a valid transaction.
+///
+/// Answers follow the legacy endpoint's status codes: 0 valid; 21007 ("a sandbox receipt sent to
+/// production") sends the request again to `sandboxURL`; 21002, 21005, 21009 and 21100–21199 mean "try
+/// again"; any other status rejects the transaction. A timeout, a connection failure, an HTTP 5xx, 408 or
+/// 429, or an answer that is not such JSON (or is about another transaction) is tried again with backoff,
+/// then reported as retryable: the transaction stays queued and nothing is lost.
+public struct ServerVerifier: TransactionVerifier {
+    /// What the server receives.
+    public enum BodyFormat: Sendable, Equatable {
+        /// `{"signedTransaction": "<JWS>", "transactionId": "<id>"}`.
+        case signedTransaction
+        /// `{"receipt-data": "<base64 of the JWS>", "password": "<shared secret>"}`, for legacy servers.
+        case legacyReceipt(password: String?)
+    }
+
+    public var url: URL
+    public var sandboxURL: URL?
+    public var format: BodyFormat
+    public var timeout: Duration
+    public var attempts: Int
+    public var backoff: Duration
+
+    public init(url: URL, sandboxURL: URL? = nil, format: BodyFormat = .signedTransaction,
+                timeout: Duration = .seconds(10), attempts: Int = 3, backoff: Duration = .milliseconds(500)) {
+        self.url = url
+        self.sandboxURL = sandboxURL
+        self.format = format
+        self.timeout = timeout
+        self.attempts = max(attempts, 1)
+        self.backoff = backoff
+    }
+
+    public func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+        guard let jws = transaction.signedJWS else {
+            return .failed(StoreError(.verificationInvalidFormat, "transaction \(transaction.id) carries no signed JWS"))
+        }
+        let body: [String: String] = switch format {
+        case .signedTransaction: ["signedTransaction": jws, "transactionId": String(transaction.id)]
+        case .legacyReceipt(let password): ["receipt-data": Data(jws.utf8).base64EncodedString(), "password": password ?? ""]
+        }
+        var target = url
+        var redirected = false
+        var lastProblem = "no answer"
+        var attempt = 0
+        while attempt < attempts {
+            switch await ask(target, body: body, transactionID: transaction.id) {
+            case .valid:
+                return .verified
+            case .rejected(let status):
+                return .failed(StoreError(.verificationRejectedByServer, "\(target.absoluteString) answered status \(status)"))
+            case .sandboxReceiptSentToProduction where !redirected:
+                guard let sandboxURL else {
+                    return .failed(StoreError(.verificationRejectedByServer,
+                                              "\(target.absoluteString) answered 21007 (a sandbox transaction) and no sandbox URL is set"))
+                }
+                target = sandboxURL
+                redirected = true
+                continue  // not a failed attempt
+            case .sandboxReceiptSentToProduction:
+                return .failed(StoreError(.verificationRejectedByServer, "\(target.absoluteString) answered 21007 again"))
+            case .retry(let problem):
+                lastProblem = problem
+                attempt += 1
+                if attempt < attempts {
+                    try? await Task.sleep(for: backoff * (1 << (attempt - 1)))
+                }
+            }
+        }
+        return .retryLater(StoreError(.verificationRetryable,
+                                      "verification at \(target.absoluteString) did not complete after \(attempts) attempts: \(lastProblem)"))
+    }
+
+    private enum Answer {
+        case valid
+        case rejected(Int)
+        case sandboxReceiptSentToProduction
+        case retry(String)
+    }
+
+    private func ask(_ target: URL, body: [String: String], transactionID: UInt64) async -> Answer {
+        var request = URLRequest(url: target)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        request.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        let (data, response, error) = await Self.send(request)
+        if let error { return .retry(error.localizedDescription) }
+        guard let http = response as? HTTPURLResponse, let data else { return .retry("no HTTP answer") }
+        switch http.statusCode {
+        case 200: break
+        case 408, 429, 500...599: return .retry("HTTP \(http.statusCode)")
+        default: return .rejected(http.statusCode)
+        }
+        guard let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let status = (json["status"] as? NSNumber)?.intValue else {
+            return .retry("the answer is not JSON with a status")
+        }
+        if let echoed = json["transactionId"] as? String, echoed != String(transactionID) {
+            return .retry("the answer is about transaction \(echoed), not \(transactionID)")
+        }
+        switch status {
+        case 0: return .valid
+        case 21007: return .sandboxReceiptSentToProduction
+        case 21002, 21005, 21009, 21100...21199: return .retry("status \(status)")
+        default: return .rejected(status)
+        }
+    }
+
+    private static func send(_ request: URLRequest) async -> (Data?, URLResponse?, (any Error)?) {
+        await withCheckedContinuation { continuation in
+            let task = URLSession.shared.dataTask(with: request) { data, response, error in
+                continuation.resume(returning: (data, response, error))
+            }
+            task.resume()
+        }
+    }
+}

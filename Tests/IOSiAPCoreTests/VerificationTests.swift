@@ -1,0 +1,89 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPTestSupport
+import Testing
+
+@Suite struct VerificationTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    func openLoadedStore(_ verifier: ScriptedVerifier) async throws -> PurchaseStore {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
+                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(20), maximum: .milliseconds(80)))
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        return store
+    }
+
+    @Test func aVerifiedPurchaseIsPurchased() async throws {
+        let verifier = ScriptedVerifier()
+        let store = try await openLoadedStore(verifier)
+        #expect(store.verifiesTransactions)
+        let request = try store.requestPayment(productID: "coins")
+        let events = try await store.pollUntilTerminal(of: request)
+        guard case .purchased(request, let transaction) = events.last else { Issue.record("\(events)"); return }
+        #expect(verifier.verifiedIDs == [transaction.id])
+    }
+
+    @Test func aFailedVerificationIsReportedNeitherGrantedNorFinished() async throws {
+        let forged = StoreError(.verificationInvalidSignature, "forged")
+        let store = try await openLoadedStore(ScriptedVerifier([.failed(forged)]))
+        try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        let request = try store.requestPayment(productID: "coins", quantity: 2)
+        let events = try await store.pollUntilTerminal(of: request)
+        guard case .verificationFailed(request, let transaction, forged) = events.last else { Issue.record("\(events)"); return }
+        #expect(try store.balance(of: "coins") == 0)
+        #expect(try store.unfinishedTransactions() == [transaction])
+        #expect(throws: Never.self) { try store.finish(transactionID: transaction.id) }  // the game may still give up on it
+    }
+
+    @Test func aVerificationThatCannotCompleteIsRetriedUntilItDoes() async throws {
+        let offline = StoreError(.storeUnreachable, "offline")
+        let verifier = ScriptedVerifier([.retryLater(offline), .retryLater(offline), .retryLater(offline)])
+        let store = try await openLoadedStore(verifier)
+        let request = try store.requestPayment(productID: "coins")
+        let events = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        #expect(events.first == .purchasing(requestID: request, productID: "coins", quantity: 1))
+        guard case .verificationFailed(request, let transaction, let error) = events.dropFirst().first else { Issue.record("\(events)"); return }
+        #expect(error.code == .verificationRetryable)
+        #expect(events.last == .purchased(requestID: nil, transaction: transaction))
+        #expect(events.count == 3)  // said once, then retried quietly
+        #expect(verifier.verifiedIDs == Array(repeating: transaction.id, count: 4))
+    }
+
+    @Test func transactionsRedeliveredAtLaunchAreVerifiedToo() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try await openLoadedStore(ScriptedVerifier())
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))
+            if case .purchased(_, let transaction) = events.last { bought = transaction }
+            store.close()
+        }
+        let transaction = try #require(bought)
+        let verifier = ScriptedVerifier([.failed(StoreError(.verificationUntrustedChain))])
+        let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+        let events = try await relaunched.pollUntil { _ in true }
+        #expect(events == [.verificationFailed(requestID: nil, transaction: transaction, error: StoreError(.verificationUntrustedChain))])
+    }
+
+    @Test func restoredTransactionsThatFailVerificationAreNotRestored() async throws {
+        do {
+            let store = try await openLoadedStore(ScriptedVerifier())
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+            guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return }
+            try store.finish(transactionID: transaction.id)
+            _ = try await store.pollFor(.milliseconds(50))
+            store.close()
+        }
+        let failing = try PurchaseStore(backend: backend, stateDirectory: folder.state,
+                                        verifier: ScriptedVerifier([.failed(StoreError(.verificationInvalidSignature))]))
+        let request = try failing.requestRestore()
+        let events = try await failing.pollUntilTerminal(of: request)
+        #expect(events.contains { if case .verificationFailed(nil, _, _) = $0 { true } else { false } })
+        #expect(events.last == .restoreFinished(requestID: request, result: .success(0)))
+    }
+
+    @Test func retryDelaysDoubleUpToTheMaximum() {
+        let policy = VerificationRetryPolicy(initial: .seconds(2), maximum: .seconds(10))
+        #expect((1...5).map { policy.delay(before: $0) } == [.seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)])
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPTestSupport
+import IOSiAPVerification
+import Testing
+
+/// The server verifier against a real HTTP server on loopback (Tests/python/verification_server.py).
+@Suite(.serialized) final class ServerVerifierTests {
+    let server = Process()
+    let input = Pipe()
+    let port: Int
+
+    init() throws {
+        let output = Pipe()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", Fixtures.repositoryRoot.appendingPathComponent("Tests/python/verification_server.py").path]
+        server.standardOutput = output
+        server.standardInput = input
+        try server.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        port = Int(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        server.waitUntilExit()
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    let transaction = StoreTransaction(id: 77, originalID: 77, productID: "coins", productType: .consumable, quantity: 1,
+                                       purchaseDate: Date(), originalPurchaseDate: Date(), environment: .sandbox,
+                                       storefront: "USA", signedJWS: "aGVhZGVy.cGF5bG9hZA.c2ln")
+
+    func verify(_ path: String, sandbox: String? = nil, format: ServerVerifier.BodyFormat = .signedTransaction,
+                timeout: Duration = .seconds(5)) async -> VerificationOutcome {
+        await ServerVerifier(url: url(path), sandboxURL: sandbox.map(url), format: format, timeout: timeout,
+                             attempts: 2, backoff: .milliseconds(20)).verify(transaction)
+    }
+
+    func code(_ outcome: VerificationOutcome) -> StoreErrorCode? {
+        switch outcome {
+        case .verified: nil
+        case .failed(let error), .retryLater(let error): error.code
+        }
+    }
+
+    @Test func aValidAnswerVerifies() async {
+        #expect(port > 0)
+        #expect(await verify("/valid") == .verified)
+    }
+
+    @Test func aRejectionFails() async {
+        guard case .failed(let error) = await verify("/rejected") else { Issue.record("not failed"); return }
+        #expect(error.code == .verificationRejectedByServer)
+        #expect(error.message.contains("21003"))
+    }
+
+    @Test func aSandboxReceiptSentToProductionIsSentToTheSandbox() async {
+        #expect(await verify("/production", sandbox: "/sandbox") == .verified)
+        #expect(code(await verify("/production")) == .verificationRejectedByServer)
+    }
+
+    @Test func slowBrokenMalformedAndWrongAnswersAreRetriedThenRetryable() async {
+        for path in ["/error500", "/malformed", "/wrong"] {
+            guard case .retryLater(let error) = await verify(path) else { Issue.record("\(path) is not retryable"); continue }
+            #expect(error.code == .verificationRetryable)
+            #expect(error.message.contains("2 attempts"))
+        }
+        #expect(code(await verify("/slow", timeout: .milliseconds(300))) == .verificationRetryable)
+        #expect(code(await ServerVerifier(url: URL(string: "http://127.0.0.1:1/")!, attempts: 1).verify(transaction))
+                == .verificationRetryable)
+    }
+
+    @Test func aServerThatFailsOnceIsRetriedWithinOneVerification() async {
+        #expect(await verify("/flaky") == .verified)
+    }
+
+    @Test func theLegacyReceiptBodyCarriesTheJWSAndTheSharedSecret() async {
+        #expect(await verify("/legacy", format: .legacyReceipt(password: "secret")) == .verified)
+        #expect(code(await verify("/legacy", format: .legacyReceipt(password: "wrong"))) == .verificationRejectedByServer)
+    }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""A verification server for tests, on loopback only: prints "port N", then answers POSTs by path.
+
+/valid        {"status": 0} with the transaction id echoed      /rejected   {"status": 21003}
+/slow         answers after 3 s                                 /error500   HTTP 500
+/malformed    a body that is not JSON                           /wrong      status 0 for another transaction
+/production   {"status": 21007} (a sandbox receipt)             /sandbox    like /valid
+/flaky        HTTP 500 the first time per transaction, then valid
+/legacy       valid when the body is {"receipt-data": base64, "password": "secret"}, else 21004
+It stops by itself after 120 s, or when its standard input closes.
+"""
+import base64
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+seen = {}
+lock = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def answer(self, code, body):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_POST(self):
+        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        transaction = request.get("transactionId", "")
+        path = self.path
+        if path in ("/valid", "/sandbox"):
+            return self.answer(200, {"status": 0, "transactionId": transaction})
+        if path == "/rejected":
+            return self.answer(200, {"status": 21003})
+        if path == "/slow":
+            time.sleep(3)
+            return self.answer(200, {"status": 0})
+        if path == "/error500":
+            return self.answer(500, {"error": "down"})
+        if path == "/malformed":
+            return self.answer(200, b"<html>not json</html>")
+        if path == "/wrong":
+            return self.answer(200, {"status": 0, "transactionId": "999999"})
+        if path == "/production":
+            return self.answer(200, {"status": 21007})
+        if path == "/flaky":
+            with lock:
+                first = transaction not in seen
+                seen[transaction] = True
+            return self.answer(500 if first else 200, {"status": 0})
+        if path == "/legacy":
+            receipt = request.get("receipt-data", "")
+            ok = request.get("password") == "secret" and base64.b64decode(receipt).count(b".") == 2
+            return self.answer(200, {"status": 0 if ok else 21004})
+        return self.answer(404, {"error": "unknown path"})
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(f"port {server.server_address[1]}", flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    deadline = time.time() + 120
+    stdin_closed = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), stdin_closed.set()), daemon=True).start()
+    while time.time() < deadline and not stdin_closed.is_set():
+        time.sleep(0.1)
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
