@@ -13,6 +13,7 @@ let package = Package(
         // libiosiap: the C ABI of Include/iosiap/iosiap.h. scripts/build-sdk.sh builds it self-contained.
         .library(name: "iosiap", type: .dynamic, targets: ["IOSiAPExports"]),
         .executable(name: "iosiap-example-session", targets: ["ExampleSession"]),
+        .executable(name: "iosiap-verify", targets: ["VerifyTool"]),
     ],
     targets: [
         .systemLibrary(
@@ -48,6 +49,11 @@ let package = Package(
             name: "IOSiAPExports",
             dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification"],
             path: "Sources/IOSiAPExports"
+        ),
+        .executableTarget(
+            name: "VerifyTool",
+            dependencies: ["IOSiAPCore", "IOSiAPVerification"],
+            path: "Tools/Verify"
         ),
         .executableTarget(
             name: "ExampleSession",

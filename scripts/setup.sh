@@ -14,7 +14,9 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 # shellcheck disable=SC2206
-packages=(libsqlite3-dev ${IOSIAP_SETUP_PACKAGES:-})
+# SQLite and OpenSSL's libcrypto for the core and verification; libcurl because Foundation's networking
+# (server verification) links it when the Swift runtime is linked in statically.
+packages=(libsqlite3-dev libssl-dev libcurl4-openssl-dev ${IOSIAP_SETUP_PACKAGES:-})
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -8,7 +8,8 @@ IOSIAP_SETUP_PACKAGES=cmake
 source scripts/setup.sh
 root=$PWD
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+server=""
+trap 'rm -rf "$work"; [ -n "$server" ] && kill "$server" 2>/dev/null' EXIT
 catalog=$root/Examples/Products.storekit
 toolchain=$(dirname "$(dirname "$(command -v swift)")")   # e.g. /opt/swift/usr
 clang=$toolchain/bin/clang
@@ -44,6 +45,7 @@ package_name=$(grep -o 'package-name","[^"]*' .build/debug.yaml | head -1 | cut 
 swiftc -typecheck -parse-as-library -module-name IOSiAPExports -package-name "$package_name" \
     -I "$(swift build --show-bin-path)/Modules" \
     -Xcc -fmodule-map-file=Sources/CIOSiAP/module.modulemap -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
+    -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap \
     Sources/IOSiAPExports/*.swift -emit-clang-header-path "$work/generated.h"
 python3 Tests/native/compare_headers.py Include/iosiap/iosiap.h "$work/generated.h" \
     Sources/IOSiAPCore/Errors/StoreErrorCode.swift Sources/IOSiAPCore/Store/RequestValidation.swift
@@ -134,6 +136,20 @@ TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/stress" "$catalog" "$work/state-
     -Wl,-rpath,"$tsan_lib" -Wl,-rpath,"$toolchain/lib/swift/linux" -lpthread -o "$work/delivery_thread"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/delivery_thread" "$catalog" "$work/state-delivery"
 check "stress and the delivery thread clean under TSan"
+
+echo "== verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
+python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
+server=$!
+for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/verification.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/verification"
+"$work/verification" "$catalog" "$work/state-verification" "$(awk '{print $2}' "$work/server.port")"
+kill "$server" 2>/dev/null || true
+check "verification through the C ABI"
+python3 -m pip install --quiet --disable-pip-version-check app-store-server-library 2>&1 | grep -v "Running pip as the 'root' user" || true
+swift build --product iosiap-example-session -Xswiftc -warnings-as-errors >/dev/null
+swift run --skip-build iosiap-example-session --state "$work/state-apple" >/dev/null
+python3 Tests/python/verify_with_apple_library.py "$work/state-apple" com.iosiap.example
+check "Apple's app-store-server-library accepts our signed transactions and renewal infos"
 
 echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"

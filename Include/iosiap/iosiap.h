@@ -287,7 +287,7 @@ typedef enum iosiap_verification_mode {
 typedef struct iosiap_verification_options {
     unsigned int version;                  /* IOSIAP_VERIFICATION_OPTIONS_VERSION */
     int mode;                              /* iosiap_verification_mode */
-    const unsigned char *trusted_root_der; /* ON_DEVICE: the root to trust; NULL: the local store's own */
+    const uint8_t *trusted_root_der;       /* ON_DEVICE: the root to trust; NULL: the local store's own */
     size_t trusted_root_der_length;
     const char *server_url;                /* SERVER: where to POST; required */
     const char *sandbox_server_url;        /* SERVER: where a 21007 answer is sent again; NULL: none */
@@ -382,7 +382,7 @@ int iosiap_can_make_payments(iosiap_store *store);
  * *out_payload_json is the decoded payload as JSON, to be freed with iosiap_string_free; on failure the
  * status says which step failed and iosiap_last_error_message() why.
  */
-int iosiap_verify_transaction(char **out_payload_json, const char *jws, const unsigned char *trusted_root_der,
+int iosiap_verify_transaction(char **out_payload_json, const char *jws, const uint8_t *trusted_root_der,
                               size_t trusted_root_der_length, const char *bundle_id, const char *environment);
 
 /** Frees a string the library returned for the caller to own. NULL does nothing. */

@@ -90,8 +90,10 @@ struct Transaction {
     std::string ownershipType;
     std::string subscriptionGroupId;
     std::string signedJws;
+    std::string signedRenewalInfo;
+    bool verified;                     /* passed the store's verification (false when none is configured) */
 
-    explicit Transaction(const iosiap_transaction &t)
+    explicit Transaction(const iosiap_transaction &t, bool passedVerification = false)
         : id(t.id), originalId(t.original_id), productId(Product::text(t.product_id)),
           productType(static_cast<ProductType>(t.product_type)), quantity(t.quantity),
           purchaseDateMs(t.purchase_date_ms), originalPurchaseDateMs(t.original_purchase_date_ms),
@@ -99,7 +101,8 @@ struct Transaction {
           revocationReason(t.revocation_reason), appAccountToken(Product::text(t.app_account_token)),
           environment(Product::text(t.environment)), storefront(Product::text(t.storefront)),
           ownershipType(Product::text(t.ownership_type)), subscriptionGroupId(Product::text(t.subscription_group_id)),
-          signedJws(Product::text(t.signed_jws)) {}
+          signedJws(Product::text(t.signed_jws)), signedRenewalInfo(Product::text(t.signed_renewal_info)),
+          verified(passedVerification) {}
 
     bool isRevoked() const { return revocationDateMs != 0; }
 };
@@ -126,6 +129,12 @@ public:
                            std::int64_t amount, const std::string &entitlement) {
         (void)requestId; (void)transaction; (void)currency; (void)amount; (void)entitlement;
     }
+    /** The transaction failed verification: it is neither granted nor finished. status
+        IOSIAP_E_VERIFY_RETRYABLE means the check could not complete; onPurchased follows once it does. */
+    virtual void onVerificationFailed(std::uint64_t requestId, const Transaction &transaction, int status,
+                                      const std::string &message) {
+        (void)requestId; (void)transaction; (void)status; (void)message;
+    }
     /** The user cancelled: nothing was charged. Not a failure. */
     virtual void onCancelled(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
     virtual void onFailed(std::uint64_t requestId, const std::string &productId, int status, const std::string &message) {
@@ -144,7 +153,7 @@ public:
 
     /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
-       granted → Purchased;
+       granted → Purchased; verification failed → Failed;
        failed, cancelled, declined → Failed; deferred → Removed (the payment left the queue unanswered). */
     virtual void onRequestProductsFinish() {}
     virtual void onRequestProductsError(int code) { (void)code; }
@@ -162,8 +171,12 @@ struct LocalStoreOptions {
     std::string locale;                /* empty: the catalog's */
     std::string storefront;            /* empty: the catalog's */
     bool deliverOnLibraryThread;       /* false: events arrive in poll() */
+    iosiap_verification_mode verification;  /* IOSIAP_VERIFY_NONE, _ON_DEVICE or _SERVER */
+    std::vector<std::uint8_t> trustedRootDer;  /* ON_DEVICE: empty = the local store's own root */
+    std::string serverUrl;             /* SERVER */
+    std::string sandboxServerUrl;      /* SERVER: where a 21007 answer is sent again */
 
-    LocalStoreOptions() : deliverOnLibraryThread(false) {}
+    LocalStoreOptions() : deliverOnLibraryThread(false), verification(IOSIAP_VERIFY_NONE) {}
 };
 
 /** One open store: RAII over iosiap_store, movable, not copyable. Closed when destroyed. */
@@ -197,6 +210,13 @@ public:
         settings.locale = options.locale.empty() ? nullptr : options.locale.c_str();
         settings.storefront = options.storefront.empty() ? nullptr : options.storefront.c_str();
         settings.delivery = options.deliverOnLibraryThread ? IOSIAP_DELIVERY_THREAD : IOSIAP_DELIVERY_POLL;
+        iosiap_verification_options verification = IOSIAP_VERIFICATION_OPTIONS_INIT;
+        verification.mode = options.verification;
+        verification.trusted_root_der = options.trustedRootDer.empty() ? nullptr : &options.trustedRootDer[0];
+        verification.trusted_root_der_length = options.trustedRootDer.size();
+        verification.server_url = options.serverUrl.empty() ? nullptr : options.serverUrl.c_str();
+        verification.sandbox_server_url = options.sandboxServerUrl.empty() ? nullptr : options.sandboxServerUrl.c_str();
+        settings.verification = &verification;
         Dispatcher *dispatcher = new Dispatcher(delegate, options.deliverOnLibraryThread);
         iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
         callbacks.on_event = &Dispatcher::onEvent;
@@ -354,13 +374,17 @@ private:
             delegate.onPaymentEvent(productId, PaymentState::Purchasing, quantity);
             break;
         case IOSIAP_EVENT_PURCHASED:
-            delegate.onPurchased(event.request_id, Transaction(*event.transaction));
+            delegate.onPurchased(event.request_id, Transaction(*event.transaction, event.verified != 0));
             delegate.onPaymentEvent(productId, PaymentState::Purchased, quantity);
             break;
         case IOSIAP_EVENT_GRANTED:
-            delegate.onGranted(event.request_id, Transaction(*event.transaction), text(event.grant_currency),
+            delegate.onGranted(event.request_id, Transaction(*event.transaction, event.verified != 0), text(event.grant_currency),
                                event.grant_amount, text(event.grant_entitlement));
             delegate.onPaymentEvent(productId, PaymentState::Purchased, quantity);
+            break;
+        case IOSIAP_EVENT_VERIFICATION_FAILED:
+            delegate.onVerificationFailed(event.request_id, Transaction(*event.transaction), event.status, text(event.message));
+            delegate.onPaymentEvent(productId, PaymentState::Failed, quantity);
             break;
         case IOSIAP_EVENT_CANCELLED:
             delegate.onCancelled(event.request_id, productId);
@@ -379,7 +403,7 @@ private:
             delegate.onPaymentEvent(productId, PaymentState::Failed, quantity);
             break;
         case IOSIAP_EVENT_RESTORED:
-            delegate.onRestored(event.request_id, Transaction(*event.transaction));
+            delegate.onRestored(event.request_id, Transaction(*event.transaction, event.verified != 0));
             delegate.onPaymentEvent(productId, PaymentState::Restored, quantity);
             break;
         case IOSIAP_EVENT_RESTORE_FINISHED:

@@ -13,7 +13,8 @@ import Testing
     init() throws {
         let output = Pipe()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Fixtures.repositoryRoot.appendingPathComponent("Tests/python/verification_server.py").path]
+        server.arguments = ["python3", Fixtures.repositoryRoot.appendingPathComponent("Tests/python/verification_server.py").path,
+                            "--stop-on-stdin-eof"]
         server.standardOutput = output
         server.standardInput = input
         try server.run()

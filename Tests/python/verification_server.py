@@ -7,8 +7,10 @@
 /production   {"status": 21007} (a sandbox receipt)             /sandbox    like /valid
 /flaky        HTTP 500 the first time per transaction, then valid
 /legacy       valid when the body is {"receipt-data": base64, "password": "secret"}, else 21004
-It stops by itself after 120 s, or when its standard input closes.
+It stops by itself after --lifetime seconds (default 120), and with --stop-on-stdin-eof when its
+standard input closes (so that a test that started it stops it by going away).
 """
+import argparse
 import base64
 import json
 import sys
@@ -64,12 +66,17 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lifetime", type=float, default=120)
+    parser.add_argument("--stop-on-stdin-eof", action="store_true")
+    args = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(f"port {server.server_address[1]}", flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    deadline = time.time() + 120
+    deadline = time.time() + args.lifetime
     stdin_closed = threading.Event()
-    threading.Thread(target=lambda: (sys.stdin.read(), stdin_closed.set()), daemon=True).start()
+    if args.stop_on_stdin_eof:
+        threading.Thread(target=lambda: (sys.stdin.read(), stdin_closed.set()), daemon=True).start()
     while time.time() < deadline and not stdin_closed.is_set():
         time.sleep(0.1)
     server.shutdown()
