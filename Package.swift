@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // Layers (see DESIGN.md §2): the platform-neutral core, the local App Store backend, and the
@@ -83,3 +84,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, built only by scripts/fuzz.sh (IOSIAP_FUZZ=1): libFuzzer provides their `main`.
+if ProcessInfo.processInfo.environment["IOSIAP_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FuzzDriver", path: "Tests/Fuzz/Driver"),
+        .executableTarget(name: "FuzzJWS", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPVerification"], path: "Tests/Fuzz/JWS"),
+        .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPLocalStore"], path: "Tests/Fuzz/Catalog"),
+        .executableTarget(name: "FuzzCABI", dependencies: ["FuzzDriver", "CIOSiAP", "IOSiAPExports"], path: "Tests/Fuzz/CABI"),
+    ]
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check a change must pass: a warning-free build, the Swift example session against the bundled
-# catalog with its output checked, the unit tests, then the C ABI's checks (scripts/test-native.sh).
+# catalog with its output checked, the unit tests, the C ABI's checks (scripts/test-native.sh), and a
+# short fuzzing run (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -32,3 +33,6 @@ swift test --skip-build
 
 echo "== C ABI, shared library, C and C++ layers"
 bash scripts/test-native.sh
+
+echo "== fuzzing: the JWS parser and verifier, the .storekit parser, the C ABI's strings (60 s each)"
+bash scripts/fuzz.sh "${IOSIAP_FUZZ_SECONDS:-60}"

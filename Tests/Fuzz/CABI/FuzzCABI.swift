@@ -1,0 +1,66 @@
+// libFuzzer target: the C ABI's string inputs. The input is split at NUL bytes into C strings that are
+// passed, as a C caller would, to the request, product, ledger and verify functions of one open store.
+// Built by scripts/fuzz.sh.
+import Foundation
+import FuzzDriver
+import CIOSiAP
+import IOSiAPExports
+
+/// The token of the store every input is fed to (a handle is an opaque token, safe to share).
+nonisolated(unsafe) private let store: OpaquePointer? = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iosiap-fuzz-\(getpid())")
+    let catalog = ProcessInfo.processInfo.environment["IOSIAP_FUZZ_CATALOG"] ?? "Examples/Products.storekit"
+    var options = iosiap_local_store_options()
+    options.version = 2
+    var handle: OpaquePointer?
+    return catalog.withCString { catalogPath in
+        folder.path.withCString { statePath in
+            options.catalog_path = catalogPath
+            options.state_directory = statePath
+            precondition(iosiap_store_open_local(&handle, &options, nil) == 0, "cannot open the fuzzing store")
+            let ids = ["com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade"]
+            var pointers = ids.map { strdup($0).map { UnsafePointer($0) } }
+            _ = iosiap_request_products(nil, handle, &pointers, UInt(pointers.count))
+            for pointer in pointers { free(UnsafeMutablePointer(mutating: pointer)) }
+            return handle
+        }
+    }
+}()
+
+@main enum FuzzCABI {
+    static func main() { FuzzDriver.run(fuzzCABI) }
+}
+
+/// libFuzzer's own `main`, linked in but not used, refers to this name.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt { fuzzCABI(input, size) }
+
+private func fuzzCABI(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data = input else { return 0 }
+    // Each piece is copied into its own allocation, NUL-terminated, so that ASan sees any overread.
+    var pieces: [UnsafeMutablePointer<CChar>] = []
+    var start = 0
+    for index in 0...size where index == size || data[index] == 0 {
+        let piece = UnsafeMutablePointer<CChar>.allocate(capacity: index - start + 1)
+        for offset in 0..<(index - start) { piece[offset] = CChar(bitPattern: data[start + offset]) }
+        piece[index - start] = 0
+        pieces.append(piece)
+        start = index + 1
+    }
+    defer { for piece in pieces { piece.deallocate() } }
+    var ids = pieces.map { Optional(UnsafePointer($0)) }
+    let first = ids[0]
+    _ = iosiap_request_products(nil, store, &ids, UInt(ids.count))
+    _ = iosiap_request_payment(nil, store, first, CInt(size % 12), ids.count > 1 ? ids[1] : nil)
+    var product: OpaquePointer?
+    _ = iosiap_store_product(&product, store, first)
+    var entitled: CInt = 0
+    _ = iosiap_is_entitled(&entitled, store, first)
+    var balance: Int64 = 0
+    _ = iosiap_ledger_balance(&balance, store, first)
+    var payload: UnsafeMutablePointer<CChar>?
+    _ = iosiap_verify_transaction(&payload, first, nil, 0, ids.count > 1 ? ids[1] : first, ids.count > 2 ? ids[2] : nil)
+    iosiap_string_free(payload)
+    _ = iosiap_poll(store, 0)
+    return 0
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets (Tests/Fuzz) for SECONDS each (default 60): the JWS parser and verifier, the
+# .storekit parser, and the C ABI's string inputs, under AddressSanitizer. A crash, a leak or a hang
+# (an input taking over 10 s) fails the run; the input that caused it is kept in .build-fuzz/artifacts.
+# usage: scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 3600 FuzzJWS
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzJWS FuzzCatalog FuzzCABI)
+# gold cannot link libFuzzer with Swift's entry point here; the toolchain's lld can.
+toolset=$(mktemp)
+trap 'rm -f "$toolset"' EXIT
+echo '{ "schemaVersion": "1.0", "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld"] } }' >"$toolset"
+mkdir -p .build-fuzz/artifacts
+for target in "${targets[@]}"; do
+    IOSIAP_FUZZ=1 swift build --build-path .build-fuzz --toolset "$toolset" -Xswiftc -sanitize=fuzzer,address \
+        --product "$target" 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|Compiling|Build" >&2 || true
+    binary=$(IOSIAP_FUZZ=1 swift build --build-path .build-fuzz --show-bin-path)/$target
+    [ -x "$binary" ] || { echo "fuzz: $target was not built" >&2; exit 1; }
+    case $target in
+        FuzzJWS) seeds=Tests/Fuzz/corpus/jws ;;
+        FuzzCatalog) seeds=Tests/Fuzz/corpus/catalog ;;
+        FuzzCABI) seeds=Tests/Fuzz/corpus/cabi ;;
+    esac
+    # New inputs go to a scratch corpus; the seeds in the repository stay as they are.
+    corpus=.build-fuzz/corpus/$target
+    mkdir -p "$corpus"
+    echo "== $target for ${seconds}s"
+    log=.build-fuzz/$target.log
+    status=0
+    IOSIAP_FUZZ_CATALOG=$PWD/Examples/Products.storekit ASAN_OPTIONS=detect_leaks=1 \
+        "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+        -artifact_prefix=.build-fuzz/artifacts/"$target"- -print_final_stats=1 >"$log" 2>&1 || status=$?
+    grep -E "Done [0-9]+ runs|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY" "$log" || true
+    [ "$status" -eq 0 ] || { tail -40 "$log" >&2; echo "fuzz: $target failed (exit $status); see $log and .build-fuzz/artifacts" >&2; exit 1; }
+done
+echo "fuzz: ${#targets[@]} passed, 0 failed"
