@@ -9,7 +9,7 @@ source scripts/setup.sh
 root=$PWD
 work=$(mktemp -d)
 server=""
-trap 'rm -rf "$work"; [ -n "$server" ] && kill "$server" 2>/dev/null' EXIT
+trap 'rm -rf "$work"; if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi' EXIT
 catalog=$root/Examples/Products.storekit
 toolchain=$(dirname "$(dirname "$(command -v swift)")")   # e.g. /opt/swift/usr
 clang=$toolchain/bin/clang
