@@ -20,10 +20,13 @@ for target in "${targets[@]}"; do
         --product "$target" 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|Compiling|Build" >&2 || true
     binary=$(IOSIAP_FUZZ=1 swift build --build-path .build-fuzz --show-bin-path)/$target
     [ -x "$binary" ] || { echo "fuzz: $target was not built" >&2; exit 1; }
+    per_input_leak_check=1
     case $target in
         FuzzJWS) seeds=Tests/Fuzz/corpus/jws ;;
         FuzzCatalog) seeds=Tests/Fuzz/corpus/catalog ;;
-        FuzzCABI) seeds=Tests/Fuzz/corpus/cabi ;;
+        # The store goes on working on its own threads after an input returns, so memory still in use
+        # there looks leaked to a check right after the input: for this target leaks are checked at exit.
+        FuzzCABI) seeds=Tests/Fuzz/corpus/cabi; per_input_leak_check=0 ;;
     esac
     # New inputs go to a scratch corpus; the seeds in the repository stay as they are.
     corpus=.build-fuzz/corpus/$target
@@ -33,6 +36,7 @@ for target in "${targets[@]}"; do
     status=0
     IOSIAP_FUZZ_CATALOG=$PWD/Examples/Products.storekit ASAN_OPTIONS=detect_leaks=1 \
         "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+        -detect_leaks="$per_input_leak_check" \
         -artifact_prefix=.build-fuzz/artifacts/"$target"- -print_final_stats=1 >"$log" 2>&1 || status=$?
     grep -E "Done [0-9]+ runs|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY" "$log" || true
     [ "$status" -eq 0 ] || { tail -40 "$log" >&2; echo "fuzz: $target failed (exit $status); see $log and .build-fuzz/artifacts" >&2; exit 1; }
