@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "IOSiAPCore", targets: ["IOSiAPCore"]),
         .library(name: "IOSiAPLocalStore", targets: ["IOSiAPLocalStore"]),
         .library(name: "IOSiAPVerification", targets: ["IOSiAPVerification"]),
+        .library(name: "IOSiAPStoreKit", targets: ["IOSiAPStoreKit"]),
         // libiosiap: the C ABI of Include/iosiap/iosiap.h. scripts/build-sdk.sh builds it self-contained.
         .library(name: "iosiap", type: .dynamic, targets: ["IOSiAPExports"]),
         .executable(name: "iosiap-example-session", targets: ["ExampleSession"]),
@@ -38,6 +39,11 @@ let package = Package(
             path: "Sources/IOSiAPVerification"
         ),
         .target(
+            name: "IOSiAPStoreKit",
+            dependencies: ["IOSiAPCore"],
+            path: "Sources/IOSiAPStoreKit"
+        ),
+        .target(
             name: "IOSiAPLocalStore",
             dependencies: ["IOSiAPCore", "IOSiAPVerification"],
             path: "Sources/IOSiAPLocalStore"
@@ -48,7 +54,7 @@ let package = Package(
         ),
         .target(
             name: "IOSiAPExports",
-            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification"],
+            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore", "IOSiAPStoreKit", "IOSiAPVerification"],
             path: "Sources/IOSiAPExports"
         ),
         .executableTarget(
@@ -75,6 +81,11 @@ let package = Package(
             name: "IOSiAPVerificationTests",
             dependencies: ["IOSiAPCore", "IOSiAPVerification", "IOSiAPTestSupport"],
             path: "Tests/IOSiAPVerificationTests"
+        ),
+        .testTarget(
+            name: "IOSiAPStoreKitTests",
+            dependencies: ["IOSiAPCore", "IOSiAPStoreKit", "IOSiAPTestSupport"],
+            path: "Tests/IOSiAPStoreKitTests"
         ),
         .testTarget(
             name: "IOSiAPLocalStoreTests",

@@ -323,6 +323,27 @@ typedef struct iosiap_local_store_options {
 int iosiap_store_open_local(iosiap_store **out, const iosiap_local_store_options *options,
                             const iosiap_callbacks *callbacks);
 
+#define IOSIAP_STOREKIT_OPTIONS_VERSION 1
+
+/** How to open the store over StoreKit 2. Copied during iosiap_store_open_storekit. */
+typedef struct iosiap_storekit_options {
+    unsigned int version;                  /* IOSIAP_STOREKIT_OPTIONS_VERSION */
+    const char *state_directory;           /* where the journal is kept (e.g. Application Support); required */
+    int delivery;                          /* iosiap_delivery_mode */
+    const iosiap_verification_options *verification; /* NULL or ON_DEVICE: StoreKit's own verdict;
+                                                        SERVER: StoreKit's verdict, then the server's */
+} iosiap_storekit_options;
+
+#define IOSIAP_STOREKIT_OPTIONS_INIT { IOSIAP_STOREKIT_OPTIONS_VERSION, NULL, IOSIAP_DELIVERY_POLL, NULL }
+
+/**
+ * Opens the store over StoreKit 2 (iOS 17, macOS 14, tvOS 17, visionOS 1 and later): the real App Store,
+ * or the .storekit configuration an Xcode scheme selects. Where StoreKit does not exist (Linux) it returns
+ * IOSIAP_E_SK_UNSUPPORTED_PLATFORM: use iosiap_store_open_local there.
+ */
+int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options *options,
+                               const iosiap_callbacks *callbacks);
+
 /** Closes the store and frees it. Queued events are dropped. NULL does nothing. */
 void iosiap_store_close(iosiap_store *store);
 

@@ -22,21 +22,26 @@ enum VerificationOptions {
             return OnDeviceVerifier(try SignedDataVerifier(trustedRoots: [root], bundleID: localStore.bundleID,
                                                            environment: localStore.environment))
         case IOSIAP_VERIFY_SERVER.rawValue:
-            let url = try serverURL(settings.server_url, "verification.server_url")
-            guard let url else { throw StoreError(.invalidArgument, "verification.server_url is NULL") }
-            let sandbox = try serverURL(settings.sandbox_server_url, "verification.sandbox_server_url")
-            let format: ServerVerifier.BodyFormat = settings.legacy_receipt_body != 0
-                ? .legacyReceipt(password: try CStringInput.optional(settings.shared_secret, "verification.shared_secret"))
-                : .signedTransaction
-            guard settings.timeout_ms >= 0, settings.attempts >= 0 else {
-                throw StoreError(.invalidArgument, "verification.timeout_ms and attempts must not be negative")
-            }
-            return ServerVerifier(url: url, sandboxURL: sandbox, format: format,
-                                  timeout: .milliseconds(settings.timeout_ms == 0 ? 10_000 : Int(settings.timeout_ms)),
-                                  attempts: settings.attempts == 0 ? 3 : Int(settings.attempts))
+            return try serverVerifier(settings)
         default:
             throw StoreError(.invalidArgument, "verification.mode \(settings.mode) is not an iosiap_verification_mode")
         }
+    }
+
+    /// The server verifier the options describe (mode SERVER).
+    static func serverVerifier(_ settings: iosiap_verification_options) throws(StoreError) -> ServerVerifier {
+        let url = try serverURL(settings.server_url, "verification.server_url")
+        guard let url else { throw StoreError(.invalidArgument, "verification.server_url is NULL") }
+        let sandbox = try serverURL(settings.sandbox_server_url, "verification.sandbox_server_url")
+        let format: ServerVerifier.BodyFormat = settings.legacy_receipt_body != 0
+            ? .legacyReceipt(password: try CStringInput.optional(settings.shared_secret, "verification.shared_secret"))
+            : .signedTransaction
+        guard settings.timeout_ms >= 0, settings.attempts >= 0 else {
+            throw StoreError(.invalidArgument, "verification.timeout_ms and attempts must not be negative")
+        }
+        return ServerVerifier(url: url, sandboxURL: sandbox, format: format,
+                              timeout: .milliseconds(settings.timeout_ms == 0 ? 10_000 : Int(settings.timeout_ms)),
+                              attempts: settings.attempts == 0 ? 3 : Int(settings.attempts))
     }
 
     static func rootCertificate(_ settings: iosiap_verification_options) throws(StoreError) -> [UInt8]? {

@@ -218,6 +218,18 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(iosiap_poll(threaded, 0), IOSIAP_E_WRONG_STATE, "IOSIAP_DELIVERY_THREAD");
     iosiap_store_close(threaded);
 
+    /* StoreKit exists only on Apple platforms: a clear answer here, not a crash. */
+    {
+        iosiap_storekit_options storekit = IOSIAP_STOREKIT_OPTIONS_INIT;
+        iosiap_store *apple = NULL;
+        storekit.state_directory = argv[2];
+        EXPECT_STATUS(iosiap_store_open_storekit(&apple, &storekit, NULL), IOSIAP_E_SK_UNSUPPORTED_PLATFORM, "iosiap_store_open_local");
+        EXPECT(apple == NULL);
+        storekit.version = 3;
+        EXPECT_STATUS(iosiap_store_open_storekit(&apple, &storekit, NULL), IOSIAP_E_INVALID_ARGUMENT, "options version 3");
+        EXPECT_STATUS(iosiap_store_open_storekit(NULL, &storekit, NULL), IOSIAP_E_INVALID_ARGUMENT, "out is NULL");
+    }
+
     /* After close the handle is dead: refused, not a crash. */
     iosiap_store_close(store);
     iosiap_store_close(store);

@@ -1,0 +1,44 @@
+import CIOSiAP
+import Foundation
+import IOSiAPCore
+#if canImport(StoreKit)
+import IOSiAPStoreKit
+#endif
+
+@c(iosiap_store_open_storekit)
+public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                       _ options: UnsafePointer<iosiap_storekit_options>?,
+                                       _ callbacks: UnsafePointer<iosiap_callbacks>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
+        out.pointee = nil
+        guard let options else { throw StoreError(.invalidArgument, "options is NULL") }
+        guard options.pointee.version == IOSIAP_STOREKIT_OPTIONS_VERSION else {
+            throw StoreError(.invalidArgument, "options version \(options.pointee.version) is not supported; "
+                + "this library reads version \(IOSIAP_STOREKIT_OPTIONS_VERSION) (use IOSIAP_STOREKIT_OPTIONS_INIT)")
+        }
+        #if canImport(StoreKit)
+        guard #available(iOS 17.0, macOS 14.0, tvOS 17.0, visionOS 1.0, *) else {
+            throw StoreError(.unsupportedPlatform, "IOSiAP's StoreKit backend needs iOS 17, macOS 14, tvOS 17 or visionOS 1")
+        }
+        let settings = options.pointee
+        let directory = try StateDirectory(path: try CStringInput.required(settings.state_directory, "options.state_directory"))
+        let backend = StoreKitBackend(api: LiveStoreKit())
+        var verifiers: [any TransactionVerifier] = [backend.verifier]
+        if let verification = settings.verification, UInt32(bitPattern: verification.pointee.mode) == IOSIAP_VERIFY_SERVER.rawValue {
+            verifiers.append(try VerificationOptions.serverVerifier(verification.pointee))
+        }
+        let store = try PurchaseStore(backend: backend, stateDirectory: directory, verifier: VerifierChain(verifiers))
+        var callback = EventCallback(function: nil, userData: nil)
+        if let callbacks { callback = EventCallback(function: callbacks.pointee.on_event, userData: callbacks.pointee.user_data) }
+        let handle = StoreHandle(store: store, localStore: nil, callback: callback,
+                                 usesDeliveryThread: settings.delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
+        out.pointee = HandleRegistry.register(handle)
+        return IOSIAP_OK.rawValue
+        #else
+        _ = callbacks
+        throw StoreError(.unsupportedPlatform,
+                         "StoreKit exists only on Apple platforms; open the local App Store with iosiap_store_open_local")
+        #endif
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import IOSiAPCore
+
+/// What the StoreKit 2 backend needs from StoreKit, as small protocols: the real StoreKit conforms on Apple
+/// platforms (`Live/`), scripted fakes conform in the tests on Linux. Everything the backend decides is
+/// written against these, so that it is tested without StoreKit.
+public protocol StoreKitAPI: Sendable {
+    associatedtype Product: StoreKitProduct
+    associatedtype Transaction: StoreKitTransaction
+
+    /// `Product.products(for:)`.
+    func products(for ids: [String]) async throws(StoreKitFailure) -> [Product]
+    /// `product.purchase(options:)` with `.quantity` and `.appAccountToken`.
+    func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
+    /// `Transaction.updates`: started once, when the store opens.
+    func transactionUpdates() -> AsyncStream<StoreKitVerified<Transaction>>
+    /// `Transaction.unfinished`.
+    func unfinishedTransactions() async -> [StoreKitVerified<Transaction>]
+    /// `Transaction.currentEntitlements`.
+    func currentEntitlements() async -> [StoreKitVerified<Transaction>]
+    /// `AppStore.sync()`.
+    func sync() async throws(StoreKitFailure)
+    /// `transaction.finish()` of the transaction with this id.
+    func finish(transactionID: UInt64) async
+    /// `AppStore.canMakePayments`.
+    var canMakePayments: Bool { get }
+}
+
+/// The parts of StoreKit's `Product` the backend reads.
+public protocol StoreKitProduct: Sendable {
+    var id: String { get }
+    var type: ProductType { get }
+    var displayName: String { get }
+    var description: String { get }
+    var price: Decimal { get }
+    var displayPrice: String { get }
+    var currencyCode: String { get }
+    var subscription: SubscriptionInfo? { get }
+}
+
+/// The parts of StoreKit's `Transaction` the backend reads.
+public protocol StoreKitTransaction: Sendable {
+    var id: UInt64 { get }
+    var originalID: UInt64 { get }
+    var productID: String { get }
+    var productType: ProductType { get }
+    var purchasedQuantity: Int { get }
+    var purchaseDate: Date { get }
+    var originalPurchaseDate: Date { get }
+    var expirationDate: Date? { get }
+    var revocationDate: Date? { get }
+    var revocationReason: RevocationReason? { get }
+    var appAccountToken: UUID? { get }
+    var environment: StoreEnvironment { get }
+    var storefrontCountryCode: String { get }
+    var ownershipType: OwnershipType { get }
+    var reason: TransactionReason { get }
+    var subscriptionGroupID: String? { get }
+    var jwsRepresentation: String { get }
+}
+
+/// StoreKit's `VerificationResult`: the transaction, and why StoreKit could not verify it, if it could not.
+public enum StoreKitVerified<Transaction: Sendable>: Sendable {
+    case verified(Transaction)
+    case unverified(Transaction, StoreKitVerificationFailure)
+
+    /// The transaction, verified or not.
+    public var value: Transaction {
+        switch self {
+        case .verified(let transaction), .unverified(let transaction, _): transaction
+        }
+    }
+}
+
+/// `VerificationResult.VerificationError`.
+public enum StoreKitVerificationFailure: Sendable, Equatable {
+    case invalidCertificateChain, invalidDeviceVerification, invalidEncoding, invalidSignature
+    case missingRequiredProperties, revokedCertificate
+}
+
+/// `Product.PurchaseResult`.
+public enum StoreKitPurchaseResult<Transaction: Sendable>: Sendable {
+    case success(StoreKitVerified<Transaction>)
+    case userCancelled
+    case pending
+}
+
+/// The errors StoreKit throws (`StoreKitError`, `Product.PurchaseError`), as the backend tells them apart.
+public enum StoreKitFailure: Error, Sendable, Equatable {
+    case unknown
+    case userCancelled
+    case networkError(String)
+    case systemError(String)
+    case notAvailableInStorefront
+    case notEntitled
+    case unsupported
+    case invalidQuantity
+    case productUnavailable
+    case purchaseNotAllowed
+    case ineligibleForOffer
+    case invalidOfferIdentifier
+    case invalidOfferPrice
+    case invalidOfferSignature
+    case missingOfferParameters
+    /// An error StoreKit added after this library was written.
+    case other(String)
+}

@@ -1,0 +1,147 @@
+import Foundation
+import IOSiAPCore
+
+/// The store backend over StoreKit 2 (on Apple platforms, `StoreKitBackend(api: LiveStoreKit())`).
+///
+/// All of its decisions are here, written against `StoreKitAPI`, so that they are tested on Linux with
+/// scripted fakes: products, every purchase result, the `Transaction.updates` listener started when the
+/// store opens (purchases made while the game was not running, Ask to Buy approvals, renewals, refunds),
+/// `Transaction.unfinished` at launch, restore through `AppStore.sync()` and current entitlements, and
+/// StoreKit's verification results, which `verifier` hands to the core.
+public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
+    private let api: API
+    private let loaded = Locked<[String: API.Product]>([:])
+    private let results: VerificationResults
+    private let updateStream: AsyncStream<StoreUpdate>
+    private let listener: Task<Void, Never>
+
+    /// StoreKit's verdicts, by transaction id, for the core's verifier.
+    final class VerificationResults: Sendable {
+        private let failures = Locked<[UInt64: StoreError]>([:])
+
+        func note<Transaction>(_ result: StoreKitVerified<Transaction>, id: UInt64) {
+            failures.withLock { failures in
+                switch result {
+                case .verified: failures[id] = nil
+                case .unverified(_, let failure): failures[id] = StoreKitErrorMapping.error(failure)
+                }
+            }
+        }
+
+        func failure(for id: UInt64) -> StoreError? { failures.withLock { $0[id] } }
+    }
+
+    public init(api: API) {
+        self.api = api
+        let results = VerificationResults()
+        self.results = results
+        let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
+        updateStream = stream
+        // Started now, when the store opens, so that nothing StoreKit reports before the game asks is missed.
+        let updates = api.transactionUpdates()
+        listener = Task.detached {
+            for await update in updates {
+                results.note(update, id: update.value.id)
+                let transaction = Self.transaction(update.value)
+                sink.yield(transaction.isRevoked ? .revoked(transaction) : .purchased(transaction))
+            }
+            sink.finish()
+        }
+    }
+
+    deinit {
+        listener.cancel()
+    }
+
+    /// The verifier to open the `PurchaseStore` with: StoreKit's own verdict on each transaction, so that a
+    /// transaction StoreKit could not verify arrives as `verificationFailed`.
+    public var verifier: any TransactionVerifier { StoreKitResultVerifier(results: results) }
+
+    public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
+        let found: [API.Product]
+        do { found = try await api.products(for: ids) } catch { throw StoreKitErrorMapping.error(error) }
+        loaded.withLock { loaded in
+            for product in found { loaded[product.id] = product }
+        }
+        return found.map(Self.product)
+    }
+
+    public func purchase(_ request: PaymentRequest, product: StoreProduct) async throws(StoreError) -> PurchaseOutcome {
+        guard let storeKitProduct = loaded.withLock({ $0[product.id] }) else {
+            throw StoreError(.unknownProduct, "product '\(product.id)' was not loaded from StoreKit")
+        }
+        let result: StoreKitPurchaseResult<API.Transaction>
+        do {
+            result = try await api.purchase(storeKitProduct, quantity: request.quantity, appAccountToken: request.appAccountToken)
+        } catch .userCancelled {
+            return .cancelled  // StoreKit sometimes throws it instead of returning it: still not a failure
+        } catch {
+            throw StoreKitErrorMapping.error(error)
+        }
+        switch result {
+        case .success(let verified):
+            results.note(verified, id: verified.value.id)
+            return .purchased(Self.transaction(verified.value))
+        case .userCancelled:
+            return .cancelled
+        case .pending:
+            return .deferred
+        }
+    }
+
+    public func restore() async throws(StoreError) -> [StoreTransaction] {
+        do { try await api.sync() } catch { throw StoreKitErrorMapping.error(error) }
+        return await api.currentEntitlements().map { entitlement in
+            results.note(entitlement, id: entitlement.value.id)
+            return Self.transaction(entitlement.value)
+        }.filter { $0.productType.isRestorable && !$0.isRevoked }
+    }
+
+    public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
+        await api.unfinishedTransactions().map { unfinished in
+            results.note(unfinished, id: unfinished.value.id)
+            return Self.transaction(unfinished.value)
+        }
+    }
+
+    public func finish(transactionID: UInt64) async throws(StoreError) {
+        await api.finish(transactionID: transactionID)
+    }
+
+    public var canMakePayments: Bool { api.canMakePayments }
+
+    public func updates() -> AsyncStream<StoreUpdate> { updateStream }
+
+    public func close() {
+        listener.cancel()
+    }
+
+    // MARK: - Mapping
+
+    static func product(_ product: API.Product) -> StoreProduct {
+        StoreProduct(id: product.id, type: product.type, displayName: product.displayName, description: product.description,
+                     price: product.price, currencyCode: product.currencyCode, displayPrice: product.displayPrice,
+                     subscription: product.subscription)
+    }
+
+    static func transaction(_ transaction: API.Transaction) -> StoreTransaction {
+        StoreTransaction(
+            id: transaction.id, originalID: transaction.originalID, productID: transaction.productID,
+            productType: transaction.productType, quantity: transaction.purchasedQuantity,
+            purchaseDate: transaction.purchaseDate, originalPurchaseDate: transaction.originalPurchaseDate,
+            expirationDate: transaction.expirationDate, revocationDate: transaction.revocationDate,
+            revocationReason: transaction.revocationReason, appAccountToken: transaction.appAccountToken,
+            environment: transaction.environment, storefront: transaction.storefrontCountryCode,
+            ownershipType: transaction.ownershipType, reason: transaction.reason,
+            subscriptionGroupID: transaction.subscriptionGroupID, signedJWS: transaction.jwsRepresentation)
+    }
+}
+
+/// Verifies by StoreKit's verdict: StoreKit checked the JWS on the device before handing it over.
+struct StoreKitResultVerifier<API: StoreKitAPI>: TransactionVerifier {
+    let results: StoreKitBackend<API>.VerificationResults
+
+    func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+        results.failure(for: transaction.id).map(VerificationOutcome.failed) ?? .verified
+    }
+}

@@ -1,0 +1,36 @@
+import IOSiAPCore
+
+/// StoreKit's errors and verification failures in IOSiAP's codes (the C status numbers).
+enum StoreKitErrorMapping {
+    static func error(_ failure: StoreKitFailure) -> StoreError {
+        switch failure {
+        case .unknown: StoreError(.unknown, "StoreKit: unknown error")
+        case .userCancelled: StoreError(.paymentCancelled, "StoreKit: the user cancelled")
+        case .networkError(let detail): StoreError(.storeUnreachable, "StoreKit: network error: \(detail)")
+        case .systemError(let detail): StoreError(.systemError, "StoreKit: system error: \(detail)")
+        case .notAvailableInStorefront: StoreError(.storeProductNotAvailable, "StoreKit: not available in this storefront")
+        case .notEntitled: StoreError(.notEntitled, "StoreKit: the app is not entitled to this")
+        case .unsupported: StoreError(.unsupportedPlatform, "StoreKit: unsupported on this device")
+        case .invalidQuantity: StoreError(.quantityOutOfRange, "StoreKit: invalid quantity")
+        case .productUnavailable: StoreError(.storeProductNotAvailable, "StoreKit: the product is unavailable")
+        case .purchaseNotAllowed: StoreError(.paymentNotAllowed, "StoreKit: purchases are not allowed")
+        case .ineligibleForOffer: StoreError(.ineligibleForOffer, "StoreKit: ineligible for the offer")
+        case .invalidOfferIdentifier: StoreError(.invalidOfferIdentifier, "StoreKit: invalid offer identifier")
+        case .invalidOfferPrice: StoreError(.invalidOfferPrice, "StoreKit: invalid offer price")
+        case .invalidOfferSignature: StoreError(.invalidSignature, "StoreKit: invalid offer signature")
+        case .missingOfferParameters: StoreError(.missingOfferParams, "StoreKit: missing offer parameters")
+        case .other(let detail): StoreError(.unknown, "StoreKit: \(detail)")
+        }
+    }
+
+    static func error(_ failure: StoreKitVerificationFailure) -> StoreError {
+        switch failure {
+        case .invalidCertificateChain: StoreError(.verificationUntrustedChain, "StoreKit could not verify the certificate chain")
+        case .invalidDeviceVerification: StoreError(.verificationInvalidSignature, "StoreKit: the device verification does not match")
+        case .invalidEncoding: StoreError(.verificationInvalidFormat, "StoreKit: the signed data is not valid")
+        case .invalidSignature: StoreError(.verificationInvalidSignature, "StoreKit: the signature does not match")
+        case .missingRequiredProperties: StoreError(.verificationInvalidFormat, "StoreKit: required properties are missing")
+        case .revokedCertificate: StoreError(.verificationUntrustedChain, "StoreKit: a certificate was revoked")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPStoreKit
+
+/// StoreKit as a test scripts it: the fake behind `StoreKitAPI`.
+final class ScriptedStoreKit: StoreKitAPI {
+    struct FakeProduct: StoreKitProduct {
+        var id: String
+        var type: ProductType
+        var displayName = "Product"
+        var description = "A product"
+        var price: Decimal = 0.99
+        var displayPrice = "$0.99"
+        var currencyCode = "USD"
+        var subscription: SubscriptionInfo?
+    }
+
+    struct FakeTransaction: StoreKitTransaction {
+        var id: UInt64
+        var originalID: UInt64
+        var productID: String
+        var productType: ProductType
+        var purchasedQuantity = 1
+        var purchaseDate = Date(timeIntervalSince1970: 1_767_225_600)
+        var originalPurchaseDate = Date(timeIntervalSince1970: 1_767_225_600)
+        var expirationDate: Date?
+        var revocationDate: Date?
+        var revocationReason: RevocationReason?
+        var appAccountToken: UUID?
+        var environment = StoreEnvironment.sandbox
+        var storefrontCountryCode = "USA"
+        var ownershipType = OwnershipType.purchased
+        var reason = TransactionReason.purchase
+        var subscriptionGroupID: String?
+        var jwsRepresentation: String { "header.payload-of-\(id).signature" }
+    }
+
+    struct Script {
+        var products = [FakeProduct(id: "coins", type: .consumable), FakeProduct(id: "pro", type: .nonConsumable)]
+        var productsFailure: StoreKitFailure?
+        var purchases: [Result<StoreKitPurchaseResult<FakeTransaction>, StoreKitFailure>] = []
+        var purchaseRequests: [(String, Int, UUID?)] = []
+        var unfinished: [StoreKitVerified<FakeTransaction>] = []
+        var entitlements: [StoreKitVerified<FakeTransaction>] = []
+        var syncFailure: StoreKitFailure?
+        var finished: [UInt64] = []
+    }
+
+    let script = Locked(Script())
+    private let stream: AsyncStream<StoreKitVerified<FakeTransaction>>
+    private let sink: AsyncStream<StoreKitVerified<FakeTransaction>>.Continuation
+
+    init() {
+        (stream, sink) = AsyncStream.makeStream()
+    }
+
+    /// What `Transaction.updates` reports next.
+    func sendUpdate(_ update: StoreKitVerified<FakeTransaction>) { sink.yield(update) }
+
+    static func transaction(_ id: UInt64, _ product: String, _ type: ProductType = .consumable) -> FakeTransaction {
+        FakeTransaction(id: id, originalID: id, productID: product, productType: type)
+    }
+
+    func products(for ids: [String]) async throws(StoreKitFailure) -> [FakeProduct] {
+        let (products, failure) = script.withLock { ($0.products, $0.productsFailure) }
+        if let failure { throw failure }
+        return products.filter { ids.contains($0.id) }
+    }
+
+    func purchase(_ product: FakeProduct, quantity: Int, appAccountToken: UUID?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
+        let next = script.withLock { script in
+            script.purchaseRequests.append((product.id, quantity, appAccountToken))
+            return script.purchases.isEmpty ? nil : script.purchases.removeFirst()
+        }
+        guard let next else { throw .unknown }
+        return try next.get()
+    }
+
+    func transactionUpdates() -> AsyncStream<StoreKitVerified<FakeTransaction>> { stream }
+    func unfinishedTransactions() async -> [StoreKitVerified<FakeTransaction>] { script.withLock { $0.unfinished } }
+    func currentEntitlements() async -> [StoreKitVerified<FakeTransaction>] { script.withLock { $0.entitlements } }
+
+    func sync() async throws(StoreKitFailure) {
+        if let failure = script.withLock({ $0.syncFailure }) { throw failure }
+    }
+
+    func finish(transactionID: UInt64) async { script.withLock { $0.finished.append(transactionID) } }
+
+    var canMakePayments: Bool { true }
+}

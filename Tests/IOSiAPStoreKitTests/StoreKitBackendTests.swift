@@ -1,0 +1,164 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPStoreKit
+import IOSiAPTestSupport
+import Testing
+
+@Suite struct StoreKitBackendTests {
+    let folder = TemporaryDirectory()
+    let storeKit = ScriptedStoreKit()
+
+    func open() throws -> PurchaseStore {
+        let backend = StoreKitBackend(api: storeKit)
+        return try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+    }
+
+    func openLoaded() async throws -> PurchaseStore {
+        let store = try open()
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        return store
+    }
+
+    func buy(_ store: PurchaseStore, _ product: String, quantity: Int = 1) async throws -> StoreEvent? {
+        try await store.pollUntilTerminal(of: try store.requestPayment(productID: product, quantity: quantity)).last
+    }
+
+    @Test func productsComeFromStoreKitAndUnknownIDsAreInvalid() async throws {
+        let store = try open()
+        let request = try store.requestProducts(["pro", "nope", "coins"])
+        let events = try await store.pollUntilTerminal(of: request)
+        guard case .productsReceived(_, let products, let invalid) = events.last else { Issue.record("\(events)"); return }
+        #expect(products.map(\.id) == ["pro", "coins"])
+        #expect(products.first?.displayPrice == "$0.99")
+        #expect(invalid == ["nope"])
+    }
+
+    @Test func aVerifiedPurchaseIsPurchasedWithItsJWS() async throws {
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(ScriptedStoreKit.transaction(5, "coins"))))] }
+        let store = try await openLoaded()
+        let token = UUID()
+        let request = try store.requestPayment(productID: "coins", quantity: 4, appAccountToken: token)
+        let events = try await store.pollUntilTerminal(of: request)
+        guard case .purchased(request, let transaction) = events.last else { Issue.record("\(events)"); return }
+        #expect(transaction.signedJWS == "header.payload-of-5.signature")
+        let asked = storeKit.script.withLock { $0.purchaseRequests.first }
+        #expect(asked?.0 == "coins" && asked?.1 == 4 && asked?.2 == token)
+        try store.finish(transactionID: 5)
+        _ = try await store.pollFor(.milliseconds(50))
+        #expect(storeKit.script.withLock { $0.finished } == [5])
+    }
+
+    @Test func anUnverifiedPurchaseIsAVerificationFailure() async throws {
+        storeKit.script.withLock {
+            $0.purchases = [.success(.success(.unverified(ScriptedStoreKit.transaction(6, "coins"), .invalidSignature)))]
+        }
+        let store = try await openLoaded()
+        guard case .verificationFailed(_, let transaction, let error) = try await buy(store, "coins") else { Issue.record("not failed"); return }
+        #expect(transaction.id == 6)
+        #expect(error.code == .verificationInvalidSignature)
+        #expect(try store.unfinishedTransactions().map(\.id) == [6])
+    }
+
+    @Test func cancelledIsNotFailedWhetherReturnedOrThrown() async throws {
+        storeKit.script.withLock { $0.purchases = [.success(.userCancelled), .failure(.userCancelled)] }
+        let store = try await openLoaded()
+        for _ in 0..<2 {
+            guard case .cancelled = try await buy(store, "pro") else { Issue.record("not cancelled"); return }
+        }
+    }
+
+    @Test func pendingIsDeferredAndTheApprovalArrivesThroughUpdates() async throws {
+        storeKit.script.withLock { $0.purchases = [.success(.pending)] }
+        let store = try await openLoaded()
+        guard case .deferred = try await buy(store, "pro") else { Issue.record("not deferred"); return }
+        let approved = ScriptedStoreKit.transaction(9, "pro", .nonConsumable)
+        storeKit.sendUpdate(.verified(approved))
+        let events = try await store.pollUntil { _ in true }
+        guard case .purchased(nil, let transaction) = events.first else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 9)
+    }
+
+    @Test func updatesThatArriveBeforeTheGameAskedAreKept() async throws {
+        let backend = StoreKitBackend(api: storeKit)
+        storeKit.sendUpdate(.verified(ScriptedStoreKit.transaction(11, "coins")))  // a renewal, say, at launch
+        try await Task.sleep(for: .milliseconds(50))
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        let events = try await store.pollUntil { _ in true }
+        guard case .purchased(nil, let transaction) = events.first else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 11)
+    }
+
+    @Test func aRefundArrivesAsRevoked() async throws {
+        let store = try await openLoaded()
+        var refunded = ScriptedStoreKit.transaction(12, "pro", .nonConsumable)
+        refunded.revocationDate = Date()
+        refunded.revocationReason = .refundedDueToIssue
+        storeKit.sendUpdate(.verified(refunded))
+        let events = try await store.pollUntil { _ in true }
+        guard case .revoked(let transaction) = events.first else { Issue.record("\(events)"); return }
+        #expect(transaction.revocationReason == .refundedDueToIssue)
+    }
+
+    @Test func restoreSyncsThenReportsTheEntitlements() async throws {
+        var store = try open()
+        var request = try store.requestRestore()
+        #expect(try await store.pollUntilTerminal(of: request) == [.restoreFinished(requestID: request, result: .success(0))])
+        store.close()
+
+        storeKit.script.withLock {
+            $0.entitlements = [.verified(ScriptedStoreKit.transaction(20, "pro", .nonConsumable)),
+                               .unverified(ScriptedStoreKit.transaction(21, "pro2", .nonConsumable), .revokedCertificate)]
+        }
+        store = try open()
+        request = try store.requestRestore()
+        let events = try await store.pollUntilTerminal(of: request)
+        #expect(events.contains { if case .restored(_, let t) = $0 { t.id == 20 } else { false } })
+        #expect(events.contains { if case .verificationFailed(nil, let t, let e) = $0 { t.id == 21 && e.code == .verificationUntrustedChain } else { false } })
+        #expect(events.last == .restoreFinished(requestID: request, result: .success(1)))
+        store.close()
+
+        storeKit.script.withLock { $0.syncFailure = .networkError("offline") }
+        store = try open()
+        request = try store.requestRestore()
+        guard case .restoreFinished(_, .failure(let error)) = try await store.pollUntilTerminal(of: request).last else {
+            Issue.record("restore did not fail"); return
+        }
+        #expect(error.code == .storeUnreachable)
+    }
+
+    @Test func unfinishedTransactionsAreDeliveredAtLaunch() async throws {
+        storeKit.script.withLock { $0.unfinished = [.verified(ScriptedStoreKit.transaction(30, "coins"))] }
+        let store = try open()
+        let events = try await store.pollUntil { _ in true }
+        guard case .purchased(nil, let transaction) = events.first else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 30)
+    }
+
+    @Test(arguments: [
+        (StoreKitFailure.purchaseNotAllowed, StoreErrorCode.paymentNotAllowed),
+        (.networkError("down"), .storeUnreachable),
+        (.productUnavailable, .storeProductNotAvailable),
+        (.notAvailableInStorefront, .storeProductNotAvailable),
+        (.invalidQuantity, .quantityOutOfRange),
+        (.ineligibleForOffer, .ineligibleForOffer),
+        (.invalidOfferSignature, .invalidSignature),
+        (.systemError("disk"), .systemError),
+        (.unsupported, .unsupportedPlatform),
+        (.unknown, .unknown),
+        (.other("new"), .unknown),
+    ])
+    func errorsMapToOurCodes(failure: StoreKitFailure, code: StoreErrorCode) async throws {
+        storeKit.script.withLock { $0.purchases = [.failure(failure)] }
+        let store = try await openLoaded()
+        guard case .failed(_, _, let error) = try await buy(store, "coins") else { Issue.record("not failed"); return }
+        #expect(error.code == code)
+    }
+
+    @Test func aFailingProductsRequestIsProductsFailed() async throws {
+        storeKit.script.withLock { $0.productsFailure = .networkError("offline") }
+        let store = try open()
+        let request = try store.requestProducts(["coins"])
+        guard case .productsFailed(_, let error) = try await store.pollUntilTerminal(of: request).last else { Issue.record("not failed"); return }
+        #expect(error.code == .storeUnreachable)
+    }
+}
