@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "iosiap", type: .dynamic, targets: ["IOSiAPExports"]),
         .executable(name: "iosiap-example-session", targets: ["ExampleSession"]),
         .executable(name: "iosiap-verify", targets: ["VerifyTool"]),
+        .executable(name: "iosiap-benchmarks", targets: ["Benchmarks"]),
     ],
     targets: [
         .systemLibrary(
@@ -61,6 +62,11 @@ let package = Package(
             name: "VerifyTool",
             dependencies: ["IOSiAPCore", "IOSiAPVerification"],
             path: "Tools/Verify"
+        ),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPExports", "IOSiAPLocalStore", "IOSiAPVerification"],
+            path: "Benchmarks"
         ),
         .executableTarget(
             name: "ExampleSession",

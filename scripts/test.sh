@@ -34,5 +34,8 @@ swift test --skip-build
 echo "== C ABI, shared library, C and C++ layers"
 bash scripts/test-native.sh
 
+echo "== benchmarks, smoke run (scripts/benchmark.sh runs them in full)"
+IOSIAP_BENCHMARK_JSON=$(mktemp) bash scripts/benchmark.sh --quick
+
 echo "== fuzzing: the JWS parser and verifier, the .storekit parser, the C ABI's strings (60 s each)"
 bash scripts/fuzz.sh "${IOSIAP_FUZZ_SECONDS:-60}"

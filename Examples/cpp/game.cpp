@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
 #include <set>
 #include <string>
 #include <thread>
@@ -161,5 +163,21 @@ int main(int argc, char **argv) {
         std::printf("  %s (transaction %llu)\n", transaction.productId.c_str(), static_cast<unsigned long long>(transaction.id));
     }
     std::printf("coins: %d, pro: %s\n", game.coins(), store.isEntitled(kPro) ? "yes" : "no");
+
+    // For the memory benchmark (scripts/benchmark.sh): IOSIAP_EXAMPLE_EXTRA_PURCHASES=N buys N more coins,
+    // each granted and finished, then reports the peak resident set size against the one at this point.
+    const char *extra = std::getenv("IOSIAP_EXAMPLE_EXTRA_PURCHASES");
+    if (extra && std::atoi(extra) > 0) {
+        struct rusage usage;
+        getrusage(RUSAGE_SELF, &usage);
+        const long startKiB = usage.ru_maxrss;
+        const int count = std::atoi(extra);
+        for (int i = 0; i < count; i++) {
+            game.ask(store.requestPayment(kCoins), "buy coins");
+            while (!game.idle()) game.frame();  // a busy frame loop: as fast as the store answers
+        }
+        getrusage(RUSAGE_SELF, &usage);
+        std::fprintf(stderr, "memory: peak RSS %ld KiB after start-up, %ld KiB after %d more purchases\n", startKiB, usage.ru_maxrss, count);
+    }
     return 0;
 }

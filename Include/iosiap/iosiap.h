@@ -206,6 +206,7 @@ typedef struct iosiap_transaction {
     const char *subscription_group_id;     /* or NULL */
     const char *signed_jws;                /* the store's signed transaction, or NULL */
     const char *signed_renewal_info;       /* an auto-renewable's signed renewal info, or NULL */
+    const char *reason;                    /* "PURCHASE", or "RENEWAL" for a subscription's renewal */
 } iosiap_transaction;
 
 /* ---- Events ------------------------------------------------------------------------------------------- */
@@ -223,8 +224,9 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
     IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted */
     IOSIAP_EVENT_GRANTED = 12,             /* transaction, grant_*; the ledger granted and finished it */
-    IOSIAP_EVENT_VERIFICATION_FAILED = 13  /* transaction, status, message: not granted, not finished;
+    IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished;
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
+    IOSIAP_EVENT_EXPIRED = 14              /* transaction: a subscription ended without renewing */
 } iosiap_event_kind;
 
 /**

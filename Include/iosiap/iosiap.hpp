@@ -91,6 +91,7 @@ struct Transaction {
     std::string subscriptionGroupId;
     std::string signedJws;
     std::string signedRenewalInfo;
+    std::string reason;                /* "PURCHASE", or "RENEWAL" */
     bool verified;                     /* passed the store's verification (false when none is configured) */
 
     explicit Transaction(const iosiap_transaction &t, bool passedVerification = false)
@@ -102,7 +103,7 @@ struct Transaction {
           environment(Product::text(t.environment)), storefront(Product::text(t.storefront)),
           ownershipType(Product::text(t.ownership_type)), subscriptionGroupId(Product::text(t.subscription_group_id)),
           signedJws(Product::text(t.signed_jws)), signedRenewalInfo(Product::text(t.signed_renewal_info)),
-          verified(passedVerification) {}
+          reason(Product::text(t.reason)), verified(passedVerification) {}
 
     bool isRevoked() const { return revocationDateMs != 0; }
 };
@@ -150,6 +151,8 @@ public:
     }
     /** A refund: take back what the transaction granted. */
     virtual void onRevoked(const Transaction &transaction) { (void)transaction; }
+    /** A subscription ended without renewing. (Renewals arrive as onPurchased with reason RENEWAL.) */
+    virtual void onExpired(const Transaction &transaction) { (void)transaction; }
 
     /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
@@ -413,6 +416,9 @@ private:
             break;
         case IOSIAP_EVENT_REVOKED:
             delegate.onRevoked(Transaction(*event.transaction));
+            break;
+        case IOSIAP_EVENT_EXPIRED:
+            delegate.onExpired(Transaction(*event.transaction));
             break;
         default:
             break; /* a kind from a newer library: ignored */

@@ -24,7 +24,8 @@ enum EventMarshalling {
             ownership_type: arena.copy(transaction.ownershipType.rawValue),
             subscription_group_id: arena.copy(transaction.subscriptionGroupID),
             signed_jws: arena.copy(transaction.signedJWS),
-            signed_renewal_info: arena.copy(transaction.signedRenewalInfo))
+            signed_renewal_info: arena.copy(transaction.signedRenewalInfo),
+            reason: arena.copy(transaction.reason.rawValue))
     }
 
     /// The C event for `event`; products are the store's handles, the rest is in the arena.
@@ -101,6 +102,9 @@ enum EventMarshalling {
             fail(error)
         case .revoked(let transaction):
             result.kind = kind(IOSIAP_EVENT_REVOKED)
+            carry(transaction, passedVerification: false)
+        case .expired(let transaction):
+            result.kind = kind(IOSIAP_EVENT_EXPIRED)
             carry(transaction, passedVerification: false)
         }
         return result

@@ -5,8 +5,8 @@ import IOSiAPLocalStore
 
 /// What an `iosiap_store *` stands for: the core's store, the game's callback, the product handles C
 /// holds, and in thread mode the library's delivery thread.
-final class StoreHandle: Sendable {
-    let store: PurchaseStore
+package final class StoreHandle: Sendable {
+    package let store: PurchaseStore
     let localStore: LocalStore?
     private let callback: EventCallback
     private let usesDeliveryThread: Bool

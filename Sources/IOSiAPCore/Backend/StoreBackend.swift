@@ -16,6 +16,8 @@ public enum StoreUpdate: Sendable, Equatable {
     case declined(productID: String)
     /// A transaction was refunded or revoked.
     case revoked(StoreTransaction)
+    /// An auto-renewable subscription ended without renewing (auto-renew off, or expired by the store).
+    case expired(StoreTransaction)
 }
 
 /// A store the core can drive: the local App Store everywhere, StoreKit 2 on Apple platforms.

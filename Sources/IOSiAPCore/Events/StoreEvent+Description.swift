@@ -38,6 +38,8 @@ extension StoreEvent: CustomStringConvertible {
             return "restore failed #\(id): \(error)"
         case .revoked(let transaction):
             return "revoked \(transaction.summary)"
+        case .expired(let transaction):
+            return "expired \(transaction.summary)"
         }
     }
 }

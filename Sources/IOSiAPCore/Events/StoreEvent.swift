@@ -39,6 +39,8 @@ public enum StoreEvent: Sendable, Equatable {
     case restoreFinished(requestID: RequestID, result: Result<Int, StoreError>)
     /// The App Store revoked a transaction (a refund): take back what it granted.
     case revoked(transaction: StoreTransaction)
+    /// An auto-renewable subscription ended without renewing: it no longer entitles the user.
+    case expired(transaction: StoreTransaction)
 
     /// The request this event answers, if any.
     public var requestID: RequestID? {
@@ -49,7 +51,7 @@ public enum StoreEvent: Sendable, Equatable {
             id
         case .purchased(let id, _), .granted(let id, _, _), .verificationFailed(let id, _, _):
             id
-        case .declined, .revoked:
+        case .declined, .revoked, .expired:
             nil
         }
     }
@@ -61,7 +63,7 @@ public enum StoreEvent: Sendable, Equatable {
             true
         case .verificationFailed(let id, _, _):
             id != nil
-        case .purchasing, .restored, .declined, .revoked:
+        case .purchasing, .restored, .declined, .revoked, .expired:
             false
         }
     }

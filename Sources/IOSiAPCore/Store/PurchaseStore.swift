@@ -189,6 +189,11 @@ public final class PurchaseStore: Sendable {
         worker.journal.releaseDirectory()
     }
 
+    /// Queues an event as the worker would: for the package's benchmarks, which measure delivery alone.
+    package func enqueue(_ event: StoreEvent) {
+        worker.events.push(event)
+    }
+
     /// Blocks the calling thread until an event is queued or the store is closed: for a thread that
     /// delivers events (the C ABI's `IOSIAP_DELIVERY_THREAD`).
     package func waitForEvents() {

@@ -69,6 +69,14 @@ final class StoreWorker: Sendable {
             await deliver(transaction, requestID: nil)
         case .declined(let productID):
             events.push(.declined(productID: productID))
+        case .expired(let transaction):
+            // A status change, not a purchase: recorded (finished if new) so entitlements see it.
+            do {
+                try journal.record(transaction, finished: true)
+                events.push(.expired(transaction: transaction))
+            } catch {
+                // Not journaled: entitlements still end by the expiration date the journal already has.
+            }
         case .revoked(let transaction):
             do {
                 // A revoked transaction has nothing left to grant: it must never come back as a purchase.

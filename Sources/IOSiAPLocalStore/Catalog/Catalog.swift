@@ -14,6 +14,8 @@ public struct Catalog: Sendable {
     public let products: [CatalogProduct]
     /// The settings.
     public let settings: CatalogSettings
+    /// The file it was read from, if it was read from one.
+    public private(set) var sourcePath: String?
 
     private let index: [String: Int]
 
@@ -30,7 +32,9 @@ public struct Catalog: Sendable {
         } catch {
             throw StoreError(.catalogNotReadable, "cannot read catalog \(url.path): \(error.localizedDescription)")
         }
-        return try Catalog(data: data, fileName: url.lastPathComponent)
+        var catalog = try Catalog(data: data, fileName: url.lastPathComponent)
+        catalog.sourcePath = url.standardizedFileURL.path
+        return catalog
     }
 
     /// Validates the JSON `data` of a `.storekit` file; `fileName` names it in errors.

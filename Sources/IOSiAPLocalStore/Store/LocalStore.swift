@@ -20,7 +20,7 @@ public final class LocalStore: StoreBackend {
     private let now: @Sendable () -> Date
     private let updateStream: AsyncStream<StoreUpdate>
     private let updateSink: AsyncStream<StoreUpdate>.Continuation
-    private let watcher: Task<Void, Never>
+    private let watcher = Locked<Task<Void, Never>?>(nil)
 
     /// How often the store looks for changes another process made to its state (a refund from the
     /// transaction manager): one cheap `PRAGMA data_version` each time, off the game's thread.
@@ -42,13 +42,64 @@ public final class LocalStore: StoreBackend {
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
         self.state = state
         (updateStream, updateSink) = (stream, sink)
-        watcher = Task.detached {
+        // Subscription time moves on, and other processes write: both are looked at off the game's thread.
+        let task = Task.detached { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.externalChangeInterval)
-                let updates = (try? state.withLock { state throws(StoreError) in try state.changesByOtherConnections() }) ?? []
+                guard let self else { return }
+                let updates = (try? self.advanceTime()) ?? []
                 for update in updates { sink.yield(update) }
             }
         }
+        watcher.withLock { $0 = task }
+        // The transaction manager finds the catalog of a state directory here.
+        try setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
+    }
+
+    /// Renews the subscriptions whose period is over (or announces their end), then collects what other
+    /// processes changed. Called every `externalChangeInterval`, and by the controls that move time.
+    @discardableResult
+    func advanceTime() throws(StoreError) -> [StoreUpdate] {
+        let settings = try currentSettings()
+        return try state.withLock { state throws(StoreError) in
+            let renewals = try advanceSubscriptions(settings, in: state)
+            return renewals + (try state.changesByOtherConnections())
+        }
+    }
+
+    /// Renews every subscription whose period is over, as many periods as have passed (also those that
+    /// passed while no game ran), or marks its end once when auto-renew is off. A renewal is a new
+    /// transaction with the same original id and reason RENEWAL; a downgrade takes effect here.
+    private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> [StoreUpdate] {
+        let current = now()
+        var updates: [StoreUpdate] = []
+        try state.database.transaction { () throws(StoreError) in
+            for chain in try state.subscriptionChains() {
+                var latest = chain.latest
+                guard let end = latest.expirationDate, end <= current else { continue }
+                let renewing = chain.renewProductID ?? latest.productID
+                guard chain.autoRenew, let item = catalog.product(id: renewing), let subscription = item.subscription else {
+                    if !chain.expiryAnnounced {
+                        try state.updateChain(latest.id, expiryAnnounced: true)
+                        updates.append(.expired(latest))
+                    }
+                    continue
+                }
+                // Catch up, but never without end: a year of renewals every two seconds is 15 million.
+                for _ in 0..<1000 {
+                    guard let previousEnd = latest.expirationDate, previousEnd <= current else { break }
+                    let renewal = try state.insert(.init(
+                        originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
+                        purchaseDate: previousEnd, originalPurchaseDate: latest.originalPurchaseDate,
+                        expirationDate: settings.timeRate.end(of: subscription.period, from: previousEnd),
+                        appAccountToken: latest.appAccountToken, storefront: latest.storefront, reason: .renewal,
+                        subscriptionGroupID: subscription.groupID))
+                    latest = try sign(renewal, settings, offerType: nil, in: state)
+                    updates.append(.purchased(latest))
+                }
+            }
+        }
+        return updates
     }
 
     /// Opens the local store for the `.storekit` file at `catalogURL`.
@@ -84,6 +135,7 @@ public final class LocalStore: StoreBackend {
     public func restore() async throws(StoreError) -> [StoreTransaction] {
         let settings = try currentSettings()
         try failIfSimulated(.appStoreSync, settings)
+        try advanceTime().forEach { updateSink.yield($0) }
         let all = try state.withLock { state throws(StoreError) in try state.allTransactions() }
         return Entitlements.current(from: all, at: now())
     }
@@ -101,12 +153,12 @@ public final class LocalStore: StoreBackend {
     public func updates() -> AsyncStream<StoreUpdate> { updateStream }
 
     public func close() {
-        watcher.cancel()
+        watcher.withLock { $0?.cancel() }
         updateSink.finish()
     }
 
     deinit {
-        watcher.cancel()
+        watcher.withLock { $0?.cancel() }
     }
 
     // MARK: - Controls (SKTestSession)
@@ -157,7 +209,10 @@ public final class LocalStore: StoreBackend {
     /// Drops every override: the catalog's settings apply again (SKTestSession `resetToDefaultState`,
     /// without touching transactions).
     public func resetSettings() throws(StoreError) {
-        try state.withLock { state throws(StoreError) in try state.database.execute("DELETE FROM settings") }
+        try state.withLock { state throws(StoreError) in
+            try state.database.execute("DELETE FROM settings")
+        }
+        try setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
     }
 
     /// The purchases waiting for approval.
@@ -205,6 +260,79 @@ public final class LocalStore: StoreBackend {
         return transaction
     }
 
+    // MARK: - Controls: subscriptions over time, the history
+
+    /// Ends a subscription now, without renewing (SKTestSession `expireSubscription`): the game receives
+    /// `expired`.
+    public func expireSubscription(productID: String) throws(StoreError) {
+        let settings = try currentSettings()
+        try state.withLock { state throws(StoreError) in
+            let chain = try activeChain(productID, in: state)
+            try state.database.transaction { () throws(StoreError) in
+                try state.updateChain(chain.latest.id, autoRenew: false, expiration: now())
+                _ = try sign(try reread(chain.latest.id, in: state), settings, offerType: nil, in: state)
+            }
+        }
+        try advanceTime().forEach { updateSink.yield($0) }
+    }
+
+    /// Renews a subscription now (SKTestSession `forceRenewalOfSubscription`): the game receives the
+    /// renewal as a `purchased` event with reason RENEWAL.
+    public func forceRenewal(productID: String) throws(StoreError) {
+        let settings = try currentSettings()
+        try state.withLock { state throws(StoreError) in
+            let chain = try activeChain(productID, in: state)
+            guard chain.autoRenew else { throw StoreError(.wrongState, "auto-renew of '\(productID)' is off") }
+            try state.database.transaction { () throws(StoreError) in
+                try state.updateChain(chain.latest.id, expiration: now())
+                _ = try sign(try reread(chain.latest.id, in: state), settings, offerType: nil, in: state)
+            }
+        }
+        try advanceTime().forEach { updateSink.yield($0) }
+    }
+
+    /// Turns a subscription's auto-renew on or off (SKTestSession `enable/disableAutoRenewForTransaction`).
+    /// Off, it ends at the end of its period and the game receives `expired`.
+    public func setAutoRenew(productID: String, enabled: Bool) throws(StoreError) {
+        try state.withLock { state throws(StoreError) in
+            try state.updateChain(try activeChain(productID, in: state).latest.id, autoRenew: enabled)
+        }
+    }
+
+    /// Removes one transaction from the history (SKTestSession `deleteTransaction`).
+    public func deleteTransaction(_ id: UInt64) throws(StoreError) {
+        try state.withLock { state throws(StoreError) in try state.delete(id) }
+    }
+
+    /// Removes every transaction and waiting purchase (SKTestSession `clearTransactions`).
+    public func clearTransactions() throws(StoreError) {
+        try state.withLock { state throws(StoreError) in try state.clear() }
+    }
+
+    /// Clears the history and every control's override: the catalog's settings apply again
+    /// (SKTestSession `resetToDefaultState`).
+    public func resetToDefaultState() throws(StoreError) {
+        try clearTransactions()
+        try resetSettings()
+    }
+
+    private func activeChain(_ productID: String, in state: LocalStoreState) throws(StoreError) -> LocalStoreState.SubscriptionChain {
+        let current = now()
+        guard let chain = try state.subscriptionChains().first(where: {
+            $0.latest.productID == productID && ($0.latest.expirationDate ?? .distantPast) > current
+        }) else {
+            throw StoreError(.wrongState, "'\(productID)' is not an active subscription")
+        }
+        return chain
+    }
+
+    private func reread(_ id: UInt64, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+        guard let transaction = try state.transaction(id: id) else {
+            throw StoreError(.unknownTransaction, "the local store has no transaction \(id)")
+        }
+        return transaction
+    }
+
     /// The root certificate (DER) of the chain this store signs with: what a verifier of its transactions
     /// trusts. Also in `signing/root.der` in the state directory.
     public var signingRootCertificate: [UInt8] { signer.chain.root.der }
@@ -230,6 +358,19 @@ public final class LocalStore: StoreBackend {
            let owned = Entitlements.current(from: try state.allTransactions(), at: purchaseDate)
                .first(where: { $0.productID == item.id }) {
             return owned
+        }
+        if let subscription = item.subscription,
+           let active = try state.subscriptionChains().first(where: {
+               $0.latest.subscriptionGroupID == subscription.groupID && ($0.latest.expirationDate ?? .distantPast) > purchaseDate
+           }),
+           let activeLevel = catalog.product(id: active.latest.productID)?.subscription?.level {
+            if subscription.level > activeLevel {
+                // A downgrade starts at the next renewal; until then the current level stays.
+                try state.updateChain(active.latest.id, renewProductID: .some(item.id))
+                return active.latest
+            }
+            // An upgrade or a crossgrade starts now; the replaced subscription ends now.
+            try state.updateChain(active.latest.id, upgraded: true, expiration: purchaseDate)
         }
         var expiration: Date?
         var offerType: Int?

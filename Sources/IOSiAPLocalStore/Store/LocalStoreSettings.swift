@@ -44,6 +44,7 @@ public struct LocalStoreSettings: Sendable, Equatable {
         static let askToBuy = "ask_to_buy"
         static let timeRate = "time_rate"
         static let purchaseDialog = "purchase_dialog"
+        static let catalogPath = "catalog_path"
         static func simulatedError(_ api: FailableAPI) -> String { "simulated_error.\(api.catalogName)" }
     }
 

@@ -150,6 +150,65 @@ final class LocalStoreState {
                            [.text(transaction), renewalInfo.map { .text($0) } ?? .null, .integer(Int64(bitPattern: id))])
     }
 
+    // MARK: - Subscriptions over time
+
+    /// The newest transaction of one auto-renewable subscription (one original transaction id) and how it
+    /// goes on.
+    struct SubscriptionChain {
+        var latest: StoreTransaction
+        var autoRenew: Bool
+        var renewProductID: String?
+        var expiryAnnounced: Bool
+    }
+
+    /// Every subscription that is neither refunded nor replaced by an upgrade, by its newest transaction.
+    func subscriptionChains() throws(StoreError) -> [SubscriptionChain] {
+        let rows = try database.query("""
+            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced FROM transactions t
+            WHERE t.product_type = \(ProductType.autoRenewable.rawValue) AND t.revocation_date IS NULL AND t.upgraded = 0
+              AND t.id = (SELECT max(id) FROM transactions WHERE original_id = t.original_id)
+            ORDER BY t.id
+            """)
+        var chains: [SubscriptionChain] = []
+        for row in rows {
+            guard let latest = try transaction(id: UInt64(bitPattern: row[0].integer ?? 0)) else { continue }
+            chains.append(SubscriptionChain(latest: latest, autoRenew: row[1].integer != 0, renewProductID: row[2].text,
+                                             expiryAnnounced: row[3].integer != 0))
+        }
+        return chains
+    }
+
+    /// Changes how the subscription whose newest transaction is `id` goes on.
+    func updateChain(_ id: UInt64, autoRenew: Bool? = nil, renewProductID: String?? = nil,
+                     expiryAnnounced: Bool? = nil, upgraded: Bool? = nil, expiration: Date? = nil) throws(StoreError) {
+        let key = SQLiteValue.integer(Int64(bitPattern: id))
+        if let autoRenew { try database.query("UPDATE transactions SET auto_renew = ? WHERE id = ?", [.integer(autoRenew ? 1 : 0), key]) }
+        if let renewProductID {
+            try database.query("UPDATE transactions SET renew_product_id = ? WHERE id = ?", [renewProductID.map { .text($0) } ?? .null, key])
+        }
+        if let expiryAnnounced {
+            try database.query("UPDATE transactions SET expiry_announced = ? WHERE id = ?", [.integer(expiryAnnounced ? 1 : 0), key])
+        }
+        if let upgraded { try database.query("UPDATE transactions SET upgraded = ? WHERE id = ?", [.integer(upgraded ? 1 : 0), key]) }
+        if let expiration {
+            try database.query("UPDATE transactions SET expiration_date = ? WHERE id = ?", [.real(expiration.timeIntervalSince1970), key])
+        }
+    }
+
+    /// Removes one transaction from the history (SKTestSession `deleteTransaction`).
+    func delete(_ id: UInt64) throws(StoreError) {
+        try database.query("DELETE FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
+        guard database.changes == 1 else { throw StoreError(.unknownTransaction, "the local store has no transaction \(id)") }
+        known.revokedByTransaction[id] = nil
+    }
+
+    /// Removes every transaction and waiting purchase (SKTestSession `clearTransactions`).
+    func clear() throws(StoreError) {
+        try database.execute("DELETE FROM transactions; DELETE FROM pending_purchases;")
+        known.revokedByTransaction = [:]
+        known.pendingProducts = [:]
+    }
+
     /// Refunds a transaction: it stays in the history, revoked at `date`.
     func revoke(_ id: UInt64, reason: RevocationReason, at date: Date) throws(StoreError) -> StoreTransaction {
         try database.query("UPDATE transactions SET revocation_date = ?, revocation_reason = ? WHERE id = ? AND revocation_date IS NULL",

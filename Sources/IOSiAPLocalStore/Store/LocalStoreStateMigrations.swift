@@ -1,8 +1,8 @@
 /// The local store's schema migrations, one per version; never edit a released entry, append a new one.
-enum LocalStoreStateMigrations {
+package enum LocalStoreStateMigrations {
     static var first: String { all[0] }
 
-    static let all = [
+    package static let all = [
         """
         CREATE TABLE transactions (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -43,6 +43,14 @@ enum LocalStoreStateMigrations {
         """
         ALTER TABLE transactions ADD COLUMN signed_jws TEXT;
         ALTER TABLE transactions ADD COLUMN signed_renewal_info TEXT;
+        """,
+        // 4: subscriptions over time: auto-renew, the product the next renewal switches to (a downgrade),
+        // whether its end was announced, and transactions replaced by an upgrade.
+        """
+        ALTER TABLE transactions ADD COLUMN auto_renew INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE transactions ADD COLUMN renew_product_id TEXT;
+        ALTER TABLE transactions ADD COLUMN expiry_announced INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE transactions ADD COLUMN upgraded INTEGER NOT NULL DEFAULT 0;
         """,
     ]
 }

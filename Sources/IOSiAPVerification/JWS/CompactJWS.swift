@@ -21,7 +21,8 @@ package struct CompactJWS: Sendable {
     package let signingInput: [UInt8]
 
     /// Splits and decodes `text`; `verificationInvalidFormat` (or `…InputTooLarge`) when it is not one.
-    package init(_ text: String) throws(StoreError) {
+    /// `headers` may answer for a header segment seen before (every JWS of one chain has the same one).
+    package init(_ text: String, headers: HeaderCache? = nil) throws(StoreError) {
         guard text.utf8.count <= Self.maximumLength else {
             throw StoreError(.verificationInputTooLarge, "signed data is \(text.utf8.count) bytes; at most \(Self.maximumLength) are read")
         }
@@ -29,14 +30,21 @@ package struct CompactJWS: Sendable {
         guard parts.count == 3 else {
             throw StoreError(.verificationInvalidFormat, "a JWS has three parts separated by '.', this has \(parts.count)")
         }
-        guard let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]) else {
+        guard let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]) else {
             throw StoreError(.verificationInvalidFormat, "a part of the JWS is not base64url")
         }
-        do {
-            header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
-        } catch {
-            throw StoreError(.verificationInvalidFormat, "the JWS header is not the expected JSON")
+        if let known = headers?.header(for: parts[0]) {
+            header = known
+        } else {
+            guard let headerBytes = Base64URL.decode(parts[0]) else {
+                throw StoreError(.verificationInvalidFormat, "a part of the JWS is not base64url")
+            }
+            do {
+                header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
+            } catch {
+                throw StoreError(.verificationInvalidFormat, "the JWS header is not the expected JSON")
+            }
+            headers?.remember(header, for: parts[0])
         }
         self.payload = payload
         self.signature = signature
@@ -55,3 +63,30 @@ package struct CompactJWS: Sendable {
         return input + "." + Base64URL.encode(signature)
     }
 }
+
+/// The headers of recent JWS, by their base64url text: decoding a header costs more than looking it up.
+package final class HeaderCache: Sendable {
+    private struct Entries {
+        var headers: [Substring: CompactJWS.Header] = [:]
+        var order: [Substring] = []
+    }
+
+    private let entries = Locked(Entries())
+    private let capacity: Int
+
+    package init(capacity: Int = 32) {
+        self.capacity = capacity
+    }
+
+    func header(for segment: Substring) -> CompactJWS.Header? {
+        entries.withLock { $0.headers[segment] }
+    }
+
+    func remember(_ header: CompactJWS.Header, for segment: Substring) {
+        entries.withLock { entries in
+            if entries.headers.updateValue(header, forKey: segment) == nil { entries.order.append(segment) }
+            while entries.order.count > capacity { entries.headers[entries.order.removeFirst()] = nil }
+        }
+    }
+}
+

@@ -13,9 +13,10 @@ final class ChainVerifier: Sendable {
         let validUntil: Date
     }
 
+    /// Keyed by the base64 text of the leaf and intermediate, so that a hit decodes nothing.
     private struct Cache {
-        var chains: [[UInt8]: VerifiedChain] = [:]
-        var order: [[UInt8]] = []
+        var chains: [String: VerifiedChain] = [:]
+        var order: [String] = []
     }
 
     private let trustedRoots: [X509Certificate]
@@ -47,12 +48,12 @@ final class ChainVerifier: Sendable {
         guard x5c.count == 3 else {
             throw StoreError(.verificationInvalidChainLength, "x5c holds \(x5c.count) certificates; an App Store chain holds 3")
         }
-        let leafDER = try bytes(x5c[0], "x5c[0]")
-        let intermediateDER = try bytes(x5c[1], "x5c[1]")
-        let key = leafDER + intermediateDER
+        let key = x5c[0] + "." + x5c[1]
         if let cached = cache.withLock({ $0.chains[key] }), cached.validFrom <= date, date <= cached.validUntil {
             return cached.leafKey
         }
+        let leafDER = try bytes(x5c[0], "x5c[0]")
+        let intermediateDER = try bytes(x5c[1], "x5c[1]")
         let leaf = try X509Certificate(der: leafDER)
         let intermediate = try X509Certificate(der: intermediateDER)
         let chain = try verifyChain(leaf: leaf, intermediate: intermediate, at: date)

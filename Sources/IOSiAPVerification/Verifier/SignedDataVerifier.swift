@@ -23,6 +23,7 @@ public final class SignedDataVerifier: Sendable {
     public let environment: StoreEnvironment
     private let validationDate: ValidationDate
     private let chains: ChainVerifier
+    private let headers = HeaderCache()
 
     /// A verifier trusting `trustedRoots` (DER certificates).
     public init(trustedRoots: [[UInt8]] = [AppleRootCertificate.g3DER], bundleID: String,
@@ -58,7 +59,7 @@ public final class SignedDataVerifier: Sendable {
     }
 
     private func verify<Payload: Decodable>(_ text: String, signedDate: (Payload) -> Milliseconds?) throws(StoreError) -> Payload {
-        let jws = try CompactJWS(text)
+        let jws = try CompactJWS(text, headers: headers)
         guard jws.header.alg == "ES256" else {
             throw StoreError(.verificationUnsupportedAlgorithm, "alg is '\(jws.header.alg ?? "missing")'; only ES256 is accepted")
         }

@@ -1,0 +1,93 @@
+// iosiap-benchmarks: how fast and how lean IOSiAP is, each figure a ratio against a baseline measured in
+// this same run (so that it holds on a noisy machine). Run it through scripts/benchmark.sh.
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let catalogURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["IOSIAP_CATALOG"] ?? "Examples/Products.storekit")
+
+if arguments.first == "idle-poll-only" {
+    // For scripts/benchmark.sh: polls an empty store N times, to count allocations under valgrind.
+    try DeliveryBenchmarks.idlePollOnly(Int(arguments.dropFirst().first ?? "0") ?? 0, catalog: catalogURL)
+    exit(0)
+}
+let quick = arguments.contains("--quick")
+let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+func size(_ full: Int, _ smoke: Int) -> Int { quick ? smoke : full }
+
+var rows: [Row] = []
+@MainActor func add(_ row: Row) {
+    rows.append(row)
+    FileHandle.standardError.write(Data("  \(row.name): \(row.measured) vs \(row.baseline)\(row.ratio.map { String(format: " = %.3f", $0) } ?? "")\n".utf8))
+}
+
+// 1. Verified purchase throughput.
+let crypto = try CryptoBenchmarks.rawSignAndVerifyRate(size(5000, 300))
+let purchases = try await CryptoBenchmarks.verifiedPurchaseRate(size(1500, 60), catalog: catalogURL)
+add(Row(name: "1. verified purchases/s (request, sign, verify, poll, grant, finish)",
+        measured: format(purchases, "/s"), baseline: format(crypto.signAndVerify, "ECDSA sign+verify/s"),
+        ratio: purchases / crypto.signAndVerify, target: "≥ 0.7", met: purchases / crypto.signAndVerify >= 0.7))
+
+// 2. Verification alone.
+let verifications = try CryptoBenchmarks.verificationRate(size(20000, 1000))
+add(Row(name: "2. JWS verifications/s, one chain", measured: format(verifications, "/s"),
+        baseline: format(crypto.verify, "ECDSA verify/s"), ratio: verifications / crypto.verify, target: "≥ 0.85",
+        met: verifications / crypto.verify >= 0.85))
+
+// 3. Event delivery through the C ABI.
+let eventCount = size(200_000, 20_000)
+let cABI = try DeliveryBenchmarks.cABIRate(eventCount, catalog: catalogURL)
+let direct = DeliveryBenchmarks.directCallbackRate(eventCount * 10)
+let notifications = DeliveryBenchmarks.notificationCenterRate(eventCount)
+let json = DeliveryBenchmarks.jsonBridgeRate(eventCount)
+add(Row(name: "3. events/s, iosiap_poll into a C callback", measured: format(cABI, "/s"),
+        baseline: format(direct, "/s direct C call (the limit)"), ratio: cABI / direct, target: "(the limit)", met: nil))
+add(Row(name: "3b. ... against NotificationCenter with string names", measured: format(cABI, "/s"),
+        baseline: format(notifications, "/s"), ratio: cABI / notifications, target: "≥ 10", met: cABI / notifications >= 10))
+add(Row(name: "3c. ... against JSON through a C string", measured: format(cABI, "/s"),
+        baseline: format(json, "/s"), ratio: cABI / json, target: "≥ 3", met: cABI / json >= 3))
+
+// 4. Idle poll.
+let idle = try DeliveryBenchmarks.idlePollNanoseconds(size(10_000_000, 1_000_000), catalog: catalogURL)
+add(Row(name: "4. idle iosiap_poll", measured: format(idle, "ns"), baseline: "-", ratio: nil,
+        target: "< 50 ns, no allocation (scripts/benchmark.sh counts them)", met: idle < 50))
+
+// 5. Durable commit.
+let raw = try StorageBenchmarks.rawInsertRate(size(2000, 150))
+let durable = try await StorageBenchmarks.purchaseRate(size(1000, 60), catalog: catalogURL)
+add(Row(name: "5. durable purchases/s (charged, journaled, delivered, finished)", measured: format(durable, "/s"),
+        baseline: format(raw, "raw SQLite commits/s, WAL + FULL"), ratio: durable / raw, target: "≥ 0.5", met: durable / raw >= 0.5))
+
+// 6. Scale.
+let catalog = try Catalog.load(contentsOf: catalogURL)
+let largeCatalog = try StorageBenchmarks.largeCatalog(1000)
+let sizes = quick ? [1000, 10_000] : [1000, 10_000, 100_000]
+var restoreTimes: [Double] = []
+var openTimes: [Double] = []
+for count in sizes {
+    let folder = try StorageBenchmarks.populatedState(count)
+    restoreTimes.append(try await StorageBenchmarks.restoreSeconds(folder, catalog: catalog))
+    openTimes.append(try StorageBenchmarks.openSeconds(folder, catalogURL: largeCatalog))
+    try? FileManager.default.removeItem(at: folder)
+}
+for (label, times) in [("restore", restoreTimes), ("open, 1,000-product catalog", openTimes)] {
+    let growth = zip(times.dropFirst(), times).map { $0 / $1 }.max() ?? 0
+    add(Row(name: "6. \(label) with \(sizes.map { "\($0 / 1000)k" }.joined(separator: " / ")) transactions",
+            measured: times.map { String(format: "%.1f ms", $0 * 1000) }.joined(separator: " / "),
+            baseline: "the previous size", ratio: growth, target: "≤ 11 per 10×", met: growth <= 11))
+}
+
+// Row 7 (memory of the C++ example game) is measured by scripts/benchmark.sh around the game process.
+
+var markdown = "| benchmark | measured | baseline | ratio | target | met |\n|---|---|---|---|---|---|\n"
+for row in rows {
+    let met = row.met.map { $0 ? "yes" : "**no**" } ?? "-"
+    markdown += "| \(row.name) | \(row.measured) | \(row.baseline) | \(row.ratio.map { String(format: "%.3f", $0) } ?? "-") | \(row.target) | \(met) |\n"
+}
+print(markdown, terminator: "")
+if let jsonPath {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(rows).write(to: URL(fileURLWithPath: jsonPath))
+}

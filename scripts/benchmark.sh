@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Benchmarks (release build): prints one table in Markdown, and writes it as JSON to benchmark-results.json
+# (or $IOSIAP_BENCHMARK_JSON). Every figure is a ratio against a baseline measured in the same run.
+#   scripts/benchmark.sh            the full run (about 10 minutes: row 7 makes 100,000 purchases)
+#   scripts/benchmark.sh --quick    a short smoke run that keeps the benchmarks working (the test command)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+quick=${1:-}
+json=${IOSIAP_BENCHMARK_JSON:-benchmark-results.json}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+swift build -c release --product iosiap-benchmarks >&2
+bin=$(swift build -c release --show-bin-path)/iosiap-benchmarks
+"$bin" $quick --json "$work/rows.json" >"$work/table.md"
+
+# Row 4b: allocations made by idle polls, counted by valgrind as the difference between two runs.
+allocations=""
+if command -v valgrind >/dev/null; then
+    polls=$([ "$quick" = "--quick" ] && echo 20000 || echo 200000)
+    count() { valgrind --tool=memcheck "$bin" idle-poll-only "$1" 2>&1 | sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,; }
+    base=$(count 0)
+    busy=$(count "$polls")
+    allocations=$((busy - base))
+    echo "  4b. allocations in $polls idle polls: $busy - $base = $allocations (valgrind)" >&2
+fi
+
+# Row 7: peak RSS of the C++ example game after N purchases against after start-up.
+purchases=$([ "$quick" = "--quick" ] && echo 1000 || echo 100000)
+bash scripts/build-sdk.sh "$work/sdk" 2>/dev/null
+g++ -std=c++11 -O2 -I"$work/sdk/include" Examples/cpp/game.cpp -L"$work/sdk/lib" -liosiap -Wl,-rpath,"$work/sdk/lib" -o "$work/game"
+memory=$(IOSIAP_EXAMPLE_EXTRA_PURCHASES=$purchases "$work/game" Examples/Products.storekit "$work/state" 2>&1 >/dev/null | grep "^memory:")
+echo "  7. $memory" >&2
+
+python3 - "$work/rows.json" "$json" "$allocations" "$memory" "$purchases" "${polls:-0}" <<'PY' >>"$work/table.md"
+import json, re, sys
+rows_path, out_path, allocations, memory, purchases, polls = sys.argv[1:7]
+rows = json.load(open(rows_path))
+if allocations:
+    rows.append({"name": f"4b. heap allocations in {polls} idle polls (valgrind, two runs)", "measured": allocations,
+                 "baseline": "0", "ratio": None, "target": "0", "met": int(allocations) == 0})
+start, after = map(int, re.findall(r"(\d+) KiB", memory))
+rows.append({"name": f"7. peak RSS of the C++ example game after {purchases} purchases", "measured": f"{after} KiB",
+             "baseline": f"{start} KiB after start-up", "ratio": after / start, "target": "(reported)", "met": None})
+json.dump(rows, open(out_path, "w"), indent=2)
+for row in rows[-2 if allocations else -1:]:
+    ratio = "-" if row["ratio"] is None else f'{row["ratio"]:.3f}'
+    met = "-" if row["met"] is None else ("yes" if row["met"] else "**no**")
+    print(f'| {row["name"]} | {row["measured"]} | {row["baseline"]} | {ratio} | {row["target"]} | {met} |')
+PY
+cat "$work/table.md"
+echo "benchmark: results in $json" >&2
