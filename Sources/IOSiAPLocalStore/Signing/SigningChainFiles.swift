@@ -26,7 +26,8 @@ enum SigningChainFiles {
                                 leaf: try X509Certificate(der: Array(contents[2])),
                                 leafKey: try PrivateKey(pkcs8: Array(contents[3])))
         }
-        let chain = try SigningChain.create()
+        // Valid from 2020 for 30 years: tests and simulations move the store's clock far from today.
+        let chain = try SigningChain.create(from: Date(timeIntervalSince1970: 1_577_836_800), days: 30 * 365)
         for (file, bytes) in zip(files, [chain.root.der, chain.intermediate.der, chain.leaf.der, chain.leafKey.pkcs8]) {
             do {
                 try Data(bytes).write(to: file, options: .atomic)

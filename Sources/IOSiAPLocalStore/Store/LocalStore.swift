@@ -283,10 +283,13 @@ public final class LocalStore: StoreBackend {
         try state.withLock { state throws(StoreError) in
             let chain = try activeChain(productID, in: state)
             guard chain.autoRenew else { throw StoreError(.wrongState, "auto-renew of '\(productID)' is off") }
-            try state.database.transaction { () throws(StoreError) in
+            let shortened = try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(chain.latest.id, expiration: now())
-                _ = try sign(try reread(chain.latest.id, in: state), settings, offerType: nil, in: state)
+                return try sign(try reread(chain.latest.id, in: state), settings, offerType: nil, in: state)
             }
+            // The period ended early: the game's record of it learns the new end (an update it has finished
+            // is recorded without a new event).
+            updateSink.yield(.purchased(shortened))
         }
         try advanceTime().forEach { updateSink.yield($0) }
     }
@@ -369,8 +372,9 @@ public final class LocalStore: StoreBackend {
                 try state.updateChain(active.latest.id, renewProductID: .some(item.id))
                 return active.latest
             }
-            // An upgrade or a crossgrade starts now; the replaced subscription ends now.
+            // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
             try state.updateChain(active.latest.id, upgraded: true, expiration: purchaseDate)
+            updateSink.yield(.expired(try sign(try reread(active.latest.id, in: state), settings, offerType: nil, in: state)))
         }
         var expiration: Date?
         var offerType: Int?
