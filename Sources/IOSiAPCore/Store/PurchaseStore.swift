@@ -32,12 +32,19 @@ public final class PurchaseStore: Sendable {
         jobs = continuation
         ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
         continuation.yield(.redeliverUnfinished)
-        Task.detached {
-            for await job in stream where worker.state.withLock({ $0.isOpen }) { await worker.run(job) }
-        }
+        let executor = SerialThreadExecutor(name: "iosiap.worker")
         let updates = backend.updates()
-        Task.detached {
-            for await update in updates { await worker.handle(update) }
+        Task.detached(executorPreference: executor) {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await job in stream where worker.state.withLock({ $0.isOpen }) { await worker.run(job) }
+                }
+                group.addTask {
+                    for await update in updates { await worker.handle(update) }
+                }
+            }
+            // Both streams ended (the store closed): the worker's thread may go.
+            executor.stop()
         }
     }
 

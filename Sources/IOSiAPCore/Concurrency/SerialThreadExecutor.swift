@@ -1,0 +1,48 @@
+import Foundation
+
+/// A task executor with one thread of its own: the store's worker runs there, so that its blocking work
+/// (SQLite commits with fsync, a lock another process holds for seconds) never takes a thread from
+/// Swift's small shared pool, which the game and its other tasks need.
+///
+/// `@unchecked Sendable`: the job list is guarded by `condition`.
+final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopping = false
+
+    init(name: String) {
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the thread end once the jobs already queued have run.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopping { condition.wait() }
+            if jobs.isEmpty {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
