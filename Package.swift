@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "iosiap", type: .dynamic, targets: ["IOSiAPExports"]),
         .executable(name: "iosiap-example-session", targets: ["ExampleSession"]),
         .executable(name: "iosiap-verify", targets: ["VerifyTool"]),
+        .executable(name: "iosiap-store", targets: ["StoreManager"]),
         .executable(name: "iosiap-benchmarks", targets: ["Benchmarks"]),
     ],
     targets: [
@@ -57,6 +58,11 @@ let package = Package(
             name: "IOSiAPExports",
             dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore", "IOSiAPStoreKit", "IOSiAPVerification"],
             path: "Sources/IOSiAPExports"
+        ),
+        .executableTarget(
+            name: "StoreManager",
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification"],
+            path: "Tools/StoreManager"
         ),
         .executableTarget(
             name: "VerifyTool",

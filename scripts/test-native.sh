@@ -155,6 +155,12 @@ swift run --skip-build iosiap-example-session --state "$work/state-apple" >/dev/
 python3 Tests/python/verify_with_apple_library.py "$work/state-apple" com.iosiap.example
 check "Apple's app-store-server-library accepts our signed transactions and renewal infos"
 
+echo "== the transaction manager, also while the C++ example game runs"
+swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
+g++ -std=c++11 -Wall -Wextra -Werror -I"$sdk/include" Examples/cpp/game.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/game"
+bash Tests/native/store_manager.sh "$(swift build --show-bin-path)/iosiap-store" "$work/game" "$catalog" "$work"
+check "iosiap-store: every control, its errors, and a running game that hears of it"
+
 echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
 check "30 rounds of SIGKILL: nothing lost, nothing granted twice"

@@ -164,6 +164,19 @@ int main(int argc, char **argv) {
     }
     std::printf("coins: %d, pro: %s\n", game.coins(), store.isEntitled(kPro) ? "yes" : "no");
 
+    // For QA scripts: IOSIAP_EXAMPLE_LINGER_SECONDS=N keeps the frame loop running N more seconds, printing
+    // whatever the store reports meanwhile (a refund or a purchase made with iosiap-store, a renewal).
+    const char *linger = std::getenv("IOSIAP_EXAMPLE_LINGER_SECONDS");
+    if (linger && std::atoi(linger) > 0) {
+        std::printf("lingering %s s\n", linger);
+        std::fflush(stdout);
+        for (int frame = 0; frame < std::atoi(linger) * 60; frame++) {
+            game.frame();
+            std::fflush(stdout);
+            std::this_thread::sleep_for(std::chrono::milliseconds(16));
+        }
+    }
+
     // For the memory benchmark (scripts/benchmark.sh): IOSIAP_EXAMPLE_EXTRA_PURCHASES=N buys N more coins,
     // each granted and finished, then reports the peak resident set size against the one at this point.
     const char *extra = std::getenv("IOSIAP_EXAMPLE_EXTRA_PURCHASES");

@@ -52,8 +52,9 @@ public final class LocalStore: StoreBackend {
             }
         }
         watcher.withLock { $0 = task }
-        // The transaction manager finds the catalog of a state directory here.
+        // The transaction manager finds the catalog and bundle id of a state directory here.
         try setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
+        try setOverride(LocalStoreSettings.Key.bundleID, bundleID)
     }
 
     /// Renews the subscriptions whose period is over (or announces their end), then collects what other
@@ -100,6 +101,17 @@ public final class LocalStore: StoreBackend {
             }
         }
         return updates
+    }
+
+    /// The catalog file and bundle id the state directory was last opened with (for the transaction manager).
+    public static func remembered(in directory: StateDirectory) throws(StoreError) -> (catalogPath: String?, bundleID: String?) {
+        let path = directory.file("localstore.sqlite")
+        guard FileManager.default.fileExists(atPath: path) else { return (nil, nil) }
+        let database = try SQLiteDatabase(path: path, create: false)
+        func value(_ key: String) throws(StoreError) -> String? {
+            try database.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.text
+        }
+        return (try value(LocalStoreSettings.Key.catalogPath), try value(LocalStoreSettings.Key.bundleID))
     }
 
     /// Opens the local store for the `.storekit` file at `catalogURL`.
@@ -213,6 +225,7 @@ public final class LocalStore: StoreBackend {
             try state.database.execute("DELETE FROM settings")
         }
         try setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
+        try setOverride(LocalStoreSettings.Key.bundleID, bundleID)
     }
 
     /// The purchases waiting for approval.
@@ -299,6 +312,40 @@ public final class LocalStore: StoreBackend {
     public func setAutoRenew(productID: String, enabled: Bool) throws(StoreError) {
         try state.withLock { state throws(StoreError) in
             try state.updateChain(try activeChain(productID, in: state).latest.id, autoRenew: enabled)
+        }
+    }
+
+    /// Buys a product from outside the game (SKTestSession `buyProduct`): charged now, it reaches the game as
+    /// a `purchased` event without a request, as a purchase made on another device would.
+    @discardableResult
+    public func buyProduct(_ productID: String, quantity: Int = 1) throws(StoreError) -> StoreTransaction {
+        let settings = try currentSettings()
+        guard let item = catalog.product(id: productID) else {
+            throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
+        }
+        guard PaymentRequest.allowedQuantities.contains(quantity), quantity == 1 || item.type.allowsQuantity else {
+            throw StoreError(.quantityOutOfRange, "quantity \(quantity) is not allowed for '\(productID)'")
+        }
+        let transaction = try state.withLock { state throws(StoreError) in
+            try charge(item, PaymentRequest(productID: productID, quantity: quantity), settings, in: state)
+        }
+        updateSink.yield(.purchased(transaction))
+        return transaction
+    }
+
+    /// One line of the store's history, for the transaction manager.
+    public struct HistoryEntry: Sendable {
+        public let transaction: StoreTransaction
+        /// Whether the app finished it.
+        public let isFinished: Bool
+        /// For subscriptions: whether it renews.
+        public let autoRenews: Bool
+    }
+
+    /// The store's history, oldest first, with finish marks.
+    public func history() throws(StoreError) -> [HistoryEntry] {
+        try state.withLock { state throws(StoreError) in
+            try state.history().map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
         }
     }
 

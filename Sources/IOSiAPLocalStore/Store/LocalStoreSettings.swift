@@ -45,6 +45,7 @@ public struct LocalStoreSettings: Sendable, Equatable {
         static let timeRate = "time_rate"
         static let purchaseDialog = "purchase_dialog"
         static let catalogPath = "catalog_path"
+        static let bundleID = "bundle_id"
         static func simulatedError(_ api: FailableAPI) -> String { "simulated_error.\(api.catalogName)" }
     }
 

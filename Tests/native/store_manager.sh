@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The transaction manager (iosiap-store): each control, its errors and exit codes, and the path QA uses
+# most: changing the store while the C++ example game runs, which must hear of it within a second.
+# usage: store_manager.sh IOSIAP_STORE GAME CATALOG WORK_DIRECTORY
+set -euo pipefail
+store_bin=$1 game=$2 catalog=$3 work=$4
+state=$work/state-manager
+passed=0
+ok() { passed=$((passed + 1)); }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+run() { "$store_bin" --state "$state" "$@"; }
+expect_status() {  # expect_status STATUS ARGS...
+    local want=$1; shift
+    local got=0
+    run "$@" >/dev/null 2>"$work/stderr" || got=$?
+    [ "$got" -eq "$want" ] || fail "iosiap-store $* exited $got, not $want: $(cat "$work/stderr")"
+    ok
+}
+
+# Before any game: the catalog must be named.
+expect_status 2 products
+run --catalog "$catalog" products | grep -q "com.iosiap.example.club_gold_monthly" && ok
+
+# A game session leaves purchases; the manager then finds the catalog by itself.
+"$game" "$catalog" "$state" >/dev/null
+run transactions | grep -Eq "^2 +2 +com.iosiap.example.pro_upgrade +nonConsumable +1 +active" || fail "transactions table"
+ok
+run --json transactions | python3 -c "import json,sys; rows=json.load(sys.stdin); assert rows[0]['finished']=='yes', rows" && ok
+
+# Controls and their errors.
+expect_status 0 buy com.iosiap.example.coins_100 3
+expect_status 1 buy com.iosiap.example.nope
+expect_status 2 buy com.iosiap.example.coins_100 lots
+expect_status 0 ask-to-buy on
+expect_status 2 ask-to-buy maybe
+expect_status 0 dialog cancel
+expect_status 0 dialog confirm
+expect_status 0 error set purchase payment-not-allowed
+run settings | grep -q "error: Purchase  paymentNotAllowed" && ok
+expect_status 0 error clear purchase
+expect_status 2 error set teleport -104
+expect_status 2 error set purchase not-an-error
+expect_status 0 time-rate monthlyRenewalEveryFiveMinutes
+expect_status 0 time-rate 0
+expect_status 2 time-rate 7
+expect_status 0 storefront DEU
+expect_status 1 storefront XYZ
+expect_status 0 locale de_DE
+run products | grep -q "0,99" && ok
+expect_status 0 buy com.iosiap.example.club_gold_monthly
+expect_status 0 renew com.iosiap.example.club_gold_monthly
+expect_status 0 auto-renew com.iosiap.example.club_gold_monthly off
+expect_status 1 auto-renew com.iosiap.example.coins_100 off
+expect_status 0 expire com.iosiap.example.club_gold_monthly
+expect_status 1 expire com.iosiap.example.club_gold_monthly
+expect_status 0 refund 2 issue
+expect_status 1 refund 2
+expect_status 1 refund 999
+expect_status 2 refund two
+jws=$(python3 -c "import sqlite3; print(sqlite3.connect('$state/localstore.sqlite').execute('select signed_jws from transactions where id = 1').fetchone()[0])")
+run verify "$jws" | grep -q '"productId" : "com.iosiap.example.coins_100"' && ok
+expect_status 1 verify "not.a.jws"
+expect_status 0 delete 1
+expect_status 1 delete 1
+expect_status 0 help refund
+expect_status 2 teleport
+expect_status 0 reset
+run settings | grep -q "storefront       USA" && ok
+[ "$(run --json transactions)" = "[" ] || [ "$(run --json transactions | tr -d ' \n')" = "[]" ] || fail "reset leaves transactions"
+ok
+
+# While the game runs: a purchase and a refund made here reach it within a second.
+live=$work/state-live
+IOSIAP_EXAMPLE_LINGER_SECONDS=8 "$game" "$catalog" "$live" >"$work/game.out" 2>&1 &
+game_pid=$!
+for _ in $(seq 100); do grep -q "^lingering" "$work/game.out" && break; sleep 0.1; done
+grep -q "^lingering" "$work/game.out" || fail "the game did not reach its frame loop: $(cat "$work/game.out")"
+started=$(date +%s.%N)
+"$store_bin" --state "$live" buy com.iosiap.example.coins_100 2 >/dev/null
+"$store_bin" --state "$live" refund 2 >/dev/null
+for _ in $(seq 30); do
+    grep -q "event: revoked com.iosiap.example.pro_upgrade" "$work/game.out" && grep -q "grant: +200 coins, balance 400" "$work/game.out" && break
+    sleep 0.1
+done
+elapsed=$(python3 -c "import time; print(round(time.time() - $started, 2))")
+grep -q "event: revoked com.iosiap.example.pro_upgrade" "$work/game.out" || fail "the running game did not receive the refund: $(cat "$work/game.out")"
+grep -q "grant: +200 coins, balance 400" "$work/game.out" || fail "the running game did not receive the purchase: $(cat "$work/game.out")"
+python3 -c "import sys; sys.exit(0 if $elapsed < 3 else 1)" || fail "the game heard after $elapsed s"
+kill "$game_pid" 2>/dev/null || true
+wait "$game_pid" 2>/dev/null || true
+ok
+echo "store manager: $passed passed, 0 failed (the running game heard of a purchase and a refund in ${elapsed}s)"

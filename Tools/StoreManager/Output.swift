@@ -1,0 +1,29 @@
+import Foundation
+
+/// Prints results as aligned tables, or as JSON with --json.
+struct Output: Sendable {
+    let json: Bool
+
+    func table(_ header: [String], _ rows: [[String]]) {
+        if json {
+            let objects = rows.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+            print(String(decoding: (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])) ?? Data(), as: UTF8.self))
+            return
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        for row in [header] + rows {
+            print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    func done(_ message: String, _ values: [String: UInt64]) {
+        if json {
+            var object: [String: Any] = ["ok": true, "message": message]
+            for (key, value) in values { object[key] = value }
+            print(String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self))
+        } else {
+            print(message)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+// iosiap-store: the transaction manager of the local App Store, for QA and CI. It works on a state
+// directory, also while a game runs against it: the game receives what it does within a second.
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+
+let usage = """
+    usage: iosiap-store --state DIR [--catalog FILE] [--json] COMMAND [ARGUMENTS]
+           iosiap-store help [COMMAND]
+    The catalog defaults to the one the state directory was last opened with.
+    commands:
+    \(commands.map { "  \($0.name) \($0.arguments)".padding(toLength: 44, withPad: " ", startingAt: 0) + ($0.help.split(separator: "\n").first.map(String.init) ?? "") }.joined(separator: "\n"))
+    exit status: 0 done, 1 the store refused (the reason on stderr), 2 bad arguments
+    """
+
+func fail(_ message: String, _ status: Int32) -> Never {
+    FileHandle.standardError.write(Data("iosiap-store: \(message)\n".utf8))
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var statePath: String?
+var catalogPath: String?
+var json = false
+var rest: [String] = []
+while !arguments.isEmpty {
+    let next = arguments.removeFirst()
+    switch next {
+    case "--state": statePath = arguments.isEmpty ? nil : arguments.removeFirst()
+    case "--catalog": catalogPath = arguments.isEmpty ? nil : arguments.removeFirst()
+    case "--json": json = true
+    case "--help", "-h": rest.insert("help", at: 0)
+    default: rest.append(next)
+    }
+}
+guard let name = rest.first else { fail("no command\n\n\(usage)", 2) }
+if name == "help" || rest.contains("--help") {
+    let topic = name == "help" ? rest.dropFirst().first : name
+    if let topic, let command = commands.first(where: { $0.name == topic }) {
+        print("usage: iosiap-store --state DIR \(command.name) \(command.arguments)\n\(command.help)")
+    } else {
+        print(usage)
+    }
+    exit(0)
+}
+guard let command = commands.first(where: { $0.name == name }) else { fail("unknown command '\(name)'\n\n\(usage)", 2) }
+guard let statePath else { fail("--state DIR is required", 2) }
+
+do {
+    let directory = try StateDirectory(path: statePath)
+    let remembered = try LocalStore.remembered(in: directory)
+    guard let catalogFile = catalogPath ?? remembered.catalogPath else {
+        fail("--catalog FILE is required: no game has opened \(statePath) yet", 2)
+    }
+    let store = try LocalStore(catalogURL: URL(fileURLWithPath: catalogFile), stateDirectory: directory,
+                               bundleID: remembered.bundleID ?? "com.example.game")
+    defer { store.close() }
+    try command.run(store, Array(rest.dropFirst()), Output(json: json))
+} catch let error as UsageError {
+    fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
+} catch let error as StoreError {
+    fail("\(error.message) [\(error.code.rawValue)]", 1)
+} catch {
+    fail("\(error)", 1)
+}
