@@ -15,12 +15,13 @@ public final class LocalStore: StoreBackend {
     /// The environment signed transactions name.
     public let environment: StoreEnvironment
     private let signer: TransactionSigner
+    private let clockwork: LocalStoreClockwork
 
     private let state: Locked<LocalStoreState>
     private let now: @Sendable () -> Date
     private let updateStream: AsyncStream<StoreUpdate>
     private let updateSink: AsyncStream<StoreUpdate>.Continuation
-    private let watcher = Locked<Task<Void, Never>?>(nil)
+    private let watcher: PeriodicWatcher
 
     /// How often the store looks for changes another process made to its state (a refund from the
     /// transaction manager): one cheap `PRAGMA data_version` each time, off the game's thread.
@@ -43,64 +44,14 @@ public final class LocalStore: StoreBackend {
         self.state = state
         (updateStream, updateSink) = (stream, sink)
         // Subscription time moves on, and other processes write: both are looked at off the game's thread.
-        let task = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: Self.externalChangeInterval)
-                guard let self else { return }
-                let updates = (try? self.advanceTime()) ?? []
-                for update in updates { sink.yield(update) }
-            }
+        let clockwork = LocalStoreClockwork(catalog: catalog, signer: signer, state: state, now: now)
+        self.clockwork = clockwork
+        watcher = PeriodicWatcher(name: "iosiap.localstore", interval: Self.externalChangeInterval) {
+            for update in (try? clockwork.advanceTime()) ?? [] { sink.yield(update) }
         }
-        watcher.withLock { $0 = task }
         // The transaction manager finds the catalog and bundle id of a state directory here.
         try setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
         try setOverride(LocalStoreSettings.Key.bundleID, bundleID)
-    }
-
-    /// Renews the subscriptions whose period is over (or announces their end), then collects what other
-    /// processes changed. Called every `externalChangeInterval`, and by the controls that move time.
-    @discardableResult
-    func advanceTime() throws(StoreError) -> [StoreUpdate] {
-        let settings = try currentSettings()
-        return try state.withLock { state throws(StoreError) in
-            let renewals = try advanceSubscriptions(settings, in: state)
-            return renewals + (try state.changesByOtherConnections())
-        }
-    }
-
-    /// Renews every subscription whose period is over, as many periods as have passed (also those that
-    /// passed while no game ran), or marks its end once when auto-renew is off. A renewal is a new
-    /// transaction with the same original id and reason RENEWAL; a downgrade takes effect here.
-    private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> [StoreUpdate] {
-        let current = now()
-        var updates: [StoreUpdate] = []
-        try state.database.transaction { () throws(StoreError) in
-            for chain in try state.subscriptionChains() {
-                var latest = chain.latest
-                guard let end = latest.expirationDate, end <= current else { continue }
-                let renewing = chain.renewProductID ?? latest.productID
-                guard chain.autoRenew, let item = catalog.product(id: renewing), let subscription = item.subscription else {
-                    if !chain.expiryAnnounced {
-                        try state.updateChain(latest.id, expiryAnnounced: true)
-                        updates.append(.expired(latest))
-                    }
-                    continue
-                }
-                // Catch up, but never without end: a year of renewals every two seconds is 15 million.
-                for _ in 0..<1000 {
-                    guard let previousEnd = latest.expirationDate, previousEnd <= current else { break }
-                    let renewal = try state.insert(.init(
-                        originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
-                        purchaseDate: previousEnd, originalPurchaseDate: latest.originalPurchaseDate,
-                        expirationDate: settings.timeRate.end(of: subscription.period, from: previousEnd),
-                        appAccountToken: latest.appAccountToken, storefront: latest.storefront, reason: .renewal,
-                        subscriptionGroupID: subscription.groupID))
-                    latest = try sign(renewal, settings, offerType: nil, in: state)
-                    updates.append(.purchased(latest))
-                }
-            }
-        }
-        return updates
     }
 
     /// The catalog file and bundle id the state directory was last opened with (for the transaction manager).
@@ -118,6 +69,13 @@ public final class LocalStore: StoreBackend {
     public convenience init(catalogURL: URL, stateDirectory: StateDirectory,
                             bundleID: String = "com.example.game") throws(StoreError) {
         try self.init(catalog: Catalog.load(contentsOf: catalogURL), stateDirectory: stateDirectory, bundleID: bundleID)
+    }
+
+    /// Renews the subscriptions whose period is over (or announces their end), then collects what other
+    /// processes changed. Called every `externalChangeInterval`, and by the controls that move time.
+    @discardableResult
+    func advanceTime() throws(StoreError) -> [StoreUpdate] {
+        try clockwork.advanceTime()
     }
 
     // MARK: - StoreBackend
@@ -165,21 +123,19 @@ public final class LocalStore: StoreBackend {
     public func updates() -> AsyncStream<StoreUpdate> { updateStream }
 
     public func close() {
-        watcher.withLock { $0?.cancel() }
+        watcher.stop()
         updateSink.finish()
     }
 
     deinit {
-        watcher.withLock { $0?.cancel() }
+        watcher.stop()
     }
 
     // MARK: - Controls (SKTestSession)
 
     /// The settings in force: the catalog's with the controls' overrides.
     public func currentSettings() throws(StoreError) -> LocalStoreSettings {
-        var settings = LocalStoreSettings(catalog: catalog.settings)
-        settings.apply(try state.withLock { state throws(StoreError) in try state.overrides() })
-        return settings
+        try clockwork.settings()
     }
 
     /// Turns Ask to Buy on or off (SKTestSession `askToBuyEnabled`).
@@ -443,17 +399,9 @@ public final class LocalStore: StoreBackend {
         }
     }
 
-    /// Signs `transaction`, stores the signatures with it, and returns it signed.
     private func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings, offerType: Int?,
                       in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
-        let storefront = Storefront(code: transaction.storefront) ?? settings.storefront
-        let signed = try signer.sign(transaction, product: catalog.product(id: transaction.productID),
-                                     storefront: storefront, offerType: offerType, at: now())
-        try state.setSignatures(transaction.id, transaction: signed.transaction, renewalInfo: signed.renewalInfo)
-        var result = transaction
-        result.signedJWS = signed.transaction
-        result.signedRenewalInfo = signed.renewalInfo
-        return result
+        try clockwork.sign(transaction, settings, offerType: offerType, in: state)
     }
 
     private func storeProduct(_ item: CatalogProduct, _ settings: LocalStoreSettings) -> StoreProduct {

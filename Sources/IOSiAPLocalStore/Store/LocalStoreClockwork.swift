@@ -1,0 +1,78 @@
+import Foundation
+import IOSiAPCore
+
+/// What moves the local store's state on by itself (subscription time, other processes' writes) and what
+/// every change needs (the settings in force, signing), apart from `LocalStore` so that its background
+/// watcher holds no reference to the store: a closed store is freed at once.
+struct LocalStoreClockwork: Sendable {
+    let catalog: Catalog
+    let signer: TransactionSigner
+    let state: Locked<LocalStoreState>
+    let now: @Sendable () -> Date
+
+    /// The settings in force: the catalog's with the controls' overrides.
+    func settings() throws(StoreError) -> LocalStoreSettings {
+        var settings = LocalStoreSettings(catalog: catalog.settings)
+        settings.apply(try state.withLock { state throws(StoreError) in try state.overrides() })
+        return settings
+    }
+
+    /// Renews the subscriptions whose period is over (or announces their end), then collects what other
+    /// processes changed. Called every `externalChangeInterval`, and by the controls that move time.
+    @discardableResult
+    func advanceTime() throws(StoreError) -> [StoreUpdate] {
+        let settings = try settings()
+        return try state.withLock { state throws(StoreError) in
+            let renewals = try advanceSubscriptions(settings, in: state)
+            return renewals + (try state.changesByOtherConnections())
+        }
+    }
+
+    /// Renews every subscription whose period is over, as many periods as have passed (also those that
+    /// passed while no game ran), or marks its end once when auto-renew is off. A renewal is a new
+    /// transaction with the same original id and reason RENEWAL; a downgrade takes effect here.
+    private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> [StoreUpdate] {
+        let current = now()
+        var updates: [StoreUpdate] = []
+        try state.database.transaction { () throws(StoreError) in
+            for chain in try state.subscriptionChains() {
+                var latest = chain.latest
+                guard let end = latest.expirationDate, end <= current else { continue }
+                let renewing = chain.renewProductID ?? latest.productID
+                guard chain.autoRenew, let item = catalog.product(id: renewing), let subscription = item.subscription else {
+                    if !chain.expiryAnnounced {
+                        try state.updateChain(latest.id, expiryAnnounced: true)
+                        updates.append(.expired(latest))
+                    }
+                    continue
+                }
+                // Catch up, but never without end: a year of renewals every two seconds is 15 million.
+                for _ in 0..<1000 {
+                    guard let previousEnd = latest.expirationDate, previousEnd <= current else { break }
+                    let renewal = try state.insert(.init(
+                        originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
+                        purchaseDate: previousEnd, originalPurchaseDate: latest.originalPurchaseDate,
+                        expirationDate: settings.timeRate.end(of: subscription.period, from: previousEnd),
+                        appAccountToken: latest.appAccountToken, storefront: latest.storefront, reason: .renewal,
+                        subscriptionGroupID: subscription.groupID))
+                    latest = try sign(renewal, settings, offerType: nil, in: state)
+                    updates.append(.purchased(latest))
+                }
+            }
+        }
+        return updates
+    }
+
+    /// Signs `transaction`, stores the signatures with it, and returns it signed.
+    func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings, offerType: Int?,
+              in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+        let storefront = Storefront(code: transaction.storefront) ?? settings.storefront
+        let signed = try signer.sign(transaction, product: catalog.product(id: transaction.productID),
+                                     storefront: storefront, offerType: offerType, at: now())
+        try state.setSignatures(transaction.id, transaction: signed.transaction, renewalInfo: signed.renewalInfo)
+        var result = transaction
+        result.signedJWS = signed.transaction
+        result.signedRenewalInfo = signed.renewalInfo
+        return result
+    }
+}
