@@ -39,7 +39,7 @@ rows_path, out_path, allocations, memory, purchases, polls = sys.argv[1:7]
 rows = json.load(open(rows_path))
 if allocations:
     rows.append({"name": f"4b. heap allocations in {polls} idle polls (valgrind, two runs)", "measured": allocations,
-                 "baseline": "0", "ratio": None, "target": "0", "met": int(allocations) == 0})
+                 "baseline": "0", "ratio": None, "target": "0", "met": int(allocations) <= 0})
 start, after = map(int, re.findall(r"(\d+) KiB", memory))
 rows.append({"name": f"7. peak RSS of the C++ example game after {purchases} purchases", "measured": f"{after} KiB",
              "baseline": f"{start} KiB after start-up", "ratio": after / start, "target": "(reported)", "met": None})

@@ -106,8 +106,7 @@ public final class LocalStore: StoreBackend {
         let settings = try currentSettings()
         try failIfSimulated(.appStoreSync, settings)
         try advanceTime().forEach { updateSink.yield($0) }
-        let all = try state.withLock { state throws(StoreError) in try state.allTransactions() }
-        return Entitlements.current(from: all, at: now())
+        return try state.withLock { state throws(StoreError) in try state.ownedTransactions(at: now()) }
     }
 
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
@@ -361,8 +360,7 @@ public final class LocalStore: StoreBackend {
                         pendingID: Int64? = nil, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
         if item.type != .consumable,
-           let owned = Entitlements.current(from: try state.allTransactions(), at: purchaseDate)
-               .first(where: { $0.productID == item.id }) {
+           let owned = try state.ownedTransactions(at: purchaseDate).first(where: { $0.productID == item.id }) {
             return owned
         }
         if let subscription = item.subscription,

@@ -23,7 +23,11 @@ final class LocalStoreState {
     private var known = KnownState()
 
     struct KnownState {
-        var revokedByTransaction: [UInt64: Bool] = [:]
+        /// The highest transaction id looked at; newer ones are new, unless this connection wrote them.
+        var lastID: Int64 = 0
+        var ownNew = Set<UInt64>()
+        var revoked = Set<UInt64>()
+        var announcedExpiries = Set<UInt64>()
         var pendingProducts: [Int64: String] = [:]
         var dataVersion: Int64 = -1
     }
@@ -57,15 +61,30 @@ final class LocalStoreState {
         known.dataVersion = version
         var updates: [StoreUpdate] = []
         var approvedPending = Set<Int64>()
-        for row in try database.query("SELECT id, pending_id, revocation_date IS NOT NULL FROM transactions") {
-            let id = UInt64(bitPattern: row[0].integer ?? 0)
+        // Only what is new, the (few) refunds and the announced ends are read, not the whole history.
+        for row in try database.query("SELECT id, pending_id FROM transactions WHERE id > ? ORDER BY id", [.integer(known.lastID)]) {
+            let id = row[0].integer ?? 0
+            known.lastID = max(known.lastID, id)
             if let pending = row[1].integer { approvedPending.insert(pending) }
-            let revoked = row[2].integer == 1
-            let wasRevoked = known.revokedByTransaction[id]
-            known.revokedByTransaction[id] = revoked
-            guard !firstScan, wasRevoked != revoked, let transaction = try transaction(id: id) else { continue }
-            updates.append(revoked ? .revoked(transaction) : .purchased(transaction))
+            let transactionID = UInt64(bitPattern: id)
+            guard !firstScan, known.ownNew.remove(transactionID) == nil, let transaction = try transaction(id: transactionID) else { continue }
+            updates.append(transaction.isRevoked ? .revoked(transaction) : .purchased(transaction))
+            if transaction.isRevoked { known.revoked.insert(transactionID) }
         }
+        let revoked = Set(try database.query("SELECT id FROM transactions WHERE revocation_date IS NOT NULL")
+            .map { UInt64(bitPattern: $0[0].integer ?? 0) })
+        let announced = Set(try database.query("SELECT id FROM transactions WHERE expiry_announced = 1")
+            .map { UInt64(bitPattern: $0[0].integer ?? 0) })
+        if !firstScan {
+            for id in revoked.subtracting(known.revoked).sorted() {
+                if let transaction = try transaction(id: id) { updates.append(.revoked(transaction)) }
+            }
+            for id in announced.subtracting(known.announcedExpiries).sorted() {
+                if let transaction = try transaction(id: id) { updates.append(.expired(transaction)) }
+            }
+        }
+        known.revoked = revoked
+        known.announcedExpiries = announced
         let pending = Dictionary(uniqueKeysWithValues: try pendingPurchases().map { ($0.id, $0.productID) })
         if !firstScan {
             for (id, productID) in known.pendingProducts where pending[id] == nil && !approvedPending.contains(id) {
@@ -78,7 +97,11 @@ final class LocalStoreState {
 
     /// Records this connection's own write in the snapshot, so it is not mistaken for another process's.
     private func noteOwn(transaction id: UInt64, revoked: Bool) {
-        known.revokedByTransaction[id] = revoked
+        if revoked {
+            known.revoked.insert(id)
+        } else if Int64(bitPattern: id) > known.lastID {
+            known.ownNew.insert(id)
+        }
     }
 
     // MARK: - Transactions
@@ -129,6 +152,23 @@ final class LocalStoreState {
 
     func transaction(id: UInt64) throws(StoreError) -> StoreTransaction? {
         try transactions(where: "id = ?", [.integer(Int64(bitPattern: id))]).first
+    }
+
+    /// What the user owns at `now` (as `Entitlements.current` computes it), found by SQLite so that only
+    /// the owning transactions are read, however long the history.
+    func ownedTransactions(at now: Date) throws(StoreError) -> [StoreTransaction] {
+        let ids = try database.query("""
+            SELECT max(id) FROM transactions
+            WHERE revocation_date IS NULL AND upgraded = 0
+              AND (product_type IN (\(ProductType.nonConsumable.rawValue), \(ProductType.nonRenewing.rawValue))
+                   OR (product_type = \(ProductType.autoRenewable.rawValue) AND expiration_date > ?))
+            GROUP BY product_id
+            """, [.real(now.timeIntervalSince1970)])
+        var owned: [StoreTransaction] = []
+        for row in ids {
+            if let id = row[0].integer, let transaction = try transaction(id: UInt64(bitPattern: id)) { owned.append(transaction) }
+        }
+        return Entitlements.current(from: owned, at: now)
     }
 
     func allTransactions() throws(StoreError) -> [StoreTransaction] {
@@ -196,6 +236,7 @@ final class LocalStoreState {
         }
         if let expiryAnnounced {
             try database.query("UPDATE transactions SET expiry_announced = ? WHERE id = ?", [.integer(expiryAnnounced ? 1 : 0), key])
+            if expiryAnnounced { known.announcedExpiries.insert(id) }
         }
         if let upgraded { try database.query("UPDATE transactions SET upgraded = ? WHERE id = ?", [.integer(upgraded ? 1 : 0), key]) }
         if let expiration {
@@ -207,13 +248,16 @@ final class LocalStoreState {
     func delete(_ id: UInt64) throws(StoreError) {
         try database.query("DELETE FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
         guard database.changes == 1 else { throw StoreError(.unknownTransaction, "the local store has no transaction \(id)") }
-        known.revokedByTransaction[id] = nil
+        known.revoked.remove(id)
+        known.ownNew.remove(id)
     }
 
     /// Removes every transaction and waiting purchase (SKTestSession `clearTransactions`).
     func clear() throws(StoreError) {
         try database.execute("DELETE FROM transactions; DELETE FROM pending_purchases;")
-        known.revokedByTransaction = [:]
+        known.revoked = []
+        known.ownNew = []
+        known.announcedExpiries = []
         known.pendingProducts = [:]
     }
 
