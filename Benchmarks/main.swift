@@ -67,8 +67,15 @@ var restoreTimes: [Double] = []
 var openTimes: [Double] = []
 for count in sizes {
     let folder = try StorageBenchmarks.populatedState(count)
-    restoreTimes.append(try await StorageBenchmarks.restoreSeconds(folder, catalog: catalog))
-    openTimes.append(try StorageBenchmarks.openSeconds(folder, catalogURL: largeCatalog))
+    // The best of five: these take milliseconds, where one scheduler hiccup would decide the ratio.
+    var restores: [Double] = []
+    var opens: [Double] = []
+    for _ in 0..<5 {
+        restores.append(try await StorageBenchmarks.restoreSeconds(folder, catalog: catalog))
+        opens.append(try StorageBenchmarks.openSeconds(folder, catalogURL: largeCatalog))
+    }
+    restoreTimes.append(restores.min() ?? 0)
+    openTimes.append(opens.min() ?? 0)
     try? FileManager.default.removeItem(at: folder)
 }
 for (label, times) in [("restore", restoreTimes), ("open, 1,000-product catalog", openTimes)] {
