@@ -52,5 +52,11 @@ package enum LocalStoreStateMigrations {
         ALTER TABLE transactions ADD COLUMN expiry_announced INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE transactions ADD COLUMN upgraded INTEGER NOT NULL DEFAULT 0;
         """,
+        // 5: what restore and the subscription clock look for, without reading the whole history.
+        """
+        CREATE INDEX transactions_by_type ON transactions(product_type, product_id, revocation_date, upgraded, expiration_date);
+        CREATE INDEX transactions_by_original ON transactions(original_id);
+        CREATE INDEX transactions_unfinished ON transactions(finished) WHERE finished = 0;
+        """,
     ]
 }
