@@ -19,13 +19,13 @@ enum EventMarshalling {
             revocation_date_ms: milliseconds(transaction.revocationDate),
             revocation_reason: transaction.revocationReason?.rawValue ?? -1,
             app_account_token: arena.copy(transaction.appAccountToken?.uuidString),
-            environment: arena.copy(transaction.environment.rawValue),
+            environment: constant(transaction.environment),
             storefront: arena.copy(transaction.storefront),
-            ownership_type: arena.copy(transaction.ownershipType.rawValue),
+            ownership_type: constant(transaction.ownershipType),
             subscription_group_id: arena.copy(transaction.subscriptionGroupID),
             signed_jws: arena.copy(transaction.signedJWS),
             signed_renewal_info: arena.copy(transaction.signedRenewalInfo),
-            reason: arena.copy(transaction.reason.rawValue))
+            reason: constant(transaction.reason))
     }
 
     /// The C event for `event`; products are the store's handles, the rest is in the arena.
@@ -108,6 +108,34 @@ enum EventMarshalling {
             carry(transaction, passedVerification: false)
         }
         return result
+    }
+
+    /// The fixed texts of enumerations, from static storage: nothing to copy for each event.
+    private static func constant(_ environment: StoreEnvironment) -> UnsafePointer<CChar> {
+        switch environment {
+        case .production: pointer("Production")
+        case .sandbox: pointer("Sandbox")
+        case .xcode: pointer("Xcode")
+        case .localTesting: pointer("LocalTesting")
+        }
+    }
+
+    private static func constant(_ ownership: OwnershipType) -> UnsafePointer<CChar> {
+        switch ownership {
+        case .purchased: pointer("PURCHASED")
+        case .familyShared: pointer("FAMILY_SHARED")
+        }
+    }
+
+    private static func constant(_ reason: TransactionReason) -> UnsafePointer<CChar> {
+        switch reason {
+        case .purchase: pointer("PURCHASE")
+        case .renewal: pointer("RENEWAL")
+        }
+    }
+
+    private static func pointer(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     private static func milliseconds(_ date: Date?) -> Int64 {
