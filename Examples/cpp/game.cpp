@@ -89,6 +89,14 @@ public:
     void onRevoked(const iosiap::Transaction &transaction) override {
         std::printf("event: revoked %s\n", transaction.productId.c_str());
     }
+    void onExpired(const iosiap::Transaction &transaction) override {
+        std::printf("event: expired %s\n", transaction.productId.c_str());
+    }
+    /** Bought in the App Store, outside the game: this game always continues at once. */
+    void onPurchaseIntent(const iosiap::Product &product) override {
+        std::printf("event: purchase intent %s %s, continuing\n", product.id.c_str(), product.displayPrice.c_str());
+        ask(store_.requestPayment(product.id), "buy from the App Store");
+    }
 
 private:
     /** Idempotent by transaction id: a transaction delivered again after a crash grants nothing twice. */

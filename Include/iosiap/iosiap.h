@@ -226,7 +226,9 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_GRANTED = 12,             /* transaction, grant_*; the ledger granted and finished it */
     IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished;
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
-    IOSIAP_EVENT_EXPIRED = 14              /* transaction: a subscription ended without renewing */
+    IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing */
+    IOSIAP_EVENT_PURCHASE_INTENT = 15      /* product_id, products[0]: bought in the App Store, outside the
+                                              game; to continue, call iosiap_request_payment for it */
 } iosiap_event_kind;
 
 /**

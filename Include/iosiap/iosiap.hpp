@@ -153,6 +153,9 @@ public:
     virtual void onRevoked(const Transaction &transaction) { (void)transaction; }
     /** A subscription ended without renewing. (Renewals arrive as onPurchased with reason RENEWAL.) */
     virtual void onExpired(const Transaction &transaction) { (void)transaction; }
+    /** The user started buying `product` in the App Store: continue with Store::requestPayment now,
+        keep it for later, or ignore it. */
+    virtual void onPurchaseIntent(const Product &product) { (void)product; }
 
     /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
@@ -419,6 +422,9 @@ private:
             break;
         case IOSIAP_EVENT_EXPIRED:
             delegate.onExpired(Transaction(*event.transaction));
+            break;
+        case IOSIAP_EVENT_PURCHASE_INTENT:
+            if (event.product_count > 0) delegate.onPurchaseIntent(Product(event.products[0]));
             break;
         default:
             break; /* a kind from a newer library: ignored */

@@ -106,6 +106,11 @@ enum EventMarshalling {
         case .expired(let transaction):
             result.kind = kind(IOSIAP_EVENT_EXPIRED)
             carry(transaction, passedVerification: false)
+        case .purchaseIntent(let product):
+            result.kind = kind(IOSIAP_EVENT_PURCHASE_INTENT)
+            result.product_id = arena.copy(Optional(product.id))
+            result.products = arena.array([Optional(productHandle(product))])
+            result.product_count = 1
         }
         return result
     }

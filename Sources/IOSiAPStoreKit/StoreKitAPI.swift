@@ -24,6 +24,28 @@ public protocol StoreKitAPI: Sendable {
     func finish(transactionID: UInt64) async
     /// `AppStore.canMakePayments`.
     var canMakePayments: Bool { get }
+    /// `Storefront.current?.countryCode`.
+    func storefrontCountryCode() async -> String?
+    /// `Product.SubscriptionInfo.status(for:)`.
+    func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<Transaction>]
+    /// `PurchaseIntent.intents`: purchases the user starts in the App Store. Started once, when the store opens.
+    func purchaseIntents() -> AsyncStream<Product>
+}
+
+/// `Product.SubscriptionInfo.Status`: the state, the latest transaction and the renewal info's intent.
+public struct StoreKitSubscriptionStatus<Transaction: Sendable>: Sendable {
+    public var state: SubscriptionStatus.State
+    public var transaction: StoreKitVerified<Transaction>
+    public var willAutoRenew: Bool
+    public var autoRenewProductID: String?
+
+    public init(state: SubscriptionStatus.State, transaction: StoreKitVerified<Transaction>, willAutoRenew: Bool,
+                autoRenewProductID: String?) {
+        self.state = state
+        self.transaction = transaction
+        self.willAutoRenew = willAutoRenew
+        self.autoRenewProductID = autoRenewProductID
+    }
 }
 
 /// The parts of StoreKit's `Product` the backend reads.

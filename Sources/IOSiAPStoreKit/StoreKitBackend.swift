@@ -14,6 +14,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let results: VerificationResults
     private let updateStream: AsyncStream<StoreUpdate>
     private let listener: Task<Void, Never>
+    private let intentListener: Task<Void, Never>
 
     /// StoreKit's verdicts, by transaction id, for the core's verifier.
     final class VerificationResults: Sendable {
@@ -47,10 +48,19 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             }
             sink.finish()
         }
+        let intents = api.purchaseIntents()
+        let loaded = self.loaded
+        intentListener = Task.detached {
+            for await product in intents {
+                loaded.withLock { $0[product.id] = product }  // so that the game can pay for it at once
+                sink.yield(.purchaseIntent(Self.product(product)))
+            }
+        }
     }
 
     deinit {
         listener.cancel()
+        intentListener.cancel()
     }
 
     /// The verifier to open the `PurchaseStore` with: StoreKit's own verdict on each transaction, so that a
@@ -110,10 +120,40 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 
     public var canMakePayments: Bool { api.canMakePayments }
 
+    public func storefront() async throws(StoreError) -> String {
+        guard let code = await api.storefrontCountryCode() else {
+            throw StoreError(.storeUnreachable, "StoreKit: no storefront is known (the App Store cannot be reached)")
+        }
+        return code
+    }
+
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+        let statuses: [StoreKitSubscriptionStatus<API.Transaction>]
+        do { statuses = try await api.subscriptionStatuses(groupID: groupID) } catch { throw StoreKitErrorMapping.error(error) }
+        // With Family Sharing there can be several; the one that entitles the user most comes first.
+        let ranked = statuses.sorted { Self.rank($0.state) < Self.rank($1.state) }
+        guard let status = ranked.first else { return nil }
+        results.note(status.transaction, id: status.transaction.value.id)
+        let transaction = Self.transaction(status.transaction.value)
+        return SubscriptionStatus(state: status.state, transaction: transaction, willAutoRenew: status.willAutoRenew,
+                                  autoRenewProductID: status.autoRenewProductID ?? transaction.productID)
+    }
+
+    private static func rank(_ state: SubscriptionStatus.State) -> Int {
+        switch state {
+        case .subscribed: 0
+        case .inGracePeriod: 1
+        case .inBillingRetryPeriod: 2
+        case .expired: 3
+        case .revoked: 4
+        }
+    }
+
     public func updates() -> AsyncStream<StoreUpdate> { updateStream }
 
     public func close() {
         listener.cancel()
+        intentListener.cancel()
     }
 
     // MARK: - Mapping

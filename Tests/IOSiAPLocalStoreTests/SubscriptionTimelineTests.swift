@@ -132,3 +132,42 @@ import Testing
         #expect(try local.allTransactions().isEmpty)
     }
 }
+
+@Suite struct PurchaseIntentAndStatusTests {
+    let folder = TemporaryDirectory()
+
+    @Test func anAppStorePurchaseStartedElsewhereReachesTheGameWhichDecides() async throws {
+        let local = try LocalStore(catalogURL: Fixtures.exampleCatalog, stateDirectory: folder.state)
+        let store = try PurchaseStore(backend: local, stateDirectory: folder.state)
+        // The transaction manager (another LocalStore on the directory, as another process) starts it.
+        let manager = try LocalStore(catalogURL: Fixtures.exampleCatalog, stateDirectory: folder.state)
+        try manager.requestPurchaseIntent(productID: "com.iosiap.example.pro_upgrade")
+        #expect(throws: StoreError.self) { try manager.requestPurchaseIntent(productID: "com.iosiap.example.nope") }
+        let events = try await store.pollUntil { _ in true }
+        guard case .purchaseIntent(let product) = events.first else { Issue.record("\(events)"); return }
+        #expect(product.id == "com.iosiap.example.pro_upgrade" && product.displayPrice == "$2.99")
+        #expect(try local.allTransactions().isEmpty)  // nothing charged until the game continues
+        let request = try store.requestPayment(productID: product.id)  // continue now: no products request needed
+        guard case .purchased = try await store.pollUntilTerminal(of: request).last else { Issue.record("not purchased"); return }
+        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // handed out once
+        manager.close()
+    }
+
+    @Test func storefrontAndSubscriptionStatus() async throws {
+        let local = try LocalStore(catalogURL: Fixtures.exampleCatalog, stateDirectory: folder.state)
+        let store = try PurchaseStore(backend: local, stateDirectory: folder.state)
+        #expect(try await store.storefront() == "USA")
+        try local.setStorefront("JPN")
+        #expect(try await store.storefront() == "JPN")
+        #expect(try await store.subscriptionStatus(groupID: "5E1A7C01") == nil)
+        let gold = try local.buyProduct("com.iosiap.example.club_gold_monthly")
+        var status = try #require(try await store.subscriptionStatus(groupID: "5E1A7C01"))
+        #expect(status.state == .subscribed && status.willAutoRenew && status.transaction.id == gold.id)
+        try local.setAutoRenew(productID: gold.productID, enabled: false)
+        status = try #require(try await store.subscriptionStatus(groupID: "5E1A7C01"))
+        #expect(!status.willAutoRenew)
+        try local.refund(transactionID: gold.id)
+        status = try #require(try await store.subscriptionStatus(groupID: "5E1A7C01"))
+        #expect(status.state == .revoked)
+    }
+}

@@ -44,15 +44,31 @@ final class ScriptedStoreKit: StoreKitAPI {
         var entitlements: [StoreKitVerified<FakeTransaction>] = []
         var syncFailure: StoreKitFailure?
         var finished: [UInt64] = []
+        var storefront: String? = "FRA"
+        var statuses: [StoreKitSubscriptionStatus<FakeTransaction>] = []
     }
 
     let script = Locked(Script())
     private let stream: AsyncStream<StoreKitVerified<FakeTransaction>>
     private let sink: AsyncStream<StoreKitVerified<FakeTransaction>>.Continuation
+    private let intents: AsyncStream<FakeProduct>
+    private let intentSink: AsyncStream<FakeProduct>.Continuation
 
     init() {
         (stream, sink) = AsyncStream.makeStream()
+        (intents, intentSink) = AsyncStream.makeStream()
     }
+
+    /// A purchase the user starts in the App Store.
+    func sendIntent(_ product: FakeProduct) { intentSink.yield(product) }
+
+    func storefrontCountryCode() async -> String? { script.withLock { $0.storefront } }
+
+    func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<FakeTransaction>] {
+        script.withLock { $0.statuses }
+    }
+
+    func purchaseIntents() -> AsyncStream<FakeProduct> { intents }
 
     /// What `Transaction.updates` reports next.
     func sendUpdate(_ update: StoreKitVerified<FakeTransaction>) { sink.yield(update) }

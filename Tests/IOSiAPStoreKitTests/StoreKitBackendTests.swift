@@ -161,4 +161,35 @@ import Testing
         guard case .productsFailed(_, let error) = try await store.pollUntilTerminal(of: request).last else { Issue.record("not failed"); return }
         #expect(error.code == .storeUnreachable)
     }
+
+    @Test func anAppStoreInitiatedPurchaseReachesTheGameWhichMayPayForIt() async throws {
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(ScriptedStoreKit.transaction(40, "boost"))))] }
+        let store = try open()
+        storeKit.sendIntent(ScriptedStoreKit.FakeProduct(id: "boost", type: .consumable, displayPrice: "$1.99"))
+        let events = try await store.pollUntil { _ in true }
+        guard case .purchaseIntent(let product) = events.first else { Issue.record("\(events)"); return }
+        #expect(product.id == "boost" && product.displayPrice == "$1.99")
+        // The game decides to continue now: the product needs no products request first.
+        guard case .purchased(_, let transaction) = try await buy(store, "boost") else { Issue.record("not purchased"); return }
+        #expect(transaction.id == 40)
+    }
+
+    @Test func storefrontAndSubscriptionStatusComeFromStoreKit() async throws {
+        var latest = ScriptedStoreKit.transaction(50, "monthly", .autoRenewable)
+        latest.subscriptionGroupID = "G1"
+        storeKit.script.withLock {
+            $0.statuses = [StoreKitSubscriptionStatus(state: .expired, transaction: .verified(latest), willAutoRenew: false, autoRenewProductID: nil),
+                           StoreKitSubscriptionStatus(state: .inGracePeriod, transaction: .verified(latest), willAutoRenew: true,
+                                                      autoRenewProductID: "yearly")]
+        }
+        let store = try open()
+        #expect(try await store.storefront() == "FRA")
+        let status = try #require(try await store.subscriptionStatus(groupID: "G1"))
+        #expect(status.state == .inGracePeriod)
+        #expect(status.willAutoRenew && status.autoRenewProductID == "yearly")
+        #expect(status.transaction.id == 50)
+        storeKit.script.withLock { $0.storefront = nil; $0.statuses = [] }
+        #expect(try await store.subscriptionStatus(groupID: "G1") == nil)
+        await #expect(throws: StoreError.self) { try await store.storefront() }
+    }
 }

@@ -113,6 +113,13 @@ public final class ScriptedBackend: StoreBackend {
 
     public var canMakePayments: Bool { true }
 
+    public func storefront() async throws(StoreError) -> String { "USA" }
+
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+        let latest = script.withLock { $0.charged.last { $0.subscriptionGroupID == groupID || $0.productID == "monthly" } }
+        return latest.map { SubscriptionStatus(state: .subscribed, transaction: $0, willAutoRenew: true, autoRenewProductID: $0.productID) }
+    }
+
     public func updates() -> AsyncStream<StoreUpdate> { stream }
 
     public func close() { sink.finish() }

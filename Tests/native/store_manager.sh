@@ -78,15 +78,19 @@ grep -q "^lingering" "$work/game.out" || fail "the game did not reach its frame 
 started=$(date +%s.%N)
 "$store_bin" --state "$live" buy com.iosiap.example.coins_100 2 >/dev/null
 "$store_bin" --state "$live" refund 2 >/dev/null
+"$store_bin" --state "$live" intent com.iosiap.example.coins_100 >/dev/null
 for _ in $(seq 30); do
-    grep -q "event: revoked com.iosiap.example.pro_upgrade" "$work/game.out" && grep -q "grant: +200 coins, balance 400" "$work/game.out" && break
+    grep -q "event: revoked com.iosiap.example.pro_upgrade" "$work/game.out" && grep -q "grant: +200 coins, balance 400" "$work/game.out" \
+        && grep -q "grant: +100 coins, balance 500" "$work/game.out" && break
     sleep 0.1
 done
 elapsed=$(python3 -c "import time; print(round(time.time() - $started, 2))")
 grep -q "event: revoked com.iosiap.example.pro_upgrade" "$work/game.out" || fail "the running game did not receive the refund: $(cat "$work/game.out")"
 grep -q "grant: +200 coins, balance 400" "$work/game.out" || fail "the running game did not receive the purchase: $(cat "$work/game.out")"
+grep -q "event: purchase intent com.iosiap.example.coins_100" "$work/game.out" || fail "the running game did not receive the intent"
+grep -q "grant: +100 coins, balance 500" "$work/game.out" || fail "the game did not complete the App Store purchase: $(cat "$work/game.out")"
 python3 -c "import sys; sys.exit(0 if $elapsed < 3 else 1)" || fail "the game heard after $elapsed s"
 kill "$game_pid" 2>/dev/null || true
 wait "$game_pid" 2>/dev/null || true
 ok
-echo "store manager: $passed passed, 0 failed (the running game heard of a purchase and a refund in ${elapsed}s)"
+echo "store manager: $passed passed, 0 failed (the running game heard of a purchase, a refund and an App Store purchase in ${elapsed}s)"

@@ -76,6 +76,10 @@ let commands: [Command] = [
         let transaction = try store.buyProduct(try argument(args, 0, "PRODUCT"), quantity: quantity)
         out.done("bought \(transaction.productID) x\(transaction.quantity): transaction \(transaction.id)", ["transactionId": transaction.id])
     },
+    Command(name: "intent", arguments: "PRODUCT", help: "Starts a purchase in the App Store, outside the game; the game decides whether to pay.") { store, args, out in
+        try store.requestPurchaseIntent(productID: try argument(args, 0, "PRODUCT"))
+        out.done("purchase intent for \(args[0]) sent", [:])
+    },
     Command(name: "pending", arguments: "", help: "Lists the purchases waiting for Ask to Buy approval.") { store, _, out in
         out.table(["id", "product", "qty", "asked"], try store.pendingPurchases().map {
             [String($0.id), $0.productID, String($0.quantity), ISO8601DateFormatter().string(from: $0.requestDate)]

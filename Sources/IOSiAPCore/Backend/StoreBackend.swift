@@ -18,6 +18,8 @@ public enum StoreUpdate: Sendable, Equatable {
     case revoked(StoreTransaction)
     /// An auto-renewable subscription ended without renewing (auto-renew off, or expired by the store).
     case expired(StoreTransaction)
+    /// A purchase started outside the game, in the App Store (StoreKit: `PurchaseIntent`).
+    case purchaseIntent(StoreProduct)
 }
 
 /// A store the core can drive: the local App Store everywhere, StoreKit 2 on Apple platforms.
@@ -41,6 +43,13 @@ public protocol StoreBackend: Sendable {
 
     /// Whether this user may make payments at all.
     var canMakePayments: Bool { get }
+
+    /// The user's storefront, ISO 3166-1 alpha-3 (StoreKit 2: `Storefront.current`).
+    func storefront() async throws(StoreError) -> String
+
+    /// Where the subscription of a group stands, or `nil` when the user never subscribed in it
+    /// (StoreKit 2: `Product.SubscriptionInfo.status(for:)`).
+    func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus?
 
     /// The store's own reports. Called once, when the core opens; the stream ends when the backend closes.
     func updates() -> AsyncStream<StoreUpdate>

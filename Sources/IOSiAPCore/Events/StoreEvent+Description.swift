@@ -40,6 +40,8 @@ extension StoreEvent: CustomStringConvertible {
             return "revoked \(transaction.summary)"
         case .expired(let transaction):
             return "expired \(transaction.summary)"
+        case .purchaseIntent(let product):
+            return "purchase intent \(product.id) \(product.displayPrice) (started in the App Store)"
         }
     }
 }

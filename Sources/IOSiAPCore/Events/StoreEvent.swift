@@ -41,6 +41,9 @@ public enum StoreEvent: Sendable, Equatable {
     case revoked(transaction: StoreTransaction)
     /// An auto-renewable subscription ended without renewing: it no longer entitles the user.
     case expired(transaction: StoreTransaction)
+    /// The user started a purchase of `product` in the App Store, outside the game. The game decides:
+    /// continue now (`requestPayment` for it), later (keep it), or not at all (ignore it).
+    case purchaseIntent(product: StoreProduct)
 
     /// The request this event answers, if any.
     public var requestID: RequestID? {
@@ -51,7 +54,7 @@ public enum StoreEvent: Sendable, Equatable {
             id
         case .purchased(let id, _), .granted(let id, _, _), .verificationFailed(let id, _, _):
             id
-        case .declined, .revoked, .expired:
+        case .declined, .revoked, .expired, .purchaseIntent:
             nil
         }
     }
@@ -63,7 +66,7 @@ public enum StoreEvent: Sendable, Equatable {
             true
         case .verificationFailed(let id, _, _):
             id != nil
-        case .purchasing, .restored, .declined, .revoked, .expired:
+        case .purchasing, .restored, .declined, .revoked, .expired, .purchaseIntent:
             false
         }
     }

@@ -171,6 +171,16 @@ public final class PurchaseStore: Sendable {
         try worker.journal.unfinishedTransactions()
     }
 
+    /// The user's storefront, ISO 3166-1 alpha-3, e.g. "USA".
+    public func storefront() async throws(StoreError) -> String {
+        try await worker.backend.storefront()
+    }
+
+    /// Where the subscription of `groupID` stands; `nil` when the user never subscribed in it.
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+        try await worker.backend.subscriptionStatus(groupID: groupID)
+    }
+
     /// Whether transactions are verified before the game hears of them.
     public var verifiesTransactions: Bool { worker.verifier != nil }
 

@@ -69,6 +69,10 @@ final class StoreWorker: Sendable {
             await deliver(transaction, requestID: nil)
         case .declined(let productID):
             events.push(.declined(productID: productID))
+        case .purchaseIntent(let product):
+            // Loaded, so that the game can pay for it at once.
+            state.withLock { $0.products[product.id] = product }
+            events.push(.purchaseIntent(product: product))
         case .expired(let transaction):
             // A status change, not a purchase: recorded (finished if new) so entitlements see it.
             do {

@@ -83,7 +83,7 @@ public final class LocalStore: StoreBackend {
     public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         let settings = try currentSettings()
         try failIfSimulated(.loadProducts, settings)
-        return ids.compactMap { catalog.product(id: $0) }.map { storeProduct($0, settings) }
+        return ids.compactMap { catalog.product(id: $0) }.map { clockwork.storeProduct($0, settings) }
     }
 
     public func purchase(_ request: PaymentRequest, product: StoreProduct) async throws(StoreError) -> PurchaseOutcome {
@@ -119,7 +119,27 @@ public final class LocalStore: StoreBackend {
 
     public var canMakePayments: Bool { true }
 
-    public func updates() -> AsyncStream<StoreUpdate> { updateStream }
+    public func storefront() async throws(StoreError) -> String {
+        try currentSettings().storefront.code
+    }
+
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+        try advanceTime().forEach { updateSink.yield($0) }
+        let current = now()
+        return try state.withLock { state throws(StoreError) in
+            guard let latest = try state.latestSubscription(inGroup: groupID) else { return nil }
+            let chain = try state.subscriptionChains().first { $0.latest.id == latest.id }
+            let status: SubscriptionStatus.State = latest.isRevoked ? .revoked
+                : (latest.expirationDate ?? .distantPast) > current ? .subscribed : .expired
+            return SubscriptionStatus(state: status, transaction: latest, willAutoRenew: chain?.autoRenew ?? false,
+                                      autoRenewProductID: chain?.renewProductID ?? latest.productID)
+        }
+    }
+
+    public func updates() -> AsyncStream<StoreUpdate> {
+        clockwork.handsOutPurchaseIntents.withLock { $0 = true }
+        return updateStream
+    }
 
     public func close() {
         watcher.stop()
@@ -288,6 +308,17 @@ public final class LocalStore: StoreBackend {
         return transaction
     }
 
+    /// Starts a purchase in the "App Store", outside the game (StoreKit: a `PurchaseIntent` from a promoted
+    /// in-app purchase): the game running on this state directory receives `purchaseIntent` and decides to
+    /// pay for it now, later or not at all. Nothing is charged until it does.
+    public func requestPurchaseIntent(productID: String) throws(StoreError) {
+        guard catalog.product(id: productID) != nil else {
+            throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
+        }
+        try state.withLock { state throws(StoreError) in try state.addPurchaseIntent(productID, at: now()) }
+        try advanceTime().forEach { updateSink.yield($0) }
+    }
+
     /// One line of the store's history, for the transaction manager.
     public struct HistoryEntry: Sendable {
         public let transaction: StoreTransaction
@@ -400,24 +431,6 @@ public final class LocalStore: StoreBackend {
     private func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings, offerType: Int?,
                       in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         try clockwork.sign(transaction, settings, offerType: offerType, in: state)
-    }
-
-    private func storeProduct(_ item: CatalogProduct, _ settings: LocalStoreSettings) -> StoreProduct {
-        let currency = settings.storefront.currencyCode
-        let format = { (price: Decimal) in PriceFormatter.format(price, currencyCode: currency, locale: settings.locale) }
-        let localization = item.localization(for: settings.locale)
-        let subscription = item.subscription.map { info in
-            let offer = { (offer: CatalogOffer) in
-                SubscriptionOffer(id: offer.id, paymentMode: offer.paymentMode, period: offer.period,
-                                  periodCount: offer.periodCount, price: offer.price, displayPrice: format(offer.price))
-            }
-            return SubscriptionInfo(groupID: info.groupID, groupName: info.groupName, level: info.level,
-                                    period: info.period, introductoryOffer: info.introductoryOffer.map(offer),
-                                    promotionalOffers: info.promotionalOffers.map(offer))
-        }
-        return StoreProduct(id: item.id, type: item.type, displayName: localization?.displayName ?? item.referenceName,
-                            description: localization?.description ?? "", price: item.price, currencyCode: currency,
-                            displayPrice: format(item.price), subscription: subscription)
     }
 
     private func failIfSimulated(_ api: FailableAPI, _ settings: LocalStoreSettings) throws(StoreError) {

@@ -9,6 +9,9 @@ struct LocalStoreClockwork: Sendable {
     let signer: TransactionSigner
     let state: Locked<LocalStoreState>
     let now: @Sendable () -> Date
+    /// Set once a purchase store listens to this store: only then are App Store purchase intents taken
+    /// (the transaction manager, which also opens the store, must leave them for the game).
+    let handsOutPurchaseIntents = Locked(false)
 
     /// The settings in force: the catalog's with the controls' overrides.
     func settings() throws(StoreError) -> LocalStoreSettings {
@@ -22,9 +25,13 @@ struct LocalStoreClockwork: Sendable {
     @discardableResult
     func advanceTime() throws(StoreError) -> [StoreUpdate] {
         let settings = try settings()
+        let takesIntents = handsOutPurchaseIntents.withLock { $0 }
         return try state.withLock { state throws(StoreError) in
             let renewals = try advanceSubscriptions(settings, in: state)
-            return renewals + (try state.changesByOtherConnections())
+            let intents = takesIntents ? try state.takePurchaseIntents() : []
+            return renewals + (try state.changesByOtherConnections()) + intents.compactMap { productID in
+                catalog.product(id: productID).map { .purchaseIntent(storeProduct($0, settings)) }
+            }
         }
     }
 
@@ -34,6 +41,11 @@ struct LocalStoreClockwork: Sendable {
     private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> [StoreUpdate] {
         let current = now()
         var updates: [StoreUpdate] = []
+        // Read first: most ticks find nothing due, and need no write lock.
+        let due = try state.subscriptionChains().contains { chain in
+            (chain.latest.expirationDate ?? .distantFuture) <= current && (chain.autoRenew || !chain.expiryAnnounced)
+        }
+        guard due else { return [] }
         try state.database.transaction { () throws(StoreError) in
             for chain in try state.subscriptionChains() {
                 var latest = chain.latest
@@ -74,5 +86,24 @@ struct LocalStoreClockwork: Sendable {
         result.signedJWS = signed.transaction
         result.signedRenewalInfo = signed.renewalInfo
         return result
+    }
+
+    /// A catalog product as the store presents it in the current storefront and locale.
+    func storeProduct(_ item: CatalogProduct, _ settings: LocalStoreSettings) -> StoreProduct {
+        let currency = settings.storefront.currencyCode
+        let format = { (price: Decimal) in PriceFormatter.format(price, currencyCode: currency, locale: settings.locale) }
+        let localization = item.localization(for: settings.locale)
+        let subscription = item.subscription.map { info in
+            let offer = { (offer: CatalogOffer) in
+                SubscriptionOffer(id: offer.id, paymentMode: offer.paymentMode, period: offer.period,
+                                  periodCount: offer.periodCount, price: offer.price, displayPrice: format(offer.price))
+            }
+            return SubscriptionInfo(groupID: info.groupID, groupName: info.groupName, level: info.level,
+                                    period: info.period, introductoryOffer: info.introductoryOffer.map(offer),
+                                    promotionalOffers: info.promotionalOffers.map(offer))
+        }
+        return StoreProduct(id: item.id, type: item.type, displayName: localization?.displayName ?? item.referenceName,
+                            description: localization?.description ?? "", price: item.price, currencyCode: currency,
+                            displayPrice: format(item.price), subscription: subscription)
     }
 }

@@ -244,6 +244,30 @@ final class LocalStoreState {
         }
     }
 
+    /// Records a purchase started in the App Store, for the game to hear of.
+    func addPurchaseIntent(_ productID: String, at date: Date) throws(StoreError) {
+        try database.query("INSERT INTO purchase_intents (product_id, created) VALUES (?, ?)",
+                           [.text(productID), .real(date.timeIntervalSince1970)])
+    }
+
+    /// Takes the purchase intents waiting, oldest first: each is handed to one game, once.
+    func takePurchaseIntents() throws(StoreError) -> [String] {
+        // Read first: most of the time there is none, and a write lock every tick would be wasted.
+        guard try !database.query("SELECT 1 FROM purchase_intents LIMIT 1").isEmpty else { return [] }
+        return try database.transaction { () throws(StoreError) in
+            let intents = try database.query("SELECT product_id FROM purchase_intents ORDER BY id").compactMap { $0[0].text }
+            try database.execute("DELETE FROM purchase_intents")
+            return intents
+        }
+    }
+
+    /// The newest transaction of a subscription group, refunded or not.
+    func latestSubscription(inGroup groupID: String) throws(StoreError) -> StoreTransaction? {
+        guard let id = try database.query("SELECT max(id) FROM transactions WHERE subscription_group_id = ? AND upgraded = 0",
+                                          [.text(groupID)]).first?.first?.integer else { return nil }
+        return try transaction(id: UInt64(bitPattern: id))
+    }
+
     /// Removes one transaction from the history (SKTestSession `deleteTransaction`).
     func delete(_ id: UInt64) throws(StoreError) {
         try database.query("DELETE FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])

@@ -58,5 +58,13 @@ package enum LocalStoreStateMigrations {
         CREATE INDEX transactions_by_original ON transactions(original_id);
         CREATE INDEX transactions_unfinished ON transactions(finished) WHERE finished = 0;
         """,
+        // 6: purchases started in the App Store (the transaction manager), waiting for the game to hear of them.
+        """
+        CREATE TABLE purchase_intents (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            product_id TEXT NOT NULL,
+            created REAL NOT NULL
+        );
+        """,
     ]
 }

@@ -61,6 +61,38 @@ public struct LiveStoreKit: StoreKitAPI {
 
     public var canMakePayments: Bool { AppStore.canMakePayments }
 
+    public func storefrontCountryCode() async -> String? {
+        await Storefront.current?.countryCode
+    }
+
+    public func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<LiveTransaction>] {
+        let statuses: [Product.SubscriptionInfo.Status]
+        do { statuses = try await Product.SubscriptionInfo.status(for: groupID) } catch { throw Self.failure(error) }
+        return statuses.map { status in
+            let state: SubscriptionStatus.State = switch status.state {
+            case .subscribed: .subscribed
+            case .expired: .expired
+            case .inBillingRetryPeriod: .inBillingRetryPeriod
+            case .inGracePeriod: .inGracePeriod
+            case .revoked: .revoked
+            default: .expired
+            }
+            let renewal = status.renewalInfo.unsafePayloadValue
+            return StoreKitSubscriptionStatus(state: state, transaction: Self.verified(status.transaction),
+                                              willAutoRenew: renewal.willAutoRenew, autoRenewProductID: renewal.autoRenewPreference)
+        }
+    }
+
+    public func purchaseIntents() -> AsyncStream<LiveProduct> {
+        AsyncStream { continuation in
+            let listener = Task {
+                for await intent in PurchaseIntent.intents { continuation.yield(LiveProduct(product: intent.product)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in listener.cancel() }
+        }
+    }
+
     private static func verified(_ result: VerificationResult<Transaction>) -> StoreKitVerified<LiveTransaction> {
         switch result {
         case .verified(let transaction):
