@@ -12,6 +12,11 @@ if arguments.first == "idle-poll-only" {
     try DeliveryBenchmarks.idlePollOnly(Int(arguments.dropFirst().first ?? "0") ?? 0, catalog: catalogURL)
     exit(0)
 }
+if arguments.first == "verify-only" {
+    // For profiling row 2 under callgrind: verifies N transactions from one chain.
+    _ = try CryptoBenchmarks.verificationRate(Int(arguments.dropFirst().first ?? "100") ?? 100)
+    exit(0)
+}
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 func size(_ full: Int, _ smoke: Int) -> Int { quick ? smoke : full }

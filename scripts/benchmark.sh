@@ -53,5 +53,5 @@ for row in rows[-2 if allocations else -1:]:
     met = "-" if row["met"] is None else ("yes" if row["met"] else "**no**")
     print(f'| {row["name"]} | {row["measured"]} | {row["baseline"]} | {ratio} | {row["target"]} | {met} |')
 PY
-cat "$work/table.md"
+grep -v "^|$" "$work/table.md"
 echo "benchmark: results in $json" >&2

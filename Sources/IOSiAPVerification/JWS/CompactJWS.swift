@@ -64,29 +64,27 @@ package struct CompactJWS: Sendable {
     }
 }
 
-/// The headers of recent JWS, by their base64url text: decoding a header costs more than looking it up.
+/// The headers of the few chains seen last, by their base64url text: every JWS of one chain has the same
+/// header, and comparing it with the text seen before (a length check, then a memory comparison) costs far
+/// less than hashing or decoding it again.
 package final class HeaderCache: Sendable {
-    private struct Entries {
-        var headers: [Substring: CompactJWS.Header] = [:]
-        var order: [Substring] = []
-    }
-
-    private let entries = Locked(Entries())
+    private let entries = Locked<[(segment: Substring, header: CompactJWS.Header)]>([])
     private let capacity: Int
 
-    package init(capacity: Int = 32) {
+    package init(capacity: Int = 4) {
         self.capacity = capacity
     }
 
     func header(for segment: Substring) -> CompactJWS.Header? {
-        entries.withLock { $0.headers[segment] }
+        entries.withLock { entries in
+            entries.first { $0.segment.utf8.count == segment.utf8.count && $0.segment == segment }?.header
+        }
     }
 
     func remember(_ header: CompactJWS.Header, for segment: Substring) {
         entries.withLock { entries in
-            if entries.headers.updateValue(header, forKey: segment) == nil { entries.order.append(segment) }
-            while entries.order.count > capacity { entries.headers[entries.order.removeFirst()] = nil }
+            entries.insert((Substring(String(segment)), header), at: 0)
+            if entries.count > capacity { entries.removeLast() }
         }
     }
 }
-
