@@ -244,7 +244,7 @@ final class TestClock: Sendable {
         #expect(try await store.pollFor(.milliseconds(600)).isEmpty)
     }
 
-    @Test func aVersion1StateMigratesForwardKeepingItsPurchases() throws {
+    @Test func aVersion1StateMigratesForwardKeepingItsPurchases() async throws {
         let path = try folder.state.file("localstore.sqlite")
         do {
             let version1 = try SQLiteDatabase(path: path)
@@ -256,7 +256,11 @@ final class TestClock: Sendable {
         }
         let (local, store) = try open()
         #expect(try local.allTransactions().map(\.productID) == [Self.prefix + "pro_upgrade"])
-        #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade") == false)  // never delivered to this journal
+        // Unfinished in the store and unknown to the journal: delivered at launch, like a charge a crash hid.
+        let delivered = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        guard case .purchased(nil, let transaction) = delivered.last else { Issue.record("\(delivered)"); return }
+        #expect(transaction.productID == Self.prefix + "pro_upgrade")
+        #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade"))
         #expect(try SQLiteDatabase(path: path).userVersion == LocalStoreStateMigrations.all.count)
     }
 
