@@ -13,7 +13,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define COINS "com.iosiap.example.coins_100"
@@ -29,6 +31,22 @@ static void on_event(const iosiap_event *event, void *user_data) {
         snprintf(failure, sizeof failure, "%s", event->message);
     }
     if (event->request_id != 0 && event->kind != IOSIAP_EVENT_PURCHASING) ended++;
+}
+
+/* The largest file in the state directory: the limit is set above it, so that a few writes succeed first. */
+static long largest_file(const char *directory) {
+    char path[1024];
+    struct stat info;
+    struct dirent *entry;
+    long largest = 0;
+    DIR *folder = opendir(directory);
+    if (!folder) return 0;
+    while ((entry = readdir(folder)) != NULL) {
+        snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
+        if (stat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > largest) largest = (long)info.st_size;
+    }
+    closedir(folder);
+    return largest;
 }
 
 static int poll_until(iosiap_store *store, int count) {
@@ -65,8 +83,9 @@ int main(int argc, char **argv) {
     if (iosiap_request_products(NULL, store, ids, 1) != IOSIAP_OK || !poll_until(store, ++requests)) return 1;
 
     if (strcmp(argv[3], "full-disk") == 0) {
-        /* Files may not grow past 96 KiB from now on: the write-ahead logs soon hit the limit. */
-        struct rlimit limit = {96 * 1024, 96 * 1024};
+        /* No file may grow more than 48 KiB past the largest one now: the write-ahead logs soon hit it. */
+        rlim_t bytes = (rlim_t)largest_file(argv[2]) + 48 * 1024;
+        struct rlimit limit = {bytes, bytes};
         signal(SIGXFSZ, SIG_IGN);
         if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return 1;
     }
