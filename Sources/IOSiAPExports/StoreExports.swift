@@ -20,14 +20,7 @@ public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?
             throw StoreError(.invalidArgument, "options version \(version) is not supported; "
                 + "this library reads versions 1 to \(IOSIAP_LOCAL_STORE_OPTIONS_VERSION) (use IOSIAP_LOCAL_STORE_OPTIONS_INIT)")
         }
-        var callback = EventCallback(function: nil, userData: nil)
-        if let callbacks {
-            guard callbacks.pointee.version == IOSIAP_CALLBACKS_VERSION else {
-                throw StoreError(.invalidArgument, "callbacks version \(callbacks.pointee.version) is not supported; "
-                    + "this library reads version \(IOSIAP_CALLBACKS_VERSION) (use IOSIAP_CALLBACKS_INIT)")
-            }
-            callback = EventCallback(function: callbacks.pointee.on_event, userData: callbacks.pointee.user_data)
-        }
+        let callback = try EventCallback.from(callbacks)
         let delivery = options.pointer(to: \.delivery)!.pointee
         guard delivery == Int32(IOSIAP_DELIVERY_POLL.rawValue) || delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue) else {
             throw StoreError(.invalidArgument, "delivery \(delivery) is neither IOSIAP_DELIVERY_POLL nor IOSIAP_DELIVERY_THREAD")

@@ -29,14 +29,13 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
             verifiers.append(try VerificationOptions.serverVerifier(verification.pointee))
         }
         let store = try PurchaseStore(backend: backend, stateDirectory: directory, verifier: VerifierChain(verifiers))
-        var callback = EventCallback(function: nil, userData: nil)
-        if let callbacks { callback = EventCallback(function: callbacks.pointee.on_event, userData: callbacks.pointee.user_data) }
+        let callback = try EventCallback.from(callbacks)
         let handle = StoreHandle(store: store, localStore: nil, callback: callback,
                                  usesDeliveryThread: settings.delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
         out.pointee = HandleRegistry.register(handle)
         return IOSIAP_OK.rawValue
         #else
-        _ = callbacks
+        _ = try EventCallback.from(callbacks)
         throw StoreError(.unsupportedPlatform,
                          "StoreKit exists only on Apple platforms; open the local App Store with iosiap_store_open_local")
         #endif
