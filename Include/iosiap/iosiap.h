@@ -399,6 +399,61 @@ int iosiap_entitlements(iosiap_store *store, iosiap_transaction_callback visit, 
 /** 1 if this user may make payments, 0 if not, or a negative status. */
 int iosiap_can_make_payments(iosiap_store *store);
 
+/* ---- The local App Store's controls (StoreKitTest's SKTestSession) ----------------------------------- */
+
+/*
+ * For QA and tests, on a store opened with iosiap_store_open_local (IOSIAP_E_WRONG_STATE on a StoreKit
+ * store). Each takes effect at once and is kept in the state directory; iosiap-store offers the same from
+ * a shell. What they cause reaches the game as events, like anything the store does.
+ */
+
+/** The APIs whose failure can be simulated (values of `iosiap_local_set_simulated_error`). */
+typedef enum iosiap_failable_api {
+    IOSIAP_API_LOAD_PRODUCTS = 0,
+    IOSIAP_API_PURCHASE = 1,
+    IOSIAP_API_VERIFICATION = 2,
+    IOSIAP_API_APP_STORE_SYNC = 3,
+    IOSIAP_API_SUBSCRIPTION_STATUS = 4,
+    IOSIAP_API_APP_TRANSACTION = 5,
+    IOSIAP_API_MANAGE_SUBSCRIPTIONS = 6,
+    IOSIAP_API_REFUND_REQUEST = 7,
+    IOSIAP_API_OFFER_CODE_REDEEM = 8
+} iosiap_failable_api;
+
+/** Ask to Buy on (1) or off (0): purchases wait for approval and end in IOSIAP_EVENT_DEFERRED. */
+int iosiap_local_set_ask_to_buy(iosiap_store *store, int enabled);
+/** Receives one purchase waiting for approval; product_id lives until the callback returns. */
+typedef void (*iosiap_pending_callback)(int64_t pending_id, const char *product_id, int quantity, void *user_data);
+/** Calls `visit` for each purchase waiting for approval; returns how many (>= 0) or a negative status. */
+int iosiap_local_pending_purchases(iosiap_store *store, iosiap_pending_callback visit, void *user_data);
+/** Approves a waiting purchase: charged now, it reaches the game as IOSIAP_EVENT_PURCHASED. */
+int iosiap_local_approve_ask_to_buy(iosiap_store *store, int64_t pending_id);
+/** Declines a waiting purchase: the game receives IOSIAP_EVENT_DECLINED. */
+int iosiap_local_decline_ask_to_buy(iosiap_store *store, int64_t pending_id);
+/** Makes `api` (iosiap_failable_api) fail with `status` (a negative iosiap_status); IOSIAP_OK clears it. */
+int iosiap_local_set_simulated_error(iosiap_store *store, int api, int status);
+/** What the simulated user answers in the purchase sheet: 0 confirms, 1 cancels. */
+int iosiap_local_set_purchase_cancelled(iosiap_store *store, int cancel);
+/** Refunds a transaction (reason 0: other, 1: an issue in the app); the game receives IOSIAP_EVENT_REVOKED. */
+int iosiap_local_refund(iosiap_store *store, uint64_t transaction_id, int reason);
+/** Ends an active subscription now, without renewing; the game receives IOSIAP_EVENT_EXPIRED. */
+int iosiap_local_expire_subscription(iosiap_store *store, const char *product_id);
+/** Renews an active subscription now; the renewal arrives as IOSIAP_EVENT_PURCHASED (reason "RENEWAL"). */
+int iosiap_local_force_renewal(iosiap_store *store, const char *product_id);
+/** Turns an active subscription's auto-renew on (1) or off (0). */
+int iosiap_local_set_auto_renew(iosiap_store *store, const char *product_id, int enabled);
+/** How fast subscription time runs: SKTestSession.TimeRate's values (0 real time, 13 a month every 5 minutes). */
+int iosiap_local_set_time_rate(iosiap_store *store, int rate);
+/** The storefront (ISO 3166-1 alpha-3) and the locale prices and titles use from the next products request. */
+int iosiap_local_set_storefront(iosiap_store *store, const char *storefront);
+int iosiap_local_set_locale(iosiap_store *store, const char *locale);
+/** Buys from outside the game; it arrives as IOSIAP_EVENT_PURCHASED without a request. */
+int iosiap_local_buy(uint64_t *out_transaction_id, iosiap_store *store, const char *product_id, int quantity);
+/** Starts a purchase in the "App Store": the game receives IOSIAP_EVENT_PURCHASE_INTENT. */
+int iosiap_local_request_purchase_intent(iosiap_store *store, const char *product_id);
+/** Clears the history and every control's setting: the catalog's defaults apply again. */
+int iosiap_local_reset(iosiap_store *store);
+
 /* ---- Verification for a game's backend ------------------------------------------------------------ */
 
 /**

@@ -324,6 +324,40 @@ public:
     }
     int setDeductRefunds(bool deduct) { return iosiap_ledger_set_deduct_refunds(store_, deduct ? 1 : 0); }
 
+    /* The local App Store's controls (see iosiap.h): for QA and tests, on a store opened with openLocal. */
+    struct PendingPurchase {
+        std::int64_t id;
+        std::string productId;
+        int quantity;
+    };
+    int localSetAskToBuy(bool enabled) { return iosiap_local_set_ask_to_buy(store_, enabled ? 1 : 0); }
+    std::vector<PendingPurchase> localPendingPurchases() const {
+        std::vector<PendingPurchase> pending;
+        iosiap_local_pending_purchases(store_, &collectPending, &pending);
+        return pending;
+    }
+    int localApproveAskToBuy(std::int64_t pendingId) { return iosiap_local_approve_ask_to_buy(store_, pendingId); }
+    int localDeclineAskToBuy(std::int64_t pendingId) { return iosiap_local_decline_ask_to_buy(store_, pendingId); }
+    /** api: an iosiap_failable_api; status: the error, or IOSIAP_OK to stop failing. */
+    int localSetSimulatedError(int api, int status) { return iosiap_local_set_simulated_error(store_, api, status); }
+    int localSetPurchaseCancelled(bool cancel) { return iosiap_local_set_purchase_cancelled(store_, cancel ? 1 : 0); }
+    int localRefund(std::uint64_t transactionId, int reason = 0) { return iosiap_local_refund(store_, transactionId, reason); }
+    int localExpireSubscription(const std::string &productId) { return iosiap_local_expire_subscription(store_, productId.c_str()); }
+    int localForceRenewal(const std::string &productId) { return iosiap_local_force_renewal(store_, productId.c_str()); }
+    int localSetAutoRenew(const std::string &productId, bool enabled) {
+        return iosiap_local_set_auto_renew(store_, productId.c_str(), enabled ? 1 : 0);
+    }
+    int localSetTimeRate(int rate) { return iosiap_local_set_time_rate(store_, rate); }
+    int localSetStorefront(const std::string &storefront) { return iosiap_local_set_storefront(store_, storefront.c_str()); }
+    int localSetLocale(const std::string &locale) { return iosiap_local_set_locale(store_, locale.c_str()); }
+    int localBuy(const std::string &productId, int quantity = 1, std::uint64_t *transactionId = nullptr) {
+        return iosiap_local_buy(transactionId, store_, productId.c_str(), quantity);
+    }
+    int localRequestPurchaseIntent(const std::string &productId) {
+        return iosiap_local_request_purchase_intent(store_, productId.c_str());
+    }
+    int localReset() { return iosiap_local_reset(store_); }
+
     /** The calling thread's last error message. */
     static std::string lastErrorMessage() { return Product::text(iosiap_last_error_message()); }
 
@@ -429,6 +463,11 @@ private:
         default:
             break; /* a kind from a newer library: ignored */
         }
+    }
+
+    static void collectPending(std::int64_t id, const char *productId, int quantity, void *userData) {
+        PendingPurchase pending = {id, text(productId), quantity};
+        static_cast<std::vector<PendingPurchase> *>(userData)->push_back(pending);
     }
 
     static void collect(const iosiap_transaction *transaction, void *userData) {

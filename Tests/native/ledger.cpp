@@ -71,6 +71,21 @@ int main(int argc, char **argv) {
            "spending more than the balance fails and changes nothing");
     expect(store.hasEntitlement("pro") && !store.hasEntitlement("vip"), "entitlements");
     expect(store.setDeductRefunds(true) == IOSIAP_OK, "the refund policy is set");
+
+    // The local store's controls through the C++ layer: a refund of coins takes them back.
+    std::uint64_t bought = 0;
+    expect(store.localBuy("com.iosiap.example.coins_100", 2, &bought) == IOSIAP_OK && bought != 0, "a purchase from outside");
+    pump(store, counter, 4);
+    expect(store.balance("coins") == 450, "it is granted by the ledger");
+    expect(store.localRefund(bought, 1) == IOSIAP_OK, "it is refunded");
+    for (int frame = 0; frame < 500 && store.balance("coins") != 250; frame++) {
+        store.poll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    expect(store.balance("coins") == 250, "the refund takes its coins back");
+    expect(store.localSetAskToBuy(true) == IOSIAP_OK && store.localPendingPurchases().empty(), "no purchase waits yet");
+    expect(store.localSetTimeRate(7) == IOSIAP_E_INVALID_ARGUMENT, "an unknown time rate is refused");
+    expect(store.localReset() == IOSIAP_OK, "the store resets");
     std::printf("ledger: %d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
 }

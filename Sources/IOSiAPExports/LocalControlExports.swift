@@ -1,0 +1,163 @@
+import CIOSiAP
+import IOSiAPCore
+import IOSiAPLocalStore
+
+// The local store's controls in C: convert and forward to LocalStore.
+
+/// The local store behind a handle, or `wrongState` for a StoreKit store.
+private func localStore(_ store: OpaquePointer?) throws(StoreError) -> LocalStore {
+    guard let local = try HandleRegistry.handle(store).localStore else {
+        throw StoreError(.wrongState, "this store is not a local store: its controls do not apply")
+    }
+    return local
+}
+
+@c(iosiap_local_set_ask_to_buy)
+public func iosiap_local_set_ask_to_buy(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setAskToBuyEnabled(enabled != 0)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_pending_purchases)
+public func iosiap_local_pending_purchases(_ store: OpaquePointer?, _ visit: iosiap_pending_callback?,
+                                           _ userData: UnsafeMutableRawPointer?) -> CInt {
+    withStatus { () throws(StoreError) in
+        let pending = try localStore(store).pendingPurchases()
+        for purchase in pending {
+            purchase.productID.withCString { visit?(purchase.id, $0, CInt(purchase.quantity), userData) }
+        }
+        return CInt(pending.count)
+    }
+}
+
+@c(iosiap_local_approve_ask_to_buy)
+public func iosiap_local_approve_ask_to_buy(_ store: OpaquePointer?, _ pendingID: Int64) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).approveAskToBuy(pendingID)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_decline_ask_to_buy)
+public func iosiap_local_decline_ask_to_buy(_ store: OpaquePointer?, _ pendingID: Int64) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).declineAskToBuy(pendingID)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_set_simulated_error)
+public func iosiap_local_set_simulated_error(_ store: OpaquePointer?, _ api: CInt, _ status: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        guard let failable = FailableAPI(rawValue: api) else {
+            throw StoreError(.invalidArgument, "api \(api) is not an iosiap_failable_api")
+        }
+        var code: StoreErrorCode?
+        if status != IOSIAP_OK.rawValue {
+            guard let known = StoreErrorCode(rawValue: status) else {
+                throw StoreError(.invalidArgument, "status \(status) is not an iosiap_status")
+            }
+            code = known
+        }
+        try localStore(store).setSimulatedError(code, for: failable)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_set_purchase_cancelled)
+public func iosiap_local_set_purchase_cancelled(_ store: OpaquePointer?, _ cancel: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setPurchaseDialogResponse(cancel != 0 ? .cancel : .confirm)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_refund)
+public func iosiap_local_refund(_ store: OpaquePointer?, _ transactionID: UInt64, _ reason: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        guard let why = RevocationReason(rawValue: reason) else {
+            throw StoreError(.invalidArgument, "reason \(reason) is neither 0 (other) nor 1 (an issue)")
+        }
+        try localStore(store).refund(transactionID: transactionID, reason: why)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_expire_subscription)
+public func iosiap_local_expire_subscription(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).expireSubscription(productID: try CStringInput.productID(productID))
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_force_renewal)
+public func iosiap_local_force_renewal(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).forceRenewal(productID: try CStringInput.productID(productID))
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_set_auto_renew)
+public func iosiap_local_set_auto_renew(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?, _ enabled: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setAutoRenew(productID: try CStringInput.productID(productID), enabled: enabled != 0)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_set_time_rate)
+public func iosiap_local_set_time_rate(_ store: OpaquePointer?, _ rate: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        guard let timeRate = TimeRate(rawValue: Int(rate)) else {
+            throw StoreError(.invalidArgument, "time rate \(rate) is not one of SKTestSession.TimeRate's values")
+        }
+        try localStore(store).setTimeRate(timeRate)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_set_storefront)
+public func iosiap_local_set_storefront(_ store: OpaquePointer?, _ storefront: UnsafePointer<CChar>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setStorefront(try CStringInput.required(storefront, "storefront", maximumLength: 8))
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_set_locale)
+public func iosiap_local_set_locale(_ store: OpaquePointer?, _ locale: UnsafePointer<CChar>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setLocale(try CStringInput.required(locale, "locale", maximumLength: 64))
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_buy)
+public func iosiap_local_buy(_ outTransactionID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?,
+                             _ productID: UnsafePointer<CChar>?, _ quantity: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        let transaction = try localStore(store).buyProduct(try CStringInput.productID(productID), quantity: Int(quantity))
+        outTransactionID?.pointee = transaction.id
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_request_purchase_intent)
+public func iosiap_local_request_purchase_intent(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).requestPurchaseIntent(productID: try CStringInput.productID(productID))
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_reset)
+public func iosiap_local_reset(_ store: OpaquePointer?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).resetToDefaultState()
+        return IOSIAP_OK.rawValue
+    }
+}
