@@ -430,6 +430,11 @@ int iosiap_local_pending_purchases(iosiap_store *store, iosiap_pending_callback 
 int iosiap_local_approve_ask_to_buy(iosiap_store *store, int64_t pending_id);
 /** Declines a waiting purchase: the game receives IOSIAP_EVENT_DECLINED. */
 int iosiap_local_decline_ask_to_buy(iosiap_store *store, int64_t pending_id);
+/** Interrupted purchases on (1) or off (0): a purchase ends in IOSIAP_EVENT_DEFERRED until resolved. */
+int iosiap_local_set_interrupted_purchases(iosiap_store *store, int enabled);
+/** The user resolves an interrupted purchase (listed by iosiap_local_pending_purchases): it is charged and
+    reaches the game as IOSIAP_EVENT_PURCHASED. */
+int iosiap_local_resolve_interrupted_purchase(iosiap_store *store, int64_t pending_id);
 /** Makes `api` (iosiap_failable_api) fail with `status` (a negative iosiap_status); IOSIAP_OK clears it. */
 int iosiap_local_set_simulated_error(iosiap_store *store, int api, int status);
 /** What the simulated user answers in the purchase sheet: 0 confirms, 1 cancels. */

@@ -338,6 +338,10 @@ public:
     }
     int localApproveAskToBuy(std::int64_t pendingId) { return iosiap_local_approve_ask_to_buy(store_, pendingId); }
     int localDeclineAskToBuy(std::int64_t pendingId) { return iosiap_local_decline_ask_to_buy(store_, pendingId); }
+    int localSetInterruptedPurchases(bool enabled) { return iosiap_local_set_interrupted_purchases(store_, enabled ? 1 : 0); }
+    int localResolveInterruptedPurchase(std::int64_t pendingId) {
+        return iosiap_local_resolve_interrupted_purchase(store_, pendingId);
+    }
     /** api: an iosiap_failable_api; status: the error, or IOSIAP_OK to stop failing. */
     int localSetSimulatedError(int api, int status) { return iosiap_local_set_simulated_error(store_, api, status); }
     int localSetPurchaseCancelled(bool cancel) { return iosiap_local_set_purchase_cancelled(store_, cancel ? 1 : 0); }

@@ -161,3 +161,19 @@ public func iosiap_local_reset(_ store: OpaquePointer?) -> CInt {
         return IOSIAP_OK.rawValue
     }
 }
+
+@c(iosiap_local_set_interrupted_purchases)
+public func iosiap_local_set_interrupted_purchases(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setInterruptedPurchasesEnabled(enabled != 0)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_resolve_interrupted_purchase)
+public func iosiap_local_resolve_interrupted_purchase(_ store: OpaquePointer?, _ pendingID: Int64) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).resolveInterruptedPurchase(pendingID)
+        return IOSIAP_OK.rawValue
+    }
+}

@@ -85,6 +85,19 @@ final class TestClock: Sendable {
         #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade"))
     }
 
+    @Test func anInterruptedPurchaseCompletesOnceTheUserResolvesIt() async throws {
+        let (local, store) = try open()
+        try local.setInterruptedPurchasesEnabled(true)
+        _ = try await load(store)
+        #expect(try await buy(store, "pro_upgrade") == .deferred(requestID: 2, productID: Self.prefix + "pro_upgrade"))
+        let pending = try #require(try local.pendingPurchases().first)
+        #expect(pending.kind == .interrupted)
+        #expect(throws: StoreError.self) { try local.approveAskToBuy(pending.id) }  // not a parent's to approve
+        let resolved = try local.resolveInterruptedPurchase(pending.id)
+        #expect(try await store.pollUntil { _ in true } == [.purchased(requestID: nil, transaction: resolved)])
+        #expect(try local.pendingPurchases().isEmpty)
+    }
+
     @Test func aDeclinedAskToBuyChargesNothing() async throws {
         let (local, store) = try open()
         try local.setAskToBuyEnabled(true)

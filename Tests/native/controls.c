@@ -46,7 +46,11 @@ static int wait_for(iosiap_store *store, int kind) {
     return count_kind[kind] > before;
 }
 
-static int64_t first_pending = -1;
+static int64_t first_pending = -1, last_pending = -1;
+static void remember_last(int64_t id, const char *product_id, int quantity, void *user_data) {
+    (void)product_id; (void)quantity; (void)user_data;
+    last_pending = id;
+}
 static void remember_pending(int64_t id, const char *product_id, int quantity, void *user_data) {
     (void)user_data;
     if (first_pending < 0 && strstr(product_id, "pro_upgrade") && quantity == 1) first_pending = id;
@@ -81,6 +85,16 @@ int main(int argc, char **argv) {
     first_pending = -1;
     EXPECT(iosiap_local_pending_purchases(store, NULL, NULL) == 1);
     EXPECT(iosiap_local_set_ask_to_buy(store, 0) == IOSIAP_OK);
+
+    /* An interrupted purchase, resolved by the user. */
+    EXPECT(iosiap_local_set_interrupted_purchases(store, 1) == IOSIAP_OK);
+    iosiap_request_payment(NULL, store, ids[0], 3, NULL);
+    EXPECT(wait_for(store, IOSIAP_EVENT_DEFERRED));
+    EXPECT(iosiap_local_pending_purchases(store, remember_last, NULL) == 2 && last_pending >= 0);
+    EXPECT(iosiap_local_approve_ask_to_buy(store, last_pending) == IOSIAP_E_UNKNOWN_TRANSACTION);
+    EXPECT(iosiap_local_resolve_interrupted_purchase(store, last_pending) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED));
+    EXPECT(iosiap_local_set_interrupted_purchases(store, 0) == IOSIAP_OK);
 
     /* Simulated errors and a cancelling user. */
     EXPECT(iosiap_local_set_simulated_error(store, IOSIAP_API_PURCHASE, IOSIAP_E_SK_PAYMENT_NOT_ALLOWED) == IOSIAP_OK);

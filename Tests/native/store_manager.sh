@@ -33,6 +33,9 @@ expect_status 1 buy com.iosiap.example.nope
 expect_status 2 buy com.iosiap.example.coins_100 lots
 expect_status 0 ask-to-buy on
 expect_status 2 ask-to-buy maybe
+expect_status 0 interrupted on
+expect_status 0 interrupted off
+expect_status 1 resolve 12345
 expect_status 0 dialog cancel
 expect_status 0 dialog confirm
 expect_status 0 error set purchase payment-not-allowed

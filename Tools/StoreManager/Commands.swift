@@ -81,8 +81,9 @@ let commands: [Command] = [
         out.done("purchase intent for \(args[0]) sent", [:])
     },
     Command(name: "pending", arguments: "", help: "Lists the purchases waiting for Ask to Buy approval.") { store, _, out in
-        out.table(["id", "product", "qty", "asked"], try store.pendingPurchases().map {
-            [String($0.id), $0.productID, String($0.quantity), ISO8601DateFormatter().string(from: $0.requestDate)]
+        out.table(["id", "waits for", "product", "qty", "asked"], try store.pendingPurchases().map {
+            [String($0.id), $0.kind == .askToBuy ? "approval" : "resolution", $0.productID, String($0.quantity),
+             ISO8601DateFormatter().string(from: $0.requestDate)]
         })
     },
     Command(name: "approve", arguments: "PENDING_ID", help: "Approves a deferred (Ask to Buy) purchase: it is charged and reaches the game.") { store, args, out in
@@ -92,6 +93,14 @@ let commands: [Command] = [
     Command(name: "decline", arguments: "PENDING_ID", help: "Declines a deferred (Ask to Buy) purchase: nothing is charged.") { store, args, out in
         try store.declineAskToBuy(try number(try argument(args, 0, "PENDING_ID"), "PENDING_ID"))
         out.done("declined", [:])
+    },
+    Command(name: "interrupted", arguments: "on|off", help: "Interrupts purchases until the user resolves them (resolve PENDING_ID).") { store, args, out in
+        try store.setInterruptedPurchasesEnabled(try onOff(try argument(args, 0, "on|off")))
+        out.done("interrupted purchases set", [:])
+    },
+    Command(name: "resolve", arguments: "PENDING_ID", help: "The user resolves an interrupted purchase: it is charged and reaches the game.") { store, args, out in
+        let transaction = try store.resolveInterruptedPurchase(try number(try argument(args, 0, "PENDING_ID"), "PENDING_ID"))
+        out.done("resolved: transaction \(transaction.id)", ["transactionId": transaction.id])
     },
     Command(name: "refund", arguments: "TRANSACTION_ID [issue|other]", help: "Refunds a transaction; the game receives a revoked event.") { store, args, out in
         let reason: RevocationReason = (args.count > 1 && args[1] == "issue") ? .refundedDueToIssue : .refundedForOtherReason

@@ -94,8 +94,8 @@ public final class LocalStore: StoreBackend {
         }
         if settings.purchaseDialogResponse == .cancel { return .cancelled }
         return try state.withLock { state throws(StoreError) in
-            if settings.askToBuyEnabled {
-                try state.addPendingPurchase(request, at: now())
+            if settings.askToBuyEnabled || settings.interruptedPurchasesEnabled {
+                try state.addPendingPurchase(request, kind: settings.askToBuyEnabled ? .askToBuy : .interrupted, at: now())
                 return .deferred
             }
             return .purchased(try charge(item, request, settings, in: state))
@@ -208,13 +208,30 @@ public final class LocalStore: StoreBackend {
         try state.withLock { state throws(StoreError) in try state.pendingPurchases() }
     }
 
+    /// Interrupts purchases on or off (SKTestSession `interruptedPurchasesEnabled`): an interrupted purchase
+    /// ends in `deferred` until `resolveInterruptedPurchase`, then reaches the game as `purchased`.
+    public func setInterruptedPurchasesEnabled(_ enabled: Bool) throws(StoreError) {
+        try setOverride(LocalStoreSettings.Key.interrupted, enabled ? "1" : "0")
+    }
+
+    /// The user resolves an interrupted purchase (SKTestSession `resolveIssueForTransaction`): it is charged
+    /// and reaches the game as a `purchased` update.
+    @discardableResult
+    public func resolveInterruptedPurchase(_ pendingID: Int64) throws(StoreError) -> StoreTransaction {
+        try completePendingPurchase(pendingID, kind: .interrupted)
+    }
+
     /// Approves a deferred purchase: it is charged and reaches the game as a `purchased` update.
     @discardableResult
     public func approveAskToBuy(_ pendingID: Int64) throws(StoreError) -> StoreTransaction {
+        try completePendingPurchase(pendingID, kind: .askToBuy)
+    }
+
+    private func completePendingPurchase(_ pendingID: Int64, kind: PendingPurchase.Kind) throws(StoreError) -> StoreTransaction {
         let settings = try currentSettings()
         let transaction = try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
-                let pending = try state.removePendingPurchase(pendingID)
+                let pending = try state.removePendingPurchase(pendingID, kind: kind)
                 guard let item = catalog.product(id: pending.productID) else {
                     throw StoreError(.storeProductNotAvailable, "product '\(pending.productID)' is not in the catalog")
                 }
@@ -229,7 +246,7 @@ public final class LocalStore: StoreBackend {
 
     /// Declines a deferred purchase: nothing is charged and the game gets a `declined` update.
     public func declineAskToBuy(_ pendingID: Int64) throws(StoreError) {
-        let pending = try state.withLock { state throws(StoreError) in try state.removePendingPurchase(pendingID) }
+        let pending = try state.withLock { state throws(StoreError) in try state.removePendingPurchase(pendingID, kind: .askToBuy) }
         updateSink.yield(.declined(productID: pending.productID))
     }
 

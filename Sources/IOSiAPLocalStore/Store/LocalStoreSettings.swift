@@ -16,6 +16,9 @@ public struct LocalStoreSettings: Sendable, Equatable {
     public var locale: String
     /// Whether purchases wait for approval.
     public var askToBuyEnabled: Bool
+    /// Whether purchases are interrupted until the user resolves them (SKTestSession
+    /// `interruptedPurchasesEnabled`).
+    public var interruptedPurchasesEnabled = false
     /// How fast subscription time runs.
     public var timeRate: TimeRate
     /// The error each API fails with, if any.
@@ -42,6 +45,7 @@ public struct LocalStoreSettings: Sendable, Equatable {
         static let storefront = "storefront"
         static let locale = "locale"
         static let askToBuy = "ask_to_buy"
+        static let interrupted = "interrupted_purchases"
         static let timeRate = "time_rate"
         static let purchaseDialog = "purchase_dialog"
         static let catalogPath = "catalog_path"
@@ -54,6 +58,7 @@ public struct LocalStoreSettings: Sendable, Equatable {
         if let code = overrides[Key.storefront], let storefront = Storefront(code: code) { self.storefront = storefront }
         if let locale = overrides[Key.locale] { self.locale = locale }
         if let value = overrides[Key.askToBuy] { askToBuyEnabled = value == "1" }
+        if let value = overrides[Key.interrupted] { interruptedPurchasesEnabled = value == "1" }
         if let value = overrides[Key.timeRate].flatMap(Int.init).flatMap(TimeRate.init(rawValue:)) { timeRate = value }
         if let value = overrides[Key.purchaseDialog].flatMap(PurchaseDialogResponse.init(rawValue:)) {
             purchaseDialogResponse = value

@@ -1,10 +1,20 @@
 import Foundation
 import IOSiAPCore
 
-/// A purchase waiting for a parent's approval (Ask to Buy).
+/// A purchase waiting for a parent's approval (Ask to Buy), or for the user to resolve an interruption.
 public struct PendingPurchase: Sendable, Equatable {
-    /// The id to approve or decline it with.
+    /// Why it waits.
+    public enum Kind: String, Sendable {
+        /// Ask to Buy: a parent approves or declines.
+        case askToBuy
+        /// An interrupted purchase (terms to accept, a payment method to fix): the user resolves it.
+        case interrupted
+    }
+
+    /// The id to approve, decline or resolve it with.
     public let id: Int64
+    /// Why it waits.
+    public let kind: Kind
     /// The product asked for.
     public let productID: String
     /// The quantity asked for.
@@ -342,28 +352,30 @@ final class LocalStoreState {
 
     // MARK: - Ask to Buy
 
-    func addPendingPurchase(_ request: PaymentRequest, at date: Date) throws(StoreError) {
-        try database.query("INSERT INTO pending_purchases (product_id, quantity, app_account_token, request_date) VALUES (?, ?, ?, ?)",
+    func addPendingPurchase(_ request: PaymentRequest, kind: PendingPurchase.Kind, at date: Date) throws(StoreError) {
+        try database.query("INSERT INTO pending_purchases (product_id, quantity, app_account_token, request_date, kind) VALUES (?, ?, ?, ?, ?)",
                            [.text(request.productID), .integer(Int64(request.quantity)),
                             request.appAccountToken.map { .text($0.uuidString) } ?? .null,
-                            .real(date.timeIntervalSince1970)])
+                            .real(date.timeIntervalSince1970), .text(kind.rawValue)])
         if let id = try database.query("SELECT last_insert_rowid()").first?.first?.integer {
             known.pendingProducts[id] = request.productID
         }
     }
 
     func pendingPurchases() throws(StoreError) -> [PendingPurchase] {
-        try database.query("SELECT id, product_id, quantity, app_account_token, request_date FROM pending_purchases ORDER BY id")
+        try database.query("SELECT id, product_id, quantity, app_account_token, request_date, kind FROM pending_purchases ORDER BY id")
             .map { row in
-                PendingPurchase(id: row[0].integer ?? 0, productID: row[1].text ?? "", quantity: Int(row[2].integer ?? 1),
+                PendingPurchase(id: row[0].integer ?? 0, kind: row[5].text.flatMap(PendingPurchase.Kind.init(rawValue:)) ?? .askToBuy,
+                                productID: row[1].text ?? "", quantity: Int(row[2].integer ?? 1),
                                 appAccountToken: row[3].text.flatMap(UUID.init(uuidString:)),
                                 requestDate: { if case .real(let s) = row[4] { Date(timeIntervalSince1970: s) } else { Date() } }())
             }
     }
 
-    func removePendingPurchase(_ id: Int64) throws(StoreError) -> PendingPurchase {
-        guard let pending = try pendingPurchases().first(where: { $0.id == id }) else {
-            throw StoreError(.unknownTransaction, "no purchase \(id) is waiting for approval")
+    func removePendingPurchase(_ id: Int64, kind: PendingPurchase.Kind) throws(StoreError) -> PendingPurchase {
+        guard let pending = try pendingPurchases().first(where: { $0.id == id && $0.kind == kind }) else {
+            throw StoreError(.unknownTransaction, kind == .askToBuy ? "no purchase \(id) is waiting for approval"
+                                                                 : "no interrupted purchase \(id) is waiting")
         }
         try database.query("DELETE FROM pending_purchases WHERE id = ?", [.integer(id)])
         known.pendingProducts[id] = nil

@@ -66,5 +66,9 @@ package enum LocalStoreStateMigrations {
             created REAL NOT NULL
         );
         """,
+        // 7: why a purchase waits: a parent's approval (Ask to Buy) or the user resolving an interruption.
+        """
+        ALTER TABLE pending_purchases ADD COLUMN kind TEXT NOT NULL DEFAULT 'askToBuy';
+        """,
     ]
 }
