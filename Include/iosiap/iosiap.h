@@ -447,6 +447,14 @@ int iosiap_local_expire_subscription(iosiap_store *store, const char *product_id
 int iosiap_local_force_renewal(iosiap_store *store, const char *product_id);
 /** Turns an active subscription's auto-renew on (1) or off (0). */
 int iosiap_local_set_auto_renew(iosiap_store *store, const char *product_id, int enabled);
+/** Renewal payments fail (1) or succeed (0): a subscription reaching its renewal enters billing retry and
+    the game receives IOSIAP_EVENT_EXPIRED, unless a grace period keeps it active until the grace ends. */
+int iosiap_local_set_billing_issues(iosiap_store *store, int enabled);
+/** A billing grace period on (1) or off (0): 16 days (3 for weekly subscriptions) at the store's time rate. */
+int iosiap_local_set_billing_grace_period(iosiap_store *store, int enabled);
+/** The user fixes the payment of a subscription in billing retry: it renews now, and the renewal arrives as
+    IOSIAP_EVENT_PURCHASED (reason "RENEWAL"). IOSIAP_E_WRONG_STATE if it is not in billing retry. */
+int iosiap_local_resolve_billing_issue(iosiap_store *store, const char *product_id);
 /** How fast subscription time runs: SKTestSession.TimeRate's values (0 real time, 13 a month every 5 minutes). */
 int iosiap_local_set_time_rate(iosiap_store *store, int rate);
 /** The storefront (ISO 3166-1 alpha-3) and the locale prices and titles use from the next products request. */

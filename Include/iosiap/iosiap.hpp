@@ -351,6 +351,11 @@ public:
     int localSetAutoRenew(const std::string &productId, bool enabled) {
         return iosiap_local_set_auto_renew(store_, productId.c_str(), enabled ? 1 : 0);
     }
+    int localSetBillingIssues(bool enabled) { return iosiap_local_set_billing_issues(store_, enabled ? 1 : 0); }
+    int localSetBillingGracePeriod(bool enabled) { return iosiap_local_set_billing_grace_period(store_, enabled ? 1 : 0); }
+    int localResolveBillingIssue(const std::string &productId) {
+        return iosiap_local_resolve_billing_issue(store_, productId.c_str());
+    }
     int localSetTimeRate(int rate) { return iosiap_local_set_time_rate(store_, rate); }
     int localSetStorefront(const std::string &storefront) { return iosiap_local_set_storefront(store_, storefront.c_str()); }
     int localSetLocale(const std::string &locale) { return iosiap_local_set_locale(store_, locale.c_str()); }

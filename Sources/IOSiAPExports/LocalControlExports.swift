@@ -177,3 +177,27 @@ public func iosiap_local_resolve_interrupted_purchase(_ store: OpaquePointer?, _
         return IOSIAP_OK.rawValue
     }
 }
+
+@c(iosiap_local_set_billing_issues)
+public func iosiap_local_set_billing_issues(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setBillingIssuesEnabled(enabled != 0)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_set_billing_grace_period)
+public func iosiap_local_set_billing_grace_period(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).setBillingGracePeriodEnabled(enabled != 0)
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_local_resolve_billing_issue)
+public func iosiap_local_resolve_billing_issue(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try localStore(store).resolveBillingIssue(productID: try CStringInput.productID(productID))
+        return IOSIAP_OK.rawValue
+    }
+}

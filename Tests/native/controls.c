@@ -134,6 +134,13 @@ int main(int argc, char **argv) {
     EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
     EXPECT(iosiap_local_expire_subscription(store, ids[2]) == IOSIAP_E_WRONG_STATE);
     EXPECT(iosiap_local_set_auto_renew(store, NULL, 1) == IOSIAP_E_INVALID_ARGUMENT);
+    /* Billing problems: the switches take, and a subscription not in billing retry has nothing to fix
+       (what a failed renewal does over time is tested in Swift, where the clock can be moved). */
+    EXPECT(iosiap_local_set_billing_issues(store, 1) == IOSIAP_OK);
+    EXPECT(iosiap_local_set_billing_grace_period(store, 1) == IOSIAP_OK);
+    EXPECT(iosiap_local_resolve_billing_issue(store, ids[2]) == IOSIAP_E_WRONG_STATE);
+    EXPECT(iosiap_local_resolve_billing_issue(store, NULL) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_local_set_billing_issues(store, 0) == IOSIAP_OK);
 
     /* Storefront, locale, reset. */
     EXPECT(iosiap_local_set_storefront(store, "DEU") == IOSIAP_OK);

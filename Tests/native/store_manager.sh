@@ -36,6 +36,14 @@ expect_status 2 ask-to-buy maybe
 expect_status 0 interrupted on
 expect_status 0 interrupted off
 expect_status 1 resolve 12345
+expect_status 0 billing-issues on
+expect_status 0 grace-period on
+run settings | grep -Eq "billing issues +on" || fail "billing issues not shown on"
+run settings | grep -Eq "grace period +on" || fail "grace period not shown on"; ok
+expect_status 0 billing-issues off
+expect_status 0 grace-period off
+expect_status 1 resolve-billing com.iosiap.example.club_gold_monthly   # not in billing retry
+expect_status 2 billing-issues sometimes
 expect_status 0 dialog cancel
 expect_status 0 dialog confirm
 expect_status 0 error set purchase payment-not-allowed

@@ -120,6 +120,18 @@ let commands: [Command] = [
         try store.setAutoRenew(productID: try argument(args, 0, "PRODUCT"), enabled: try onOff(try argument(args, 1, "on|off")))
         out.done("auto-renew set", [:])
     },
+    Command(name: "billing-issues", arguments: "on|off", help: "Makes renewals fail to charge: subscriptions enter billing retry.") { store, args, out in
+        try store.setBillingIssuesEnabled(try onOff(try argument(args, 0, "on|off")))
+        out.done("billing issues set", [:])
+    },
+    Command(name: "grace-period", arguments: "on|off", help: "Keeps a subscription in billing retry active through a grace period.") { store, args, out in
+        try store.setBillingGracePeriodEnabled(try onOff(try argument(args, 0, "on|off")))
+        out.done("grace period set", [:])
+    },
+    Command(name: "resolve-billing", arguments: "PRODUCT", help: "The user fixes the payment of a subscription in billing retry: it renews now.") { store, args, out in
+        try store.resolveBillingIssue(productID: try argument(args, 0, "PRODUCT"))
+        out.done("billing issue resolved", [:])
+    },
     Command(name: "ask-to-buy", arguments: "on|off", help: "Turns Ask to Buy on or off.") { store, args, out in
         try store.setAskToBuyEnabled(try onOff(try argument(args, 0, "on|off")))
         out.done("ask to buy set", [:])
@@ -165,6 +177,9 @@ let commands: [Command] = [
         out.table(["setting", "value"], [
             ["storefront", settings.storefront.code], ["locale", settings.locale],
             ["ask to buy", settings.askToBuyEnabled ? "on" : "off"], ["time rate", "\(settings.timeRate)"],
+            ["interrupted purchases", settings.interruptedPurchasesEnabled ? "on" : "off"],
+            ["billing issues", settings.billingIssuesEnabled ? "on" : "off"],
+            ["grace period", settings.billingGracePeriodEnabled ? "on" : "off"],
             ["purchase dialog", settings.purchaseDialogResponse.rawValue],
         ] + settings.simulatedErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map { ["error: \($0.key.catalogName)", "\($0.value)"] })
     },

@@ -47,6 +47,8 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
     public var originalPurchaseDate: Date
     /// When an auto-renewable subscription period ends; `nil` for other types.
     public var expirationDate: Date?
+    /// Until when a subscription whose renewal payment failed stays active (a billing grace period).
+    public var gracePeriodExpirationDate: Date?
     /// When the App Store refunded or revoked the transaction, if it did.
     public var revocationDate: Date?
     /// Why it was revoked.
@@ -74,7 +76,8 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
                 revocationDate: Date? = nil, revocationReason: RevocationReason? = nil,
                 appAccountToken: UUID? = nil, environment: StoreEnvironment, storefront: String,
                 ownershipType: OwnershipType = .purchased, reason: TransactionReason = .purchase,
-                subscriptionGroupID: String? = nil, signedJWS: String? = nil, signedRenewalInfo: String? = nil) {
+                subscriptionGroupID: String? = nil, signedJWS: String? = nil, signedRenewalInfo: String? = nil,
+                gracePeriodExpirationDate: Date? = nil) {
         self.id = id
         self.originalID = originalID
         self.productID = productID
@@ -93,6 +96,7 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
         self.subscriptionGroupID = subscriptionGroupID
         self.signedJWS = signedJWS
         self.signedRenewalInfo = signedRenewalInfo
+        self.gracePeriodExpirationDate = gracePeriodExpirationDate
     }
 
     /// Whether the App Store revoked this transaction.

@@ -22,7 +22,10 @@ public enum Entitlements {
         switch transaction.productType {
         case .consumable: return false
         case .nonConsumable, .nonRenewing: return true
-        case .autoRenewable: return (transaction.expirationDate ?? .distantPast) > now
+        case .autoRenewable:
+            // A billing grace period keeps a subscription whose renewal payment failed.
+            let end = max(transaction.expirationDate ?? .distantPast, transaction.gracePeriodExpirationDate ?? .distantPast)
+            return end > now
         }
     }
 }

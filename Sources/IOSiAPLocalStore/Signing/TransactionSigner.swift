@@ -58,6 +58,7 @@ struct TransactionSigner: Sendable {
         renewal.environment = transaction.environment.rawValue
         renewal.recentSubscriptionStartDate = Milliseconds(transaction.originalPurchaseDate)
         renewal.renewalDate = transaction.expirationDate.map(Milliseconds.init)
+        renewal.gracePeriodExpiresDate = transaction.gracePeriodExpirationDate.map(Milliseconds.init)
         renewal.currency = storefront.currencyCode
         renewal.renewalPrice = product.map { Self.milliunits($0.price) }
         renewal.appAccountToken = payload.appAccountToken

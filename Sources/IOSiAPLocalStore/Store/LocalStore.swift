@@ -129,8 +129,10 @@ public final class LocalStore: StoreBackend {
         return try state.withLock { state throws(StoreError) in
             guard let latest = try state.latestSubscription(inGroup: groupID) else { return nil }
             let chain = try state.subscriptionChains().first { $0.latest.id == latest.id }
+            let inGrace = (latest.gracePeriodExpirationDate ?? .distantPast) > current
             let status: SubscriptionStatus.State = latest.isRevoked ? .revoked
-                : (latest.expirationDate ?? .distantPast) > current ? .subscribed : .expired
+                : (latest.expirationDate ?? .distantPast) > current ? .subscribed
+                : chain?.inBillingRetry == true ? (inGrace ? .inGracePeriod : .inBillingRetryPeriod) : .expired
             return SubscriptionStatus(state: status, transaction: latest, willAutoRenew: chain?.autoRenew ?? false,
                                       autoRenewProductID: chain?.renewProductID ?? latest.productID)
         }
@@ -299,6 +301,42 @@ public final class LocalStore: StoreBackend {
         try advanceTime().forEach { updateSink.yield($0) }
     }
 
+    /// Makes renewals fail to charge (SKTestSession `shouldEnterBillingRetryOnRenewal`): a subscription whose
+    /// period ends enters billing retry instead of renewing, and ends (`expired`) unless a grace period keeps it.
+    public func setBillingIssuesEnabled(_ enabled: Bool) throws(StoreError) {
+        try setOverride(LocalStoreSettings.Key.billingIssues, enabled ? "1" : "0")
+    }
+
+    /// Lets a subscription in billing retry stay active through a grace period (SKTestSession
+    /// `billingGracePeriodIsEnabled`).
+    public func setBillingGracePeriodEnabled(_ enabled: Bool) throws(StoreError) {
+        try setOverride(LocalStoreSettings.Key.gracePeriod, enabled ? "1" : "0")
+    }
+
+    /// The user fixes the payment of a subscription in billing retry (SKTestSession
+    /// `resolveIssueForTransaction`): it renews now, and the game receives the renewal.
+    public func resolveBillingIssue(productID: String) throws(StoreError) {
+        let settings = try currentSettings()
+        let renewal = try state.withLock { state throws(StoreError) in
+            guard let chain = try state.subscriptionChains().first(where: { $0.latest.productID == productID && $0.inBillingRetry }),
+                  let subscription = catalog.product(id: productID)?.subscription else {
+                throw StoreError(.wrongState, "'\(productID)' is not in billing retry")
+            }
+            return try state.database.transaction { () throws(StoreError) in
+                try state.updateChain(chain.latest.id, billingRetry: false, graceExpires: .some(nil))
+                let start = now()
+                let renewal = try state.insert(.init(
+                    originalID: chain.latest.originalID, productID: productID, productType: .autoRenewable, quantity: 1,
+                    purchaseDate: start, originalPurchaseDate: chain.latest.originalPurchaseDate,
+                    expirationDate: settings.timeRate.end(of: subscription.period, from: start),
+                    appAccountToken: chain.latest.appAccountToken, storefront: chain.latest.storefront, reason: .renewal,
+                    subscriptionGroupID: subscription.groupID))
+                return try sign(renewal, settings, offerType: nil, in: state)
+            }
+        }
+        updateSink.yield(.purchased(renewal))
+    }
+
     /// Turns a subscription's auto-renew on or off (SKTestSession `enable/disableAutoRenewForTransaction`).
     /// Off, it ends at the end of its period and the game receives `expired`.
     public func setAutoRenew(productID: String, enabled: Bool) throws(StoreError) {
@@ -380,10 +418,7 @@ public final class LocalStore: StoreBackend {
     }
 
     private func reread(_ id: UInt64, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
-        guard let transaction = try state.transaction(id: id) else {
-            throw StoreError(.unknownTransaction, "the local store has no transaction \(id)")
-        }
-        return transaction
+        try clockwork.reread(id, in: state)
     }
 
     /// The root certificate (DER) of the chain this store signs with: what a verifier of its transactions

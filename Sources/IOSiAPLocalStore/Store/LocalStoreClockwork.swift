@@ -43,18 +43,44 @@ struct LocalStoreClockwork: Sendable {
         var updates: [StoreUpdate] = []
         // Read first: most ticks find nothing due, and need no write lock.
         let due = try state.subscriptionChains().contains { chain in
-            (chain.latest.expirationDate ?? .distantFuture) <= current && (chain.autoRenew || !chain.expiryAnnounced)
+            (chain.latest.expirationDate ?? .distantFuture) <= current
+                && ((chain.autoRenew && !chain.inBillingRetry) || !chain.expiryAnnounced)
         }
         guard due else { return [] }
         try state.database.transaction { () throws(StoreError) in
             for chain in try state.subscriptionChains() {
                 var latest = chain.latest
                 guard let end = latest.expirationDate, end <= current else { continue }
+                if chain.inBillingRetry {
+                    // Waiting for the payment to be fixed: active until the grace period (if any) ends.
+                    if let grace = latest.gracePeriodExpirationDate, grace > current { continue }
+                    if !chain.expiryAnnounced {
+                        try state.updateChain(latest.id, expiryAnnounced: true)
+                        updates.append(.expired(latest))
+                    }
+                    continue
+                }
                 let renewing = chain.renewProductID ?? latest.productID
                 guard chain.autoRenew, let item = catalog.product(id: renewing), let subscription = item.subscription else {
                     if !chain.expiryAnnounced {
                         try state.updateChain(latest.id, expiryAnnounced: true)
                         updates.append(.expired(latest))
+                    }
+                    continue
+                }
+                if settings.billingIssuesEnabled {
+                    // The renewal's payment fails: billing retry, kept active through a grace period if enabled
+                    // (16 days, 3 for weekly subscriptions, at the store's time rate).
+                    let graceDays = subscription.period.unit == .week || subscription.period.unit == .day ? 3 : 16
+                    let grace = settings.billingGracePeriodEnabled
+                        ? settings.timeRate.end(of: SubscriptionPeriod(value: graceDays, unit: .day), from: end) : nil
+                    try state.updateChain(latest.id, billingRetry: true, graceExpires: .some(grace))
+                    let retrying = try sign(try reread(latest.id, in: state), settings, offerType: nil, in: state)
+                    if let grace, grace > current {
+                        updates.append(.purchased(retrying))  // the game's record learns the grace period's end
+                    } else {
+                        try state.updateChain(latest.id, expiryAnnounced: true)
+                        updates.append(.expired(retrying))
                     }
                     continue
                 }
@@ -105,5 +131,12 @@ struct LocalStoreClockwork: Sendable {
         return StoreProduct(id: item.id, type: item.type, displayName: localization?.displayName ?? item.referenceName,
                             description: localization?.description ?? "", price: item.price, currencyCode: currency,
                             displayPrice: format(item.price), subscription: subscription)
+    }
+
+    func reread(_ id: UInt64, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+        guard let transaction = try state.transaction(id: id) else {
+            throw StoreError(.unknownTransaction, "the local store has no transaction \(id)")
+        }
+        return transaction
     }
 }

@@ -19,6 +19,11 @@ public struct LocalStoreSettings: Sendable, Equatable {
     /// Whether purchases are interrupted until the user resolves them (SKTestSession
     /// `interruptedPurchasesEnabled`).
     public var interruptedPurchasesEnabled = false
+    /// Whether renewals fail to charge and enter billing retry (SKTestSession `billingRetryOnRenewal`).
+    public var billingIssuesEnabled: Bool
+    /// Whether a failed renewal keeps the subscription for a grace period (SKTestSession
+    /// `billingGracePeriodIsEnabled`).
+    public var billingGracePeriodEnabled: Bool
     /// How fast subscription time runs.
     public var timeRate: TimeRate
     /// The error each API fails with, if any.
@@ -30,6 +35,8 @@ public struct LocalStoreSettings: Sendable, Equatable {
         storefront = catalog.storefront
         locale = catalog.locale
         askToBuyEnabled = catalog.askToBuyEnabled
+        billingIssuesEnabled = catalog.billingIssuesEnabled
+        billingGracePeriodEnabled = catalog.billingGracePeriodEnabled
         timeRate = catalog.timeRate
         simulatedErrors = catalog.simulatedErrors
         // `_failTransactionsEnabled` is the older form of a simulated purchase error.
@@ -46,6 +53,8 @@ public struct LocalStoreSettings: Sendable, Equatable {
         static let locale = "locale"
         static let askToBuy = "ask_to_buy"
         static let interrupted = "interrupted_purchases"
+        static let billingIssues = "billing_issues"
+        static let gracePeriod = "grace_period"
         static let timeRate = "time_rate"
         static let purchaseDialog = "purchase_dialog"
         static let catalogPath = "catalog_path"
@@ -59,6 +68,8 @@ public struct LocalStoreSettings: Sendable, Equatable {
         if let locale = overrides[Key.locale] { self.locale = locale }
         if let value = overrides[Key.askToBuy] { askToBuyEnabled = value == "1" }
         if let value = overrides[Key.interrupted] { interruptedPurchasesEnabled = value == "1" }
+        if let value = overrides[Key.billingIssues] { billingIssuesEnabled = value == "1" }
+        if let value = overrides[Key.gracePeriod] { billingGracePeriodEnabled = value == "1" }
         if let value = overrides[Key.timeRate].flatMap(Int.init).flatMap(TimeRate.init(rawValue:)) { timeRate = value }
         if let value = overrides[Key.purchaseDialog].flatMap(PurchaseDialogResponse.init(rawValue:)) {
             purchaseDialogResponse = value

@@ -45,7 +45,7 @@ final class LocalStoreState {
     private static let transactionColumns = """
         id, original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
         expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
-        subscription_group_id, signed_jws, signed_renewal_info
+        subscription_group_id, signed_jws, signed_renewal_info, grace_expires
         """
 
     let database: SQLiteDatabase
@@ -217,12 +217,13 @@ final class LocalStoreState {
         var autoRenew: Bool
         var renewProductID: String?
         var expiryAnnounced: Bool
+        var inBillingRetry: Bool
     }
 
     /// Every subscription that is neither refunded nor replaced by an upgrade, by its newest transaction.
     func subscriptionChains() throws(StoreError) -> [SubscriptionChain] {
         let rows = try database.query("""
-            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced FROM transactions t
+            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced, t.billing_retry FROM transactions t
             WHERE t.product_type = \(ProductType.autoRenewable.rawValue) AND t.revocation_date IS NULL AND t.upgraded = 0
               AND t.id = (SELECT max(id) FROM transactions WHERE original_id = t.original_id)
             ORDER BY t.id
@@ -231,14 +232,15 @@ final class LocalStoreState {
         for row in rows {
             guard let latest = try transaction(id: UInt64(bitPattern: row[0].integer ?? 0)) else { continue }
             chains.append(SubscriptionChain(latest: latest, autoRenew: row[1].integer != 0, renewProductID: row[2].text,
-                                             expiryAnnounced: row[3].integer != 0))
+                                             expiryAnnounced: row[3].integer != 0, inBillingRetry: row[4].integer != 0))
         }
         return chains
     }
 
     /// Changes how the subscription whose newest transaction is `id` goes on.
     func updateChain(_ id: UInt64, autoRenew: Bool? = nil, renewProductID: String?? = nil,
-                     expiryAnnounced: Bool? = nil, upgraded: Bool? = nil, expiration: Date? = nil) throws(StoreError) {
+                     expiryAnnounced: Bool? = nil, upgraded: Bool? = nil, expiration: Date? = nil,
+                     billingRetry: Bool? = nil, graceExpires: Date?? = nil) throws(StoreError) {
         let key = SQLiteValue.integer(Int64(bitPattern: id))
         if let autoRenew { try database.query("UPDATE transactions SET auto_renew = ? WHERE id = ?", [.integer(autoRenew ? 1 : 0), key]) }
         if let renewProductID {
@@ -251,6 +253,13 @@ final class LocalStoreState {
         if let upgraded { try database.query("UPDATE transactions SET upgraded = ? WHERE id = ?", [.integer(upgraded ? 1 : 0), key]) }
         if let expiration {
             try database.query("UPDATE transactions SET expiration_date = ? WHERE id = ?", [.real(expiration.timeIntervalSince1970), key])
+        }
+        if let billingRetry {
+            try database.query("UPDATE transactions SET billing_retry = ? WHERE id = ?", [.integer(billingRetry ? 1 : 0), key])
+        }
+        if let graceExpires {
+            try database.query("UPDATE transactions SET grace_expires = ? WHERE id = ?",
+                               [graceExpires.map { .real($0.timeIntervalSince1970) } ?? .null, key])
         }
     }
 
@@ -347,7 +356,8 @@ final class LocalStoreState {
             reason: row[12].text.flatMap(TransactionReason.init(rawValue:)) ?? .purchase,
             subscriptionGroupID: row[13].text,
             signedJWS: row[14].text,
-            signedRenewalInfo: row[15].text)
+            signedRenewalInfo: row[15].text,
+            gracePeriodExpirationDate: date(row[16]))
     }
 
     // MARK: - Ask to Buy

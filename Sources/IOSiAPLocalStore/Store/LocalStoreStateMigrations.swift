@@ -70,5 +70,10 @@ package enum LocalStoreStateMigrations {
         """
         ALTER TABLE pending_purchases ADD COLUMN kind TEXT NOT NULL DEFAULT 'askToBuy';
         """,
+        // 8: a renewal whose payment failed: billing retry, and the grace period that keeps it active.
+        """
+        ALTER TABLE transactions ADD COLUMN billing_retry INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE transactions ADD COLUMN grace_expires REAL;
+        """,
     ]
 }
