@@ -55,7 +55,7 @@ import Testing
         let retrying = try #require(try store.currentEntitlements().first)
         #expect(retrying.id == first.id && retrying.gracePeriodExpirationDate == graceEnd)
         let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(retrying.signedRenewalInfo))
-        #expect(renewalInfo.gracePeriodExpiresDate == Milliseconds(graceEnd))
+        #expect(renewalInfo.gracePeriodExpiresDate == Milliseconds(graceEnd) && renewalInfo.isInBillingRetryPeriod == true)
         #expect(try store.isEntitled(to: Self.gold))
         #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .inGracePeriod)
 

@@ -59,7 +59,9 @@ import Testing
         try local.setAutoRenew(productID: Self.gold, enabled: false)
         clock.advance(by: 301)
         let ended = try await store.pollUntil { if case .expired = $0 { true } else { false } }
-        #expect(ended.last == .expired(transaction: try #require(renewed.last)))
+        guard case .expired(let last) = ended.last else { Issue.record("\(ended)"); return }
+        #expect(last.id == renewed.last?.id && last.expirationDate == renewed.last?.expirationDate)
+        #expect(try verifier.verifyRenewalInfo(try #require(last.signedRenewalInfo)).autoRenewStatus == 0)
         #expect(try !store.isEntitled(to: Self.gold))
         #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // announced once, never renewed again
     }
@@ -93,7 +95,11 @@ import Testing
         try store.finish(transactionID: gold.id)
 
         let downgrade = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.silver))
-        #expect(downgrade.last == .purchased(requestID: 4, transaction: gold))  // still gold until the renewal
+        // Still gold until the renewal, which its renewal info now names.
+        guard case .purchased(4, let current) = downgrade.last else { Issue.record("\(downgrade)"); return }
+        #expect(current.id == gold.id && current.productID == Self.gold && current.expirationDate == gold.expirationDate)
+        let plan = try local.makeVerifier().verifyRenewalInfo(try #require(current.signedRenewalInfo))
+        #expect(plan.autoRenewProductId == Self.silver && plan.productId == Self.gold && plan.autoRenewStatus == 1)
         clock.advance(by: 300)
         let renewed = try await renewals(store, 1)
         #expect(renewed.first?.productID == Self.silver)

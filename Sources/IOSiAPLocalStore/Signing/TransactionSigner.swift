@@ -10,7 +10,7 @@ struct TransactionSigner: Sendable {
 
     /// The signed transaction and, for an auto-renewable subscription, its signed renewal info.
     func sign(_ transaction: StoreTransaction, product: CatalogProduct?, storefront: Storefront,
-              offerType: Int?, at signedDate: Date) throws(StoreError) -> (transaction: String, renewalInfo: String?) {
+              offerType: Int?, renewal renewalState: RenewalState, at signedDate: Date) throws(StoreError) -> (transaction: String, renewalInfo: String?) {
         var payload = SignedTransactionPayload()
         payload.transactionId = String(transaction.id)
         payload.originalTransactionId = String(transaction.originalID)
@@ -52,8 +52,9 @@ struct TransactionSigner: Sendable {
         var renewal = RenewalInfoPayload()
         renewal.originalTransactionId = String(transaction.originalID)
         renewal.productId = transaction.productID
-        renewal.autoRenewProductId = transaction.productID
-        renewal.autoRenewStatus = 1
+        renewal.autoRenewProductId = renewalState.renewProductID ?? transaction.productID
+        renewal.autoRenewStatus = renewalState.autoRenew ? 1 : 0
+        renewal.isInBillingRetryPeriod = renewalState.inBillingRetry
         renewal.signedDate = Milliseconds(signedDate)
         renewal.environment = transaction.environment.rawValue
         renewal.recentSubscriptionStartDate = Milliseconds(transaction.originalPurchaseDate)

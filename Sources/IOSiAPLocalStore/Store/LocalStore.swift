@@ -340,8 +340,13 @@ public final class LocalStore: StoreBackend {
     /// Turns a subscription's auto-renew on or off (SKTestSession `enable/disableAutoRenewForTransaction`).
     /// Off, it ends at the end of its period and the game receives `expired`.
     public func setAutoRenew(productID: String, enabled: Bool) throws(StoreError) {
+        let settings = try currentSettings()
         try state.withLock { state throws(StoreError) in
-            try state.updateChain(try activeChain(productID, in: state).latest.id, autoRenew: enabled)
+            let latest = try activeChain(productID, in: state).latest
+            try state.database.transaction { () throws(StoreError) in
+                try state.updateChain(latest.id, autoRenew: enabled)
+                _ = try sign(try reread(latest.id, in: state), settings, offerType: nil, in: state)  // autoRenewStatus
+            }
         }
     }
 
@@ -454,7 +459,7 @@ public final class LocalStore: StoreBackend {
             if subscription.level > activeLevel {
                 // A downgrade starts at the next renewal; until then the current level stays.
                 try state.updateChain(active.latest.id, renewProductID: .some(item.id))
-                return active.latest
+                return try sign(try reread(active.latest.id, in: state), settings, offerType: nil, in: state)
             }
             // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
             try state.updateChain(active.latest.id, upgraded: true, expiration: purchaseDate)

@@ -106,7 +106,8 @@ struct LocalStoreClockwork: Sendable {
               in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let storefront = Storefront(code: transaction.storefront) ?? settings.storefront
         let signed = try signer.sign(transaction, product: catalog.product(id: transaction.productID),
-                                     storefront: storefront, offerType: offerType, at: now())
+                                     storefront: storefront, offerType: offerType,
+                                     renewal: try state.renewalState(of: transaction.id), at: now())
         try state.setSignatures(transaction.id, transaction: signed.transaction, renewalInfo: signed.renewalInfo)
         var result = transaction
         result.signedJWS = signed.transaction

@@ -237,6 +237,14 @@ final class LocalStoreState {
         return chains
     }
 
+    /// How the subscription whose newest transaction is `id` goes on, as its signed renewal info says.
+    func renewalState(of id: UInt64) throws(StoreError) -> RenewalState {
+        let row = try database.query("SELECT auto_renew, renew_product_id, billing_retry FROM transactions WHERE id = ?",
+                                     [.integer(Int64(bitPattern: id))]).first
+        return RenewalState(autoRenew: (row?[0].integer ?? 1) != 0, renewProductID: row?[1].text,
+                            inBillingRetry: (row?[2].integer ?? 0) != 0)
+    }
+
     /// Changes how the subscription whose newest transaction is `id` goes on.
     func updateChain(_ id: UInt64, autoRenew: Bool? = nil, renewProductID: String?? = nil,
                      expiryAnnounced: Bool? = nil, upgraded: Bool? = nil, expiration: Date? = nil,
