@@ -9,15 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-static int checks, failures;
-#define EXPECT(condition) expect((condition), #condition, __LINE__)
-static void expect(int condition, const char *what, int line) {
-    checks++;
-    if (!condition) {
-        failures++;
-        fprintf(stderr, "line %d: expected %s (last error: %s)\n", line, what, iosiap_last_error_message());
-    }
-}
+#include "expect.h"
 
 static int last_kind, last_status, count_kind[16];
 static uint64_t last_transaction;

@@ -11,15 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-static int checks, failures;
-#define EXPECT(condition) expect((condition), #condition, __LINE__)
-static void expect(int condition, const char *what, int line) {
-    checks++;
-    if (!condition) {
-        failures++;
-        fprintf(stderr, "line %d: expected %s (last error: %s)\n", line, what, iosiap_last_error_message());
-    }
-}
+#include "expect.h"
 
 typedef struct seen {
     int kind, status, verified, ended;
