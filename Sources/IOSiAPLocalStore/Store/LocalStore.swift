@@ -319,19 +319,12 @@ public final class LocalStore: StoreBackend {
         let settings = try currentSettings()
         let renewal = try state.withLock { state throws(StoreError) in
             guard let chain = try state.subscriptionChains().first(where: { $0.latest.productID == productID && $0.inBillingRetry }),
-                  let subscription = catalog.product(id: productID)?.subscription else {
+                  let item = catalog.product(id: chain.renewProductID ?? productID), let subscription = item.subscription else {
                 throw StoreError(.wrongState, "'\(productID)' is not in billing retry")
             }
             return try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(chain.latest.id, billingRetry: false, graceExpires: .some(nil))
-                let start = now()
-                let renewal = try state.insert(.init(
-                    originalID: chain.latest.originalID, productID: productID, productType: .autoRenewable, quantity: 1,
-                    purchaseDate: start, originalPurchaseDate: chain.latest.originalPurchaseDate,
-                    expirationDate: settings.timeRate.end(of: subscription.period, from: start),
-                    appAccountToken: chain.latest.appAccountToken, storefront: chain.latest.storefront, reason: .renewal,
-                    subscriptionGroupID: subscription.groupID))
-                return try sign(renewal, settings, offerType: nil, in: state)
+                return try clockwork.renew(chain.latest, into: item.id, subscription, from: now(), settings, in: state)
             }
         }
         updateSink.yield(.purchased(renewal))

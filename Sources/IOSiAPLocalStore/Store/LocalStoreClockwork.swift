@@ -43,8 +43,11 @@ struct LocalStoreClockwork: Sendable {
         var updates: [StoreUpdate] = []
         // Read first: most ticks find nothing due, and need no write lock.
         let due = try state.subscriptionChains().contains { chain in
-            (chain.latest.expirationDate ?? .distantFuture) <= current
-                && ((chain.autoRenew && !chain.inBillingRetry) || !chain.expiryAnnounced)
+            guard (chain.latest.expirationDate ?? .distantFuture) <= current else { return false }
+            if chain.inBillingRetry {  // only the end of its grace period is left to announce
+                return !chain.expiryAnnounced && (chain.latest.gracePeriodExpirationDate ?? .distantPast) <= current
+            }
+            return chain.autoRenew || !chain.expiryAnnounced
         }
         guard due else { return [] }
         try state.database.transaction { () throws(StoreError) in
@@ -87,18 +90,25 @@ struct LocalStoreClockwork: Sendable {
                 // Catch up, but never without end: a year of renewals every two seconds is 15 million.
                 for _ in 0..<1000 {
                     guard let previousEnd = latest.expirationDate, previousEnd <= current else { break }
-                    let renewal = try state.insert(.init(
-                        originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
-                        purchaseDate: previousEnd, originalPurchaseDate: latest.originalPurchaseDate,
-                        expirationDate: settings.timeRate.end(of: subscription.period, from: previousEnd),
-                        appAccountToken: latest.appAccountToken, storefront: latest.storefront, reason: .renewal,
-                        subscriptionGroupID: subscription.groupID))
-                    latest = try sign(renewal, settings, offerType: nil, in: state)
+                    latest = try renew(latest, into: item.id, subscription, from: previousEnd, settings, in: state)
                     updates.append(.purchased(latest))
                 }
             }
         }
         return updates
+    }
+
+    /// Charges the next period of the subscription whose newest transaction is `latest`: a signed transaction
+    /// with the same original id and reason RENEWAL, starting at `start`.
+    func renew(_ latest: StoreTransaction, into productID: String, _ subscription: CatalogSubscription, from start: Date,
+               _ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+        let renewal = try state.insert(.init(
+            originalID: latest.originalID, productID: productID, productType: .autoRenewable, quantity: 1,
+            purchaseDate: start, originalPurchaseDate: latest.originalPurchaseDate,
+            expirationDate: settings.timeRate.end(of: subscription.period, from: start),
+            appAccountToken: latest.appAccountToken, storefront: latest.storefront, reason: .renewal,
+            subscriptionGroupID: subscription.groupID))
+        return try sign(renewal, settings, offerType: nil, in: state)
     }
 
     /// Signs `transaction`, stores the signatures with it, and returns it signed.
