@@ -157,6 +157,12 @@ swift build --product iosiap-example-session -Xswiftc -warnings-as-errors >/dev/
 swift run --skip-build iosiap-example-session --state "$work/state-apple" >/dev/null
 python3 Tests/python/verify_with_apple_library.py "$work/state-apple" com.iosiap.example
 check "Apple's app-store-server-library accepts our signed transactions and renewal infos"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/offers.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/offers"
+apple_offer=$(python3 Tests/python/sign_offer_with_apple_library.py "$catalog" com.example.game \
+    com.iosiap.example.club_gold_monthly club_gold_winback)
+# shellcheck disable=SC2086  # four words: key id, nonce, timestamp, signature
+"$work/offers" "$catalog" "$work/state-offers" $apple_offer
+check "promotional offers through the C ABI, one signed by Apple's library"
 
 echo "== the transaction manager, also while the C++ example game runs"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null

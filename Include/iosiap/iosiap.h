@@ -33,7 +33,7 @@ extern "C" {
 /* ---- Versions ----------------------------------------------------------------------------------------- */
 
 #define IOSIAP_VERSION_MAJOR 0
-#define IOSIAP_VERSION_MINOR 1
+#define IOSIAP_VERSION_MINOR 2
 #define IOSIAP_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header; compare with iosiap_version() at run time. */
 #define IOSIAP_VERSION_NUMBER (IOSIAP_VERSION_MAJOR * 10000 + IOSIAP_VERSION_MINOR * 100 + IOSIAP_VERSION_PATCH)
@@ -207,7 +207,19 @@ typedef struct iosiap_transaction {
     const char *signed_jws;                /* the store's signed transaction, or NULL */
     const char *signed_renewal_info;       /* an auto-renewable's signed renewal info, or NULL */
     const char *reason;                    /* "PURCHASE", or "RENEWAL" for a subscription's renewal */
+    /* Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_type). */
+    int offer_type;                        /* iosiap_offer_type the transaction was charged with, or 0 */
+    const char *offer_id;                  /* the promotional offer's id, or NULL */
 } iosiap_transaction;
+
+/** The kind of subscription offer a transaction used (the signed payload's offerType). */
+typedef enum iosiap_offer_type {
+    IOSIAP_OFFER_TYPE_NONE = 0,
+    IOSIAP_OFFER_TYPE_INTRODUCTORY = 1,
+    IOSIAP_OFFER_TYPE_PROMOTIONAL = 2,
+    IOSIAP_OFFER_TYPE_OFFER_CODE = 3,
+    IOSIAP_OFFER_TYPE_WIN_BACK = 4
+} iosiap_offer_type;
 
 /* ---- Events ------------------------------------------------------------------------------------------- */
 
@@ -367,6 +379,36 @@ int iosiap_request_products(uint64_t *out_request_id, iosiap_store *store,
 int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
                            int quantity, const char *app_account_token);
 
+#define IOSIAP_PAYMENT_OPTIONS_VERSION 1
+
+/**
+ * A payment with everything StoreKit's purchase options carry. A promotional offer is redeemed by naming
+ * it in offer_id and passing what the game's server signed for it (Apple: "Generating a signature for
+ * promotional offers"): the server signs bundle id, key id, product id, offer id, app_account_token, nonce
+ * and timestamp. The library copies every string during the call.
+ */
+typedef struct iosiap_payment_options {
+    unsigned int version;                  /* IOSIAP_PAYMENT_OPTIONS_VERSION */
+    int quantity;                          /* 1...10; above 1 for consumables only */
+    const char *app_account_token;         /* UUID text, or NULL */
+    const char *offer_id;                  /* a promotional offer of the product, or NULL for none */
+    const char *offer_key_id;              /* with offer_id: the id of the key that signed it */
+    const char *offer_nonce;               /* with offer_id: the UUID the server signed, as text */
+    int64_t offer_timestamp_ms;            /* with offer_id: when the server signed it (Unix ms) */
+    const char *offer_signature;           /* with offer_id: the signature, base64 as the server sent it */
+} iosiap_payment_options;
+
+#define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL }
+
+/**
+ * iosiap_request_payment with options: a promotional offer. An offer's parameters are checked before
+ * anything is queued (IOSIAP_E_SK_MISSING_OFFER_PARAMS, IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER); the store
+ * checks its signature and the user's eligibility, and a refusal ends in FAILED with
+ * IOSIAP_E_SK_INVALID_SIGNATURE or IOSIAP_E_SK_INELIGIBLE_FOR_OFFER. Nothing is charged for a bad offer.
+ */
+int iosiap_request_payment_with_options(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
+                                        const iosiap_payment_options *options);
+
 /** Asks for what the user owns: RESTORED for each, then exactly one RESTORE_FINISHED. */
 int iosiap_request_restore(uint64_t *out_request_id, iosiap_store *store);
 
@@ -466,6 +508,23 @@ int iosiap_local_buy(uint64_t *out_transaction_id, iosiap_store *store, const ch
 int iosiap_local_request_purchase_intent(iosiap_store *store, const char *product_id);
 /** Clears the history and every control's setting: the catalog's defaults apply again. */
 int iosiap_local_reset(iosiap_store *store);
+
+/** A promotional offer's signature, as a game's server would send it. */
+typedef struct iosiap_offer_signature {
+    size_t size;                           /* sizeof(iosiap_offer_signature) of the library that filled it */
+    char key_id[64];
+    char nonce[40];                        /* lowercase UUID text */
+    int64_t timestamp_ms;
+    char signature[128];                   /* base64 DER ECDSA signature */
+} iosiap_offer_signature;
+
+/**
+ * Signs a promotional offer with the catalog's subscriptionOffersKeyPair, as the game's server would with
+ * its In-App Purchase key: for QA and tests without that server. IOSIAP_E_WRONG_STATE when the catalog has
+ * no key; app_account_token (UUID text or NULL) must be the one the payment passes.
+ */
+int iosiap_local_sign_promotional_offer(iosiap_offer_signature *out, iosiap_store *store, const char *product_id,
+                                        const char *offer_id, const char *app_account_token);
 
 /* ---- Verification for a game's backend ------------------------------------------------------------ */
 

@@ -72,6 +72,17 @@ struct Product {
     static std::string text(const char *value) { return value ? std::string(value) : std::string(); }
 };
 
+/** A promotional offer with what the game's server signed for it (see iosiap_payment_options). */
+struct PromotionalOffer {
+    std::string offerId;
+    std::string keyId;
+    std::string nonce;                 /* UUID text */
+    std::int64_t timestampMs;
+    std::string signature;             /* base64 */
+
+    PromotionalOffer() : timestampMs(0) {}
+};
+
 /** A transaction, copied out of an event. Dates are Unix milliseconds; 0 means none. */
 struct Transaction {
     std::uint64_t id;
@@ -93,6 +104,8 @@ struct Transaction {
     std::string signedRenewalInfo;
     std::string reason;                /* "PURCHASE", or "RENEWAL" */
     bool verified;                     /* passed the store's verification (false when none is configured) */
+    int offerType;                     /* iosiap_offer_type it was charged with; 0: none (or an older library) */
+    std::string offerId;               /* the promotional offer's id, or empty */
 
     explicit Transaction(const iosiap_transaction &t, bool passedVerification = false)
         : id(t.id), originalId(t.original_id), productId(Product::text(t.product_id)),
@@ -103,7 +116,9 @@ struct Transaction {
           environment(Product::text(t.environment)), storefront(Product::text(t.storefront)),
           ownershipType(Product::text(t.ownership_type)), subscriptionGroupId(Product::text(t.subscription_group_id)),
           signedJws(Product::text(t.signed_jws)), signedRenewalInfo(Product::text(t.signed_renewal_info)),
-          reason(Product::text(t.reason)), verified(passedVerification) {}
+          reason(Product::text(t.reason)), verified(passedVerification),
+          offerType(t.size > offsetof(iosiap_transaction, offer_id) ? t.offer_type : 0),
+          offerId(t.size > offsetof(iosiap_transaction, offer_id) ? Product::text(t.offer_id) : std::string()) {}
 
     bool isRevoked() const { return revocationDateMs != 0; }
 };
@@ -262,6 +277,19 @@ public:
                                       appAccountToken.empty() ? nullptr : appAccountToken.c_str());
     }
 
+    /** Buys a subscription, redeeming a promotional offer its server signed for this appAccountToken. */
+    int requestPayment(const std::string &productId, const PromotionalOffer &offer,
+                       const std::string &appAccountToken = std::string(), std::uint64_t *requestId = nullptr) {
+        iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
+        options.app_account_token = appAccountToken.empty() ? nullptr : appAccountToken.c_str();
+        options.offer_id = offer.offerId.c_str();
+        options.offer_key_id = offer.keyId.c_str();
+        options.offer_nonce = offer.nonce.c_str();
+        options.offer_timestamp_ms = offer.timestampMs;
+        options.offer_signature = offer.signature.c_str();
+        return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
+    }
+
     int requestRestore(std::uint64_t *requestId = nullptr) { return iosiap_request_restore(requestId, store_); }
 
     /** Marks a granted transaction finished; idempotent. */
@@ -366,6 +394,21 @@ public:
         return iosiap_local_request_purchase_intent(store_, productId.c_str());
     }
     int localReset() { return iosiap_local_reset(store_); }
+    /** Signs an offer with the catalog's key, as the game's server would (for QA and tests). */
+    int localSignPromotionalOffer(PromotionalOffer *out, const std::string &productId, const std::string &offerId,
+                                  const std::string &appAccountToken = std::string()) {
+        iosiap_offer_signature signature;
+        int status = iosiap_local_sign_promotional_offer(&signature, store_, productId.c_str(), offerId.c_str(),
+                                                         appAccountToken.empty() ? nullptr : appAccountToken.c_str());
+        if (status == IOSIAP_OK && out) {
+            out->offerId = offerId;
+            out->keyId = signature.key_id;
+            out->nonce = signature.nonce;
+            out->timestampMs = signature.timestamp_ms;
+            out->signature = signature.signature;
+        }
+        return status;
+    }
 
     /** The calling thread's last error message. */
     static std::string lastErrorMessage() { return Product::text(iosiap_last_error_message()); }

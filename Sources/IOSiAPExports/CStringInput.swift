@@ -24,6 +24,13 @@ enum CStringInput {
         try required(pointer, name, maximumLength: Int(IOSIAP_MAX_PRODUCT_ID_LENGTH))
     }
 
+    /// An optional UUID in text form: NULL is `nil`, anything but a UUID an `invalidArgument` error.
+    static func uuid(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(StoreError) -> UUID? {
+        guard let text = try optional(pointer, name, maximumLength: 64) else { return nil }
+        guard let uuid = UUID(uuidString: text) else { throw StoreError(.invalidArgument, "\(name) '\(text)' is not a UUID") }
+        return uuid
+    }
+
     private static func decode(_ pointer: UnsafePointer<CChar>, _ name: String, maximumLength: Int) throws(StoreError) -> String {
         // strnlen: never reads past the limit, even when the caller forgot the terminator.
         let length = strnlen(pointer, maximumLength + 1)

@@ -25,7 +25,9 @@ enum EventMarshalling {
             subscription_group_id: arena.copy(transaction.subscriptionGroupID),
             signed_jws: arena.copy(transaction.signedJWS),
             signed_renewal_info: arena.copy(transaction.signedRenewalInfo),
-            reason: constant(transaction.reason))
+            reason: constant(transaction.reason),
+            offer_type: transaction.offer.map { $0.type.rawValue } ?? 0,
+            offer_id: arena.copy(transaction.offer?.id))
     }
 
     /// The C event for `event`; products are the store's handles, the rest is in the arena.

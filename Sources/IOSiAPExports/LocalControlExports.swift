@@ -162,6 +162,38 @@ public func iosiap_local_reset(_ store: OpaquePointer?) -> CInt {
     }
 }
 
+@c(iosiap_local_sign_promotional_offer)
+public func iosiap_local_sign_promotional_offer(_ out: UnsafeMutablePointer<iosiap_offer_signature>?, _ store: OpaquePointer?,
+                                                _ productID: UnsafePointer<CChar>?, _ offerID: UnsafePointer<CChar>?,
+                                                _ appAccountToken: UUIDText?) -> CInt {
+    withStatus { () throws(StoreError) in
+        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
+        let signed = try localStore(store).signPromotionalOffer(
+            productID: try CStringInput.productID(productID),
+            offerID: try CStringInput.required(offerID, "offer_id", maximumLength: 255),
+            appAccountToken: try CStringInput.uuid(appAccountToken, "app_account_token"))
+        var result = iosiap_offer_signature()
+        result.size = MemoryLayout<iosiap_offer_signature>.size
+        try copy(signed.keyID, into: &result.key_id, "the catalog's key id")
+        try copy(signed.nonce.uuidString.lowercased(), into: &result.nonce, "nonce")
+        try copy(signed.signature.base64EncodedString(), into: &result.signature, "signature")
+        result.timestamp_ms = signed.timestamp
+        out.pointee = result
+        return IOSIAP_OK.rawValue
+    }
+}
+
+/// Copies `text` and its terminator into a fixed `char[N]` field of a C struct.
+private func copy<Field>(_ text: String, into field: inout Field, _ name: String) throws(StoreError) {
+    let bytes = Array(text.utf8)
+    let fits = withUnsafeMutableBytes(of: &field) { buffer in
+        guard bytes.count < buffer.count else { return false }
+        buffer.copyBytes(from: bytes + [0])
+        return true
+    }
+    guard fits else { throw StoreError(.stringTooLong, "\(name) is \(bytes.count) bytes; the field holds \(MemoryLayout<Field>.size - 1)") }
+}
+
 @c(iosiap_local_set_interrupted_purchases)
 public func iosiap_local_set_interrupted_purchases(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
     withStatus { () throws(StoreError) in

@@ -78,14 +78,21 @@ public func iosiap_request_payment(_ outRequestID: UnsafeMutablePointer<UInt64>?
     withStatus { () throws(StoreError) in
         let handle = try HandleRegistry.handle(store)
         let id = try CStringInput.productID(productID)
-        var token: UUID?
-        if let text = try CStringInput.optional(appAccountToken, "app_account_token", maximumLength: 64) {
-            guard let uuid = UUID(uuidString: text) else {
-                throw StoreError(.invalidArgument, "app_account_token '\(text)' is not a UUID")
-            }
-            token = uuid
-        }
+        let token = try CStringInput.uuid(appAccountToken, "app_account_token")
         let requestID = try handle.store.requestPayment(productID: id, quantity: Int(quantity), appAccountToken: token)
+        outRequestID?.pointee = requestID
+        return IOSIAP_OK.rawValue
+    }
+}
+
+@c(iosiap_request_payment_with_options)
+public func iosiap_request_payment_with_options(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?,
+                                                _ productID: UnsafePointer<CChar>?,
+                                                _ options: UnsafePointer<iosiap_payment_options>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        let handle = try HandleRegistry.handle(store)
+        let request = try PaymentOptions.request(productID: try CStringInput.productID(productID), options)
+        let requestID = try handle.store.requestPayment(request)
         outRequestID?.pointee = requestID
         return IOSIAP_OK.rawValue
     }

@@ -10,8 +10,9 @@ public protocol StoreKitAPI: Sendable {
 
     /// `Product.products(for:)`.
     func products(for ids: [String]) async throws(StoreKitFailure) -> [Product]
-    /// `product.purchase(options:)` with `.quantity` and `.appAccountToken`.
-    func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
+    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken` and `.promotionalOffer`.
+    func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?,
+                  promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
     /// `Transaction.updates`: started once, when the store opens.
     func transactionUpdates() -> AsyncStream<StoreKitVerified<Transaction>>
     /// `Transaction.unfinished`.
@@ -78,6 +79,8 @@ public protocol StoreKitTransaction: Sendable {
     var ownershipType: OwnershipType { get }
     var reason: TransactionReason { get }
     var subscriptionGroupID: String? { get }
+    /// `transaction.offer` (`offerType` and `offerID` before iOS 17.2).
+    var offer: TransactionOffer? { get }
     var jwsRepresentation: String { get }
 }
 

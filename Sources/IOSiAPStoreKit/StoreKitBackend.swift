@@ -82,7 +82,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
         let result: StoreKitPurchaseResult<API.Transaction>
         do {
-            result = try await api.purchase(storeKitProduct, quantity: request.quantity, appAccountToken: request.appAccountToken)
+            result = try await api.purchase(storeKitProduct, quantity: request.quantity, appAccountToken: request.appAccountToken,
+                                            promotionalOffer: request.promotionalOffer)
         } catch .userCancelled {
             return .cancelled  // StoreKit sometimes throws it instead of returning it: still not a failure
         } catch {
@@ -173,7 +174,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             revocationReason: transaction.revocationReason, appAccountToken: transaction.appAccountToken,
             environment: transaction.environment, storefront: transaction.storefrontCountryCode,
             ownershipType: transaction.ownershipType, reason: transaction.reason,
-            subscriptionGroupID: transaction.subscriptionGroupID, signedJWS: transaction.jwsRepresentation)
+            subscriptionGroupID: transaction.subscriptionGroupID, signedJWS: transaction.jwsRepresentation,
+            offer: transaction.offer)
     }
 }
 

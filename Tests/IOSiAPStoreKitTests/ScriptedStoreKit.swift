@@ -32,6 +32,7 @@ final class ScriptedStoreKit: StoreKitAPI {
         var ownershipType = OwnershipType.purchased
         var reason = TransactionReason.purchase
         var subscriptionGroupID: String?
+        var offer: TransactionOffer?
         var jwsRepresentation: String { "header.payload-of-\(id).signature" }
     }
 
@@ -39,7 +40,7 @@ final class ScriptedStoreKit: StoreKitAPI {
         var products = [FakeProduct(id: "coins", type: .consumable), FakeProduct(id: "pro", type: .nonConsumable)]
         var productsFailure: StoreKitFailure?
         var purchases: [Result<StoreKitPurchaseResult<FakeTransaction>, StoreKitFailure>] = []
-        var purchaseRequests: [(String, Int, UUID?)] = []
+        var purchaseRequests: [PaymentRequest] = []
         var unfinished: [StoreKitVerified<FakeTransaction>] = []
         var entitlements: [StoreKitVerified<FakeTransaction>] = []
         var syncFailure: StoreKitFailure?
@@ -83,9 +84,11 @@ final class ScriptedStoreKit: StoreKitAPI {
         return products.filter { ids.contains($0.id) }
     }
 
-    func purchase(_ product: FakeProduct, quantity: Int, appAccountToken: UUID?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
+    func purchase(_ product: FakeProduct, quantity: Int, appAccountToken: UUID?,
+                  promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
         let next = script.withLock { script in
-            script.purchaseRequests.append((product.id, quantity, appAccountToken))
+            script.purchaseRequests.append(PaymentRequest(productID: product.id, quantity: quantity, appAccountToken: appAccountToken,
+                                                          promotionalOffer: promotionalOffer))
             return script.purchases.isEmpty ? nil : script.purchases.removeFirst()
         }
         guard let next else { throw .unknown }

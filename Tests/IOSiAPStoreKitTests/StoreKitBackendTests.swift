@@ -42,7 +42,7 @@ import Testing
         guard case .purchased(request, let transaction) = events.last else { Issue.record("\(events)"); return }
         #expect(transaction.signedJWS == "header.payload-of-5.signature")
         let asked = storeKit.script.withLock { $0.purchaseRequests.first }
-        #expect(asked?.0 == "coins" && asked?.1 == 4 && asked?.2 == token)
+        #expect(asked == PaymentRequest(productID: "coins", quantity: 4, appAccountToken: token))
         try store.finish(transactionID: 5)
         _ = try await store.pollFor(.milliseconds(50))
         #expect(storeKit.script.withLock { $0.finished } == [5])

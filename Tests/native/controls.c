@@ -10,8 +10,9 @@
 #include <time.h>
 
 #include "expect.h"
+#include "wait_for.h"
 
-static int last_kind, last_status, count_kind[16];
+static int last_kind, last_status;
 static uint64_t last_transaction;
 static char last_reason[32];
 
@@ -20,22 +21,11 @@ static void on_event(const iosiap_event *event, void *user_data) {
     if (event->kind == IOSIAP_EVENT_PURCHASING) return;
     last_kind = event->kind;
     last_status = event->status;
-    if (event->kind >= 0 && event->kind < 16) count_kind[event->kind]++;
+    count_event(event);
     if (event->transaction) {
         last_transaction = event->transaction->id;
         snprintf(last_reason, sizeof last_reason, "%s", event->transaction->reason ? event->transaction->reason : "");
     }
-}
-
-/* Polls until an event of `kind` arrives (at most 3 s). */
-static int wait_for(iosiap_store *store, int kind) {
-    struct timespec pause = {0, 2 * 1000 * 1000};
-    int before = count_kind[kind], frame;
-    for (frame = 0; frame < 1500 && count_kind[kind] == before; frame++) {
-        iosiap_poll(store, 0);
-        nanosleep(&pause, NULL);
-    }
-    return count_kind[kind] > before;
 }
 
 static int64_t first_pending = -1, last_pending = -1;

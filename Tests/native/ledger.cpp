@@ -1,9 +1,11 @@
-// The grant ledger through the modern C++ layer: granted events, balances, spend, entitlements.
+// The grant ledger through the modern C++ layer: granted events, balances, spend, entitlements; then a
+// promotional offer redeemed through it.
 // usage: ledger CATALOG.storekit STATE_DIRECTORY
 #include <iosiap/iosiap.hpp>
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -21,12 +23,19 @@ void expect(bool condition, const char *what) {
 
 class Counter : public iosiap::StoreDelegate {
 public:
-    int ended = 0, purchasedEvents = 0;
+    int ended = 0, purchasedEvents = 0, expiredEvents = 0, failedStatus = 0;
     std::int64_t coinsGranted = 0;
     std::string entitlementGranted;
+    std::unique_ptr<iosiap::Transaction> last;
 
     void onProductsReceived(std::uint64_t, const std::vector<iosiap::Product> &, const std::vector<std::string> &) override { ended++; }
-    void onPurchased(std::uint64_t, const iosiap::Transaction &) override { purchasedEvents++; ended++; }
+    void onPurchased(std::uint64_t, const iosiap::Transaction &transaction) override {
+        last.reset(new iosiap::Transaction(transaction));
+        purchasedEvents++;
+        ended++;
+    }
+    void onExpired(const iosiap::Transaction &) override { expiredEvents++; ended++; }
+    void onFailed(std::uint64_t, const std::string &, int status, const std::string &) override { failedStatus = status; ended++; }
     void onGranted(std::uint64_t, const iosiap::Transaction &, const std::string &currency, std::int64_t amount,
                    const std::string &entitlement) override {
         if (currency == "coins") coinsGranted += amount;
@@ -83,6 +92,31 @@ int main(int argc, char **argv) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     expect(store.balance("coins") == 250, "the refund takes its coins back");
+    // A lapsed subscriber redeems a promotional offer signed with the catalog's key.
+    const std::string gold = "com.iosiap.example.club_gold_monthly";
+    store.requestProducts({gold});
+    pump(store, counter, 5);
+    store.requestPayment(gold);
+    pump(store, counter, 6);
+    expect(counter.last && counter.last->productId == gold && counter.last->offerType == IOSIAP_OFFER_TYPE_INTRODUCTORY,
+           "the first subscription starts with the free week");
+    expect(store.finishTransaction(counter.last->id) == IOSIAP_OK, "it is finished");
+    expect(store.localExpireSubscription(gold) == IOSIAP_OK, "it ends");
+    pump(store, counter, 7);
+    iosiap::PromotionalOffer offer;
+    expect(store.localSignPromotionalOffer(&offer, gold, "club_gold_winback") == IOSIAP_OK && offer.keyId == "6C3F0A92" &&
+               !offer.signature.empty(), "the offer is signed");
+    expect(store.requestPayment(gold, offer) == IOSIAP_OK, "the offer is asked for");
+    pump(store, counter, 8);
+    expect(counter.last->offerType == IOSIAP_OFFER_TYPE_PROMOTIONAL && counter.last->offerId == "club_gold_winback",
+           "the transaction used the offer");
+    expect(store.finishTransaction(counter.last->id) == IOSIAP_OK, "it is finished");
+    expect(store.requestPayment(gold, offer) == IOSIAP_OK, "the same signature is asked for again");
+    pump(store, counter, 9);
+    expect(counter.failedStatus == IOSIAP_E_SK_INVALID_SIGNATURE, "a used nonce is refused");
+    expect(store.localSignPromotionalOffer(&offer, gold, "no_such_offer") == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER,
+           "an unknown offer cannot be signed");
+
     expect(store.localSetAskToBuy(true) == IOSIAP_OK && store.localPendingPurchases().empty(), "no purchase waits yet");
     expect(store.localSetTimeRate(7) == IOSIAP_E_INVALID_ARGUMENT, "an unknown time rate is refused");
     expect(store.localReset() == IOSIAP_OK, "the store resets");

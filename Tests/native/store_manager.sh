@@ -44,6 +44,12 @@ expect_status 0 billing-issues off
 expect_status 0 grace-period off
 expect_status 1 resolve-billing com.iosiap.example.club_gold_monthly   # not in billing retry
 expect_status 2 billing-issues sometimes
+run --json sign-offer com.iosiap.example.club_gold_monthly club_gold_winback 5f0e8d3a-1c2b-4d5e-8f90-a1b2c3d4e5f6 |
+    python3 -c "import json,sys; o=json.load(sys.stdin)[0]; assert o['keyId']=='6C3F0A92' and len(o['nonce'])==36 and o['signature'], o" && ok
+expect_status 1 sign-offer com.iosiap.example.club_gold_monthly no_such_offer
+expect_status 1 sign-offer com.iosiap.example.coins_100 club_gold_winback
+expect_status 2 sign-offer com.iosiap.example.club_gold_monthly club_gold_winback not-a-uuid
+expect_status 2 sign-offer com.iosiap.example.club_gold_monthly
 expect_status 0 dialog cancel
 expect_status 0 dialog confirm
 expect_status 0 error set purchase payment-not-allowed

@@ -26,6 +26,11 @@ func number<T: FixedWidthInteger>(_ text: String, _ name: String) throws -> T {
     return value
 }
 
+func uuid(_ text: String, _ name: String) throws -> UUID {
+    guard let value = UUID(uuidString: text) else { throw UsageError(message: "\(name) must be a UUID, not '\(text)'") }
+    return value
+}
+
 func onOff(_ text: String) throws -> Bool {
     switch text {
     case "on": true
@@ -61,14 +66,15 @@ let commands: [Command] = [
     Command(name: "transactions", arguments: "", help: "Lists every transaction: id, product, type, state, dates, finished or not.") { store, _, out in
         let now = Date()
         let formatter = ISO8601DateFormatter()
-        out.table(["id", "original", "product", "type", "qty", "state", "purchased", "expires", "finished", "renews"],
+        out.table(["id", "original", "product", "type", "qty", "state", "purchased", "expires", "finished", "renews", "offer"],
                   try store.history().map { entry in
             let t = entry.transaction
             let state = t.isRevoked ? "revoked" : (t.productType == .consumable ? "consumed" :
                 (Entitlements.isActive(t, at: now) ? "active" : "expired"))
             return [String(t.id), String(t.originalID), t.productID, "\(t.productType)", String(t.quantity), state,
                     formatter.string(from: t.purchaseDate), t.expirationDate.map(formatter.string) ?? "",
-                    entry.isFinished ? "yes" : "no", t.productType == .autoRenewable ? (entry.autoRenews ? "yes" : "no") : ""]
+                    entry.isFinished ? "yes" : "no", t.productType == .autoRenewable ? (entry.autoRenews ? "yes" : "no") : "",
+                    t.offer.map { offer in offer.id.map { "\(offer.type) \($0)" } ?? "\(offer.type)" } ?? ""]
         })
     },
     Command(name: "buy", arguments: "PRODUCT [QUANTITY]", help: "Buys a product from outside the game; the game receives it as a purchase.") { store, args, out in
@@ -79,6 +85,16 @@ let commands: [Command] = [
     Command(name: "intent", arguments: "PRODUCT", help: "Starts a purchase in the App Store, outside the game; the game decides whether to pay.") { store, args, out in
         try store.requestPurchaseIntent(productID: try argument(args, 0, "PRODUCT"))
         out.done("purchase intent for \(args[0]) sent", [:])
+    },
+    Command(name: "sign-offer", arguments: "PRODUCT OFFER [ACCOUNT_TOKEN]",
+            help: "Signs a promotional offer with the catalog's subscriptionOffersKeyPair, as the game's server would;\n"
+                + "prints what a payment redeeming it passes (the signature is good for 24 hours, its nonce once).") { store, args, out in
+        let token = try args.count > 2 ? uuid(args[2], "ACCOUNT_TOKEN") : nil
+        let offer = try store.signPromotionalOffer(productID: try argument(args, 0, "PRODUCT"),
+                                                   offerID: try argument(args, 1, "OFFER"), appAccountToken: token)
+        out.table(["offerId", "keyId", "nonce", "timestamp", "signature"],
+                  [[offer.offerID, offer.keyID, offer.nonce.uuidString.lowercased(), String(offer.timestamp),
+                    offer.signature.base64EncodedString()]])
     },
     Command(name: "pending", arguments: "", help: "Lists the purchases waiting for Ask to Buy approval.") { store, _, out in
         out.table(["id", "waits for", "product", "qty", "asked"], try store.pendingPurchases().map {

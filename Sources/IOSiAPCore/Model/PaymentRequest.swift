@@ -3,7 +3,8 @@ import Foundation
 /// Identifies one products request, payment or restore; every event that answers it carries it.
 public typealias RequestID = UInt64
 
-/// What the game asks to buy (C: the arguments of `iosiap_request_payment`).
+/// What the game asks to buy (C: the arguments of `iosiap_request_payment` and
+/// `iosiap_request_payment_with_options`).
 public struct PaymentRequest: Sendable, Equatable {
     /// The quantities StoreKit accepts.
     public static let allowedQuantities: ClosedRange<Int> = 1...10
@@ -14,11 +15,15 @@ public struct PaymentRequest: Sendable, Equatable {
     public let quantity: Int
     /// An optional UUID the game uses to link the purchase to its own account.
     public let appAccountToken: UUID?
+    /// A promotional offer to redeem, signed by the game's server (auto-renewable subscriptions only).
+    public let promotionalOffer: SignedPromotionalOffer?
 
     /// Creates a payment request; `PurchaseStore` validates it.
-    public init(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil) {
+    public init(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil,
+                promotionalOffer: SignedPromotionalOffer? = nil) {
         self.productID = productID
         self.quantity = quantity
         self.appAccountToken = appAccountToken
+        self.promotionalOffer = promotionalOffer
     }
 }

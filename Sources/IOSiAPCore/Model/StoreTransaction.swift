@@ -69,6 +69,8 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
     public var signedJWS: String?
     /// The signed renewal info (JWS) of an auto-renewable subscription, when the store signs it.
     public var signedRenewalInfo: String?
+    /// The subscription offer this transaction was charged with, if any.
+    public var offer: TransactionOffer?
 
     /// Creates a transaction.
     public init(id: UInt64, originalID: UInt64, productID: String, productType: ProductType, quantity: Int,
@@ -77,7 +79,7 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
                 appAccountToken: UUID? = nil, environment: StoreEnvironment, storefront: String,
                 ownershipType: OwnershipType = .purchased, reason: TransactionReason = .purchase,
                 subscriptionGroupID: String? = nil, signedJWS: String? = nil, signedRenewalInfo: String? = nil,
-                gracePeriodExpirationDate: Date? = nil) {
+                gracePeriodExpirationDate: Date? = nil, offer: TransactionOffer? = nil) {
         self.id = id
         self.originalID = originalID
         self.productID = productID
@@ -97,6 +99,7 @@ public struct StoreTransaction: Sendable, Equatable, Codable, Identifiable {
         self.signedJWS = signedJWS
         self.signedRenewalInfo = signedRenewalInfo
         self.gracePeriodExpirationDate = gracePeriodExpirationDate
+        self.offer = offer
     }
 
     /// Whether the App Store revoked this transaction.

@@ -72,10 +72,13 @@ public final class PurchaseStore: Sendable {
         return try submit { .payment($0, request, product) }
     }
 
-    /// Buys `quantity` of a loaded product. See `requestPayment(_:)`.
+    /// Buys `quantity` of a loaded product, redeeming a promotional offer if one is given. See
+    /// `requestPayment(_:)`.
     @discardableResult
-    public func requestPayment(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil) throws(StoreError) -> RequestID {
-        try requestPayment(PaymentRequest(productID: productID, quantity: quantity, appAccountToken: appAccountToken))
+    public func requestPayment(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil,
+                               promotionalOffer: SignedPromotionalOffer? = nil) throws(StoreError) -> RequestID {
+        try requestPayment(PaymentRequest(productID: productID, quantity: quantity, appAccountToken: appAccountToken,
+                                          promotionalOffer: promotionalOffer))
     }
 
     /// Asks the store for what the user owns. Emits `restored` for each non-consumable and active

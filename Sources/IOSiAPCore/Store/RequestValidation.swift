@@ -5,15 +5,19 @@ enum RequestValidation {
     static let maximumIdentifierLength = 255
 
     static func validateProductID(_ id: String) throws(StoreError) {
+        try validateIdentifier(id, "product id")
+    }
+
+    private static func validateIdentifier(_ id: String, _ name: String) throws(StoreError) {
         if id.isEmpty {
-            throw StoreError(.invalidArgument, "product id is empty")
+            throw StoreError(.invalidArgument, "\(name) is empty")
         }
         if id.utf8.count > maximumIdentifierLength {
             throw StoreError(.stringTooLong,
-                             "product id is \(id.utf8.count) bytes long; at most \(maximumIdentifierLength) are allowed")
+                             "\(name) is \(id.utf8.count) bytes long; at most \(maximumIdentifierLength) are allowed")
         }
         if id.utf8.contains(0) {
-            throw StoreError(.invalidArgument, "product id contains a NUL character")
+            throw StoreError(.invalidArgument, "\(name) contains a NUL character")
         }
     }
 
@@ -43,6 +47,31 @@ enum RequestValidation {
             throw StoreError(.quantityNotAllowedForProductType,
                              "quantity \(request.quantity) asked for '\(product.id)'; only consumables can be bought more than once at a time")
         }
+        if let offer = request.promotionalOffer {
+            try validatePromotionalOffer(offer, for: product)
+        }
         return product
+    }
+
+    /// StoreKit's checks of a promotional offer before it asks the App Store: every parameter present, and
+    /// an offer the product has. The signature itself is the store's to check.
+    private static func validatePromotionalOffer(_ offer: SignedPromotionalOffer, for product: StoreProduct) throws(StoreError) {
+        if offer.offerID.isEmpty || offer.keyID.isEmpty || offer.signature.isEmpty || offer.timestamp <= 0 {
+            let missing = [offer.offerID.isEmpty ? "offer id" : nil, offer.keyID.isEmpty ? "key id" : nil,
+                           offer.signature.isEmpty ? "signature" : nil, offer.timestamp <= 0 ? "timestamp" : nil]
+            throw StoreError(.missingOfferParams, "promotional offer lacks its \(missing.compactMap { $0 }.joined(separator: ", "))")
+        }
+        try validateIdentifier(offer.offerID, "offer id")
+        try validateIdentifier(offer.keyID, "key id")
+        guard let subscription = product.subscription, product.type == .autoRenewable else {
+            throw StoreError(.invalidOfferIdentifier,
+                             "'\(product.id)' is not an auto-renewable subscription; promotional offers apply to those only")
+        }
+        guard subscription.promotionalOffers.contains(where: { $0.id == offer.offerID }) else {
+            let known = subscription.promotionalOffers.compactMap(\.id)
+            throw StoreError(.invalidOfferIdentifier,
+                             "'\(product.id)' has no promotional offer '\(offer.offerID)'"
+                             + (known.isEmpty ? "; it has none" : "; it has: \(known.joined(separator: ", "))"))
+        }
     }
 }

@@ -1,5 +1,15 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPVerification
+
+/// A `.storekit` file's `subscriptionOffersKeyPair`: the local stand-in for App Store Connect's In-App
+/// Purchase key, which signs promotional offers.
+public struct PromotionalOfferKey: Sendable, Equatable {
+    /// The key id (8 hex digits in Xcode's files).
+    public let id: String
+    /// The P-256 private key, base64 PKCS#8.
+    public let privateKey: String
+}
 
 /// The products and settings of an Xcode `.storekit` file (format versions 1.0 to 5.0), validated.
 ///
@@ -14,6 +24,8 @@ public struct Catalog: Sendable {
     public let products: [CatalogProduct]
     /// The settings.
     public let settings: CatalogSettings
+    /// The key promotional offers are signed with (`subscriptionOffersKeyPair`), if the file has one.
+    public let promotionalOfferKey: PromotionalOfferKey?
     /// The file it was read from, if it was read from one.
     public private(set) var sourcePath: String?
 
@@ -53,7 +65,14 @@ public struct Catalog: Sendable {
         formatVersion = file.version.map { "\($0.major).\($0.minor)" }
         self.products = products
         settings = try reader.settings(file.settings)
+        promotionalOfferKey = try reader.promotionalOfferKey(file.subscriptionOffersKeyPair)
         index = Dictionary(products.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A signer of this catalog's promotional offers for `bundleID`, as the developer's server would sign
+    /// them; `nil` when the file has no `subscriptionOffersKeyPair`.
+    public func promotionalOfferSigner(bundleID: String) -> PromotionalOfferSigner? {
+        promotionalOfferKey.flatMap { try? PromotionalOfferSigner(privateKey: $0.privateKey, keyID: $0.id, bundleID: bundleID) }
     }
 
     private static func invalid(_ fileName: String, _ error: DecodingError) -> StoreError {

@@ -23,6 +23,19 @@ public struct CatalogOffer: Sendable, Equatable {
     public let periodCount: Int
     /// The price per period; zero for free trials.
     public let price: Decimal
+
+    /// How much time one transaction charged with this offer covers: one period of a pay-as-you-go offer
+    /// (each further period is a renewal at the offer's price), the whole offer otherwise.
+    var periodsPerTransaction: Int { paymentMode == .payAsYouGo ? 1 : periodCount }
+
+    /// The offer's kind of discount as signed payloads name it (`offerDiscountType`).
+    var discountType: String {
+        switch paymentMode {
+        case .freeTrial: "FREE_TRIAL"
+        case .payAsYouGo: "PAY_AS_YOU_GO"
+        case .payUpFront: "PAY_UP_FRONT"
+        }
+    }
 }
 
 /// What the catalog says about an auto-renewable subscription.
@@ -57,6 +70,15 @@ public struct CatalogProduct: Sendable, Equatable {
     public let localizations: [CatalogLocalization]
     /// Subscription details, for auto-renewable subscriptions.
     public let subscription: CatalogSubscription?
+
+    /// The catalog's terms of an offer a transaction of this product used.
+    func offer(_ offer: TransactionOffer) -> CatalogOffer? {
+        switch offer.type {
+        case .introductory: subscription?.introductoryOffer
+        case .promotional: subscription?.promotionalOffers.first { $0.id == offer.id }
+        case .offerCode, .winBack: nil
+        }
+    }
 
     /// The localization for `locale`: the exact locale, else one of the same language, else `en_US`,
     /// else any English one, else the first. `nil` only when there are none.

@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPVerification
 
 /// Turns the decoded JSON of a `.storekit` file into validated catalog values, naming the key path of
 /// anything it cannot accept.
@@ -143,6 +144,19 @@ struct CatalogReader {
             throw invalid(path, "'\(text)' is not a price like 0.99")
         }
         return value
+    }
+
+    /// The key Xcode generated for signing promotional offers (Editor ▸ Subscription Offers Key), checked
+    /// to be a usable P-256 key now rather than at the first offer.
+    func promotionalOfferKey(_ entry: StoreKitConfigurationFile.OfferKeyPairEntry?) throws(StoreError) -> PromotionalOfferKey? {
+        guard let entry else { return nil }
+        guard !entry.id.isEmpty else { throw invalid(".subscriptionOffersKeyPair.id", "key id is empty") }
+        do {
+            _ = try PromotionalOfferSigner(privateKey: entry.privateKey, keyID: entry.id, bundleID: "")
+        } catch {
+            throw invalid(".subscriptionOffersKeyPair.privateKey", error.message)
+        }
+        return PromotionalOfferKey(id: entry.id, privateKey: entry.privateKey)
     }
 
     private mutating func claim(_ id: String, at path: String) throws(StoreError) {

@@ -6,7 +6,13 @@ struct StoreKitConfigurationFile: Decodable {
     var nonRenewingSubscriptions: [ProductEntry]?
     var subscriptionGroups: [GroupEntry]?
     var settings: SettingsEntry?
+    var subscriptionOffersKeyPair: OfferKeyPairEntry?
     var version: VersionEntry?
+
+    struct OfferKeyPairEntry: Decodable {
+        var id: String
+        var privateKey: String
+    }
 
     struct VersionEntry: Decodable {
         var major: Int

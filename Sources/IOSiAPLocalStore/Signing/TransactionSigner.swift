@@ -9,8 +9,9 @@ struct TransactionSigner: Sendable {
     let bundleID: String
 
     /// The signed transaction and, for an auto-renewable subscription, its signed renewal info.
-    func sign(_ transaction: StoreTransaction, product: CatalogProduct?, storefront: Storefront,
-              offerType: Int?, renewal renewalState: RenewalState, at signedDate: Date) throws(StoreError) -> (transaction: String, renewalInfo: String?) {
+    /// `offerTerms` are the catalog's terms of `transaction.offer`; they set the price it was charged.
+    func sign(_ transaction: StoreTransaction, product: CatalogProduct?, offerTerms: CatalogOffer?, storefront: Storefront,
+              renewal renewalState: RenewalState, at signedDate: Date) throws(StoreError) -> (transaction: String, renewalInfo: String?) {
         var payload = SignedTransactionPayload()
         payload.transactionId = String(transaction.id)
         payload.originalTransactionId = String(transaction.originalID)
@@ -31,20 +32,17 @@ struct TransactionSigner: Sendable {
         payload.storefrontId = storefront.id
         payload.transactionReason = transaction.reason.rawValue
         payload.currency = storefront.currencyCode
-        payload.price = product.map { Self.milliunits($0.price) }
+        payload.price = (offerTerms?.price ?? product?.price).map(Self.milliunits)
         payload.subscriptionGroupIdentifier = transaction.subscriptionGroupID
         if transaction.productType == .autoRenewable {
             payload.webOrderLineItemId = String(transaction.id)
             payload.isUpgraded = false
         }
-        if offerType == 1, let intro = product?.subscription?.introductoryOffer {
-            payload.offerType = 1
-            payload.offerDiscountType = switch intro.paymentMode {
-            case .freeTrial: "FREE_TRIAL"
-            case .payAsYouGo: "PAY_AS_YOU_GO"
-            case .payUpFront: "PAY_UP_FRONT"
-            }
-            payload.offerPeriod = intro.period.iso8601
+        if let offer = transaction.offer, let offerTerms {
+            payload.offerType = offer.type.rawValue
+            payload.offerIdentifier = offer.id
+            payload.offerDiscountType = offerTerms.discountType
+            payload.offerPeriod = offerTerms.period.iso8601
         }
         let signedTransaction = try chain.sign(json: payload)
         guard transaction.productType == .autoRenewable else { return (signedTransaction, nil) }
@@ -61,7 +59,13 @@ struct TransactionSigner: Sendable {
         renewal.renewalDate = transaction.expirationDate.map(Milliseconds.init)
         renewal.gracePeriodExpiresDate = transaction.gracePeriodExpirationDate.map(Milliseconds.init)
         renewal.currency = storefront.currencyCode
-        renewal.renewalPrice = product.map { Self.milliunits($0.price) }
+        renewal.renewalPrice = (renewalState.renewalPrice ?? product?.price).map(Self.milliunits)
+        if let (offer, terms) = renewalState.nextOffer {
+            renewal.offerType = offer.type.rawValue
+            renewal.offerIdentifier = offer.id
+            renewal.offerDiscountType = terms.discountType
+            renewal.offerPeriod = terms.period.iso8601
+        }
         renewal.appAccountToken = payload.appAccountToken
         return (signedTransaction, try chain.sign(json: renewal))
     }

@@ -16,6 +16,8 @@ public final class LocalStore: StoreBackend {
     public let environment: StoreEnvironment
     private let signer: TransactionSigner
     private let clockwork: LocalStoreClockwork
+    /// Checks promotional offers' signatures with the catalog's key; `nil` when the catalog has none.
+    private let offerSigner: PromotionalOfferSigner?
 
     private let state: Locked<LocalStoreState>
     private let now: @Sendable () -> Date
@@ -39,6 +41,7 @@ public final class LocalStore: StoreBackend {
         self.environment = environment
         self.now = now
         signer = TransactionSigner(chain: try SigningChainFiles.loadOrCreate(in: stateDirectory), bundleID: bundleID)
+        offerSigner = catalog.promotionalOfferSigner(bundleID: bundleID)
         let state = Locked(try LocalStoreState(directory: stateDirectory, environment: environment))
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
         self.state = state
@@ -92,13 +95,20 @@ public final class LocalStore: StoreBackend {
         guard let item = catalog.product(id: request.productID) else {
             throw StoreError(.storeProductNotAvailable, "product '\(request.productID)' is not in the catalog")
         }
+        let offer = try request.promotionalOffer.map { (signed) throws(StoreError) in
+            try checkPromotionalOffer(signed, for: item, appAccountToken: request.appAccountToken)
+        }
         if settings.purchaseDialogResponse == .cancel { return .cancelled }
         return try state.withLock { state throws(StoreError) in
-            if settings.askToBuyEnabled || settings.interruptedPurchasesEnabled {
-                try state.addPendingPurchase(request, kind: settings.askToBuyEnabled ? .askToBuy : .interrupted, at: now())
-                return .deferred
+            try state.database.transaction { () throws(StoreError) in
+                if let signed = request.promotionalOffer { try redeem(signed, for: item, in: state) }
+                if settings.askToBuyEnabled || settings.interruptedPurchasesEnabled {
+                    // The offer waits with the purchase: a parent's approval charges the offer's price.
+                    try state.addPendingPurchase(request, kind: settings.askToBuyEnabled ? .askToBuy : .interrupted, at: now())
+                    return .deferred
+                }
+                return .purchased(try charge(item, request, offer: offer, settings, in: state))
             }
-            return .purchased(try charge(item, request, settings, in: state))
         }
     }
 
@@ -239,7 +249,8 @@ public final class LocalStore: StoreBackend {
                 }
                 let request = PaymentRequest(productID: pending.productID, quantity: pending.quantity,
                                              appAccountToken: pending.appAccountToken)
-                return try charge(item, request, settings, pendingID: pending.id, in: state)
+                let offer = try pending.offerID.map { (id) throws(StoreError) in try promotionalOfferTerms(id, of: item) }
+                return try charge(item, request, offer: offer, settings, pendingID: pending.id, in: state)
             }
         }
         updateSink.yield(.purchased(transaction))
@@ -260,7 +271,7 @@ public final class LocalStore: StoreBackend {
         let transaction = try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
                 // The App Store re-signs a refunded transaction: its payload now carries the revocation.
-                try sign(try state.revoke(transactionID, reason: reason, at: now()), settings, offerType: nil, in: state)
+                try sign(try state.revoke(transactionID, reason: reason, at: now()), settings, in: state)
             }
         }
         updateSink.yield(.revoked(transaction))
@@ -277,7 +288,7 @@ public final class LocalStore: StoreBackend {
             let chain = try activeChain(productID, in: state)
             try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(chain.latest.id, autoRenew: false, expiration: now())
-                _ = try sign(try reread(chain.latest.id, in: state), settings, offerType: nil, in: state)
+                _ = try sign(try reread(chain.latest.id, in: state), settings, in: state)
             }
         }
         try advanceTime().forEach { updateSink.yield($0) }
@@ -292,7 +303,7 @@ public final class LocalStore: StoreBackend {
             guard chain.autoRenew else { throw StoreError(.wrongState, "auto-renew of '\(productID)' is off") }
             let shortened = try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(chain.latest.id, expiration: now())
-                return try sign(try reread(chain.latest.id, in: state), settings, offerType: nil, in: state)
+                return try sign(try reread(chain.latest.id, in: state), settings, in: state)
             }
             // The period ended early: the game's record of it learns the new end (an update it has finished
             // is recorded without a new event).
@@ -319,12 +330,12 @@ public final class LocalStore: StoreBackend {
         let settings = try currentSettings()
         let renewal = try state.withLock { state throws(StoreError) in
             guard let chain = try state.subscriptionChains().first(where: { $0.latest.productID == productID && $0.inBillingRetry }),
-                  let item = catalog.product(id: chain.renewProductID ?? productID), let subscription = item.subscription else {
+                  let item = catalog.product(id: chain.renewProductID ?? productID), item.subscription != nil else {
                 throw StoreError(.wrongState, "'\(productID)' is not in billing retry")
             }
             return try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(chain.latest.id, billingRetry: false, graceExpires: .some(nil))
-                return try clockwork.renew(chain.latest, into: item.id, subscription, from: now(), settings, in: state)
+                return try clockwork.renew(chain.latest, into: item, from: now(), settings, in: state)
             }
         }
         updateSink.yield(.purchased(renewal))
@@ -338,7 +349,7 @@ public final class LocalStore: StoreBackend {
             let latest = try activeChain(productID, in: state).latest
             try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(latest.id, autoRenew: enabled)
-                _ = try sign(try reread(latest.id, in: state), settings, offerType: nil, in: state)  // autoRenewStatus
+                _ = try sign(try reread(latest.id, in: state), settings, in: state)  // autoRenewStatus
             }
         }
     }
@@ -355,7 +366,7 @@ public final class LocalStore: StoreBackend {
             throw StoreError(.quantityOutOfRange, "quantity \(quantity) is not allowed for '\(productID)'")
         }
         let transaction = try state.withLock { state throws(StoreError) in
-            try charge(item, PaymentRequest(productID: productID, quantity: quantity), settings, in: state)
+            try charge(item, PaymentRequest(productID: productID, quantity: quantity), offer: nil, settings, in: state)
         }
         updateSink.yield(.purchased(transaction))
         return transaction
@@ -435,14 +446,18 @@ public final class LocalStore: StoreBackend {
 
     // MARK: - Private
 
-    /// Charges a purchase. A non-consumable the user owns, or a subscription still active, is not charged
-    /// again: the App Store answers with the transaction that already grants it.
-    private func charge(_ item: CatalogProduct, _ request: PaymentRequest, _ settings: LocalStoreSettings,
-                        pendingID: Int64? = nil, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+    /// Charges a purchase, with the promotional offer it redeems if any. A non-consumable the user owns, or a
+    /// subscription still active, is not charged again: the App Store answers with the transaction that
+    /// already grants it (an offer redeemed for it applies from its next renewal).
+    private func charge(_ item: CatalogProduct, _ request: PaymentRequest, offer: (TransactionOffer, CatalogOffer)?,
+                        _ settings: LocalStoreSettings, pendingID: Int64? = nil,
+                        in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
         if item.type != .consumable,
            let owned = try state.ownedTransactions(at: purchaseDate).first(where: { $0.productID == item.id }) {
-            return owned
+            guard let (redeemed, _) = offer else { return owned }
+            try state.updateChain(owned.id, renewOfferID: .some(redeemed.id))
+            return try sign(try reread(owned.id, in: state), settings, in: state)
         }
         if let subscription = item.subscription,
            let active = try state.subscriptionChains().first(where: {
@@ -450,20 +465,24 @@ public final class LocalStore: StoreBackend {
            }),
            let activeLevel = catalog.product(id: active.latest.productID)?.subscription?.level {
             if subscription.level > activeLevel {
-                // A downgrade starts at the next renewal; until then the current level stays.
-                try state.updateChain(active.latest.id, renewProductID: .some(item.id))
-                return try sign(try reread(active.latest.id, in: state), settings, offerType: nil, in: state)
+                // A downgrade starts at the next renewal, with the offer redeemed for it; until then the
+                // current level stays.
+                try state.updateChain(active.latest.id, renewProductID: .some(item.id), renewOfferID: .some(offer?.0.id))
+                return try sign(try reread(active.latest.id, in: state), settings, in: state)
             }
             // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
             try state.updateChain(active.latest.id, upgraded: true, expiration: purchaseDate)
-            updateSink.yield(.expired(try sign(try reread(active.latest.id, in: state), settings, offerType: nil, in: state)))
+            updateSink.yield(.expired(try sign(try reread(active.latest.id, in: state), settings, in: state)))
         }
         var expiration: Date?
-        var offerType: Int?
+        var applied: TransactionOffer?
         if let subscription = item.subscription {
-            if let intro = subscription.introductoryOffer, !(try state.hasSubscribed(inGroup: subscription.groupID)) {
-                expiration = settings.timeRate.end(of: intro.period, count: intro.periodCount, from: purchaseDate)
-                offerType = 1
+            if let (redeemed, terms) = offer {
+                expiration = settings.timeRate.end(of: terms.period, count: terms.periodsPerTransaction, from: purchaseDate)
+                applied = redeemed
+            } else if let intro = subscription.introductoryOffer, !(try state.hasSubscribed(inGroup: subscription.groupID)) {
+                expiration = settings.timeRate.end(of: intro.period, count: intro.periodsPerTransaction, from: purchaseDate)
+                applied = TransactionOffer(type: .introductory, id: nil)
             } else {
                 expiration = settings.timeRate.end(of: subscription.period, from: purchaseDate)
             }
@@ -473,14 +492,76 @@ public final class LocalStore: StoreBackend {
                 productID: item.id, productType: item.type, quantity: request.quantity, purchaseDate: purchaseDate,
                 expirationDate: expiration, appAccountToken: request.appAccountToken,
                 storefront: settings.storefront.code, reason: .purchase,
-                subscriptionGroupID: item.subscription?.groupID, offerType: offerType, pendingID: pendingID))
-            return try sign(charged, settings, offerType: offerType, in: state)
+                subscriptionGroupID: item.subscription?.groupID, offer: applied, pendingID: pendingID))
+            return try sign(charged, settings, in: state)
         }
     }
 
-    private func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings, offerType: Int?,
+    // MARK: - Promotional offers
+
+    /// Signs a promotional offer with the catalog's `subscriptionOffersKeyPair`, as the game's server would
+    /// with its In-App Purchase key: for QA and tests, whose server is not at hand. Stamped with the store's
+    /// clock and a fresh nonce.
+    public func signPromotionalOffer(productID: String, offerID: String,
+                                     appAccountToken: UUID? = nil) throws(StoreError) -> SignedPromotionalOffer {
+        guard let item = catalog.product(id: productID) else {
+            throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
+        }
+        _ = try promotionalOfferTerms(offerID, of: item)
+        guard let offerSigner else {
+            throw StoreError(.wrongState, "the catalog has no subscriptionOffersKeyPair to sign offers with; "
+                             + "generate one in Xcode (Editor > Subscription Offers Key)")
+        }
+        return try offerSigner.sign(productID: productID, offerID: offerID, appAccountToken: appAccountToken, timestamp: now())
+    }
+
+    /// What the App Store checks of a promotional offer before the purchase sheet: an offer of the product,
+    /// signed with the catalog's key for this product and account token, less than 24 hours ago.
+    private func checkPromotionalOffer(_ signed: SignedPromotionalOffer, for item: CatalogProduct,
+                                       appAccountToken: UUID?) throws(StoreError) -> (TransactionOffer, CatalogOffer) {
+        let terms = try promotionalOfferTerms(signed.offerID, of: item)
+        guard let offerSigner else {
+            throw StoreError(.invalidSignature, "the catalog has no subscriptionOffersKeyPair to check offer signatures with; "
+                             + "generate one in Xcode (Editor > Subscription Offers Key)")
+        }
+        guard signed.keyID == offerSigner.keyID else {
+            throw StoreError(.invalidSignature, "offer signed with key '\(signed.keyID)'; the catalog's key is '\(offerSigner.keyID)'")
+        }
+        let age = now().timeIntervalSince1970 - Double(signed.timestamp) / 1000
+        guard abs(age) <= PromotionalOfferSigner.validity else {
+            throw StoreError(.invalidSignature, "the offer's signature is from \(Int(age / 3600)) hours "
+                             + (age > 0 ? "ago" : "ahead") + "; it is good for 24 hours")
+        }
+        guard offerSigner.isSignatureValid(signed, productID: item.id, appAccountToken: appAccountToken) else {
+            throw StoreError(.invalidSignature, "the signature of offer '\(signed.offerID)' does not match product '\(item.id)', "
+                             + "the app account token, nonce and timestamp, or was not made with the catalog's key")
+        }
+        return terms
+    }
+
+    /// Redeems a checked offer: only a user who has, or had, a subscription in its group may, and each
+    /// signature once.
+    private func redeem(_ signed: SignedPromotionalOffer, for item: CatalogProduct, in state: LocalStoreState) throws(StoreError) {
+        guard let groupID = item.subscription?.groupID, try state.hasSubscribed(inGroup: groupID) else {
+            throw StoreError(.ineligibleForOffer,
+                             "promotional offers are for current and past subscribers; this user never subscribed in '\(item.id)''s group")
+        }
+        guard try state.redeemOfferNonce(signed.nonce, at: now()) else {
+            throw StoreError(.invalidSignature, "the offer's nonce \(signed.nonce.uuidString.lowercased()) was already redeemed")
+        }
+    }
+
+    private func promotionalOfferTerms(_ offerID: String, of item: CatalogProduct) throws(StoreError) -> (TransactionOffer, CatalogOffer) {
+        let offer = TransactionOffer(type: .promotional, id: offerID)
+        guard let terms = item.offer(offer) else {
+            throw StoreError(.invalidOfferIdentifier, "'\(item.id)' has no promotional offer '\(offerID)' in the catalog")
+        }
+        return (offer, terms)
+    }
+
+    private func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings,
                       in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
-        try clockwork.sign(transaction, settings, offerType: offerType, in: state)
+        try clockwork.sign(transaction, settings, in: state)
     }
 
     private func failIfSimulated(_ api: FailableAPI, _ settings: LocalStoreSettings) throws(StoreError) {

@@ -78,7 +78,7 @@ struct LocalStoreClockwork: Sendable {
                     let grace = settings.billingGracePeriodEnabled
                         ? settings.timeRate.end(of: SubscriptionPeriod(value: graceDays, unit: .day), from: end) : nil
                     try state.updateChain(latest.id, billingRetry: true, graceExpires: .some(grace))
-                    let retrying = try sign(try reread(latest.id, in: state), settings, offerType: nil, in: state)
+                    let retrying = try sign(try reread(latest.id, in: state), settings, in: state)
                     if let grace, grace > current {
                         updates.append(.purchased(retrying))  // the game's record learns the grace period's end
                     } else {
@@ -90,7 +90,7 @@ struct LocalStoreClockwork: Sendable {
                 // Catch up, but never without end: a year of renewals every two seconds is 15 million.
                 for _ in 0..<1000 {
                     guard let previousEnd = latest.expirationDate, previousEnd <= current else { break }
-                    latest = try renew(latest, into: item.id, subscription, from: previousEnd, settings, in: state)
+                    latest = try renew(latest, into: item, from: previousEnd, settings, in: state)
                     updates.append(.purchased(latest))
                 }
             }
@@ -99,25 +99,52 @@ struct LocalStoreClockwork: Sendable {
     }
 
     /// Charges the next period of the subscription whose newest transaction is `latest`: a signed transaction
-    /// with the same original id and reason RENEWAL, starting at `start`.
-    func renew(_ latest: StoreTransaction, into productID: String, _ subscription: CatalogSubscription, from start: Date,
+    /// of `item` with the same original id and reason RENEWAL, starting at `start`, at the price of the offer
+    /// it goes on with (the rest of a pay-as-you-go offer, a promotional offer redeemed meanwhile), if any.
+    func renew(_ latest: StoreTransaction, into item: CatalogProduct, from start: Date,
                _ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+        guard let subscription = item.subscription else {
+            throw StoreError(.wrongState, "'\(item.id)' is not an auto-renewable subscription")
+        }
+        let offer = try nextRenewalOffer(after: latest, into: item, redeemed: state.renewalState(of: latest.id).renewOfferID, in: state)
+        let end = offer.map { settings.timeRate.end(of: $0.terms.period, count: $0.terms.periodsPerTransaction, from: start) }
+            ?? settings.timeRate.end(of: subscription.period, from: start)
+        if offer?.offer.type == .promotional { try state.updateChain(latest.id, renewOfferID: .some(nil)) }  // redeemed now
         let renewal = try state.insert(.init(
-            originalID: latest.originalID, productID: productID, productType: .autoRenewable, quantity: 1,
-            purchaseDate: start, originalPurchaseDate: latest.originalPurchaseDate,
-            expirationDate: settings.timeRate.end(of: subscription.period, from: start),
+            originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
+            purchaseDate: start, originalPurchaseDate: latest.originalPurchaseDate, expirationDate: end,
             appAccountToken: latest.appAccountToken, storefront: latest.storefront, reason: .renewal,
-            subscriptionGroupID: subscription.groupID))
-        return try sign(renewal, settings, offerType: nil, in: state)
+            subscriptionGroupID: subscription.groupID, offer: offer?.offer))
+        return try sign(renewal, settings, in: state)
+    }
+
+    /// The offer the renewal after `latest` into `item` is charged with: the next period of a pay-as-you-go
+    /// offer that has periods left, else a promotional offer redeemed while the subscription was active.
+    private func nextRenewalOffer(after latest: StoreTransaction, into item: CatalogProduct, redeemed renewOfferID: String?,
+                                  in state: LocalStoreState) throws(StoreError) -> (offer: TransactionOffer, terms: CatalogOffer)? {
+        if let offer = latest.offer, item.id == latest.productID, let terms = item.offer(offer),
+           terms.paymentMode == .payAsYouGo, try state.offerPeriodsCharged(endingAt: latest) < terms.periodCount {
+            return (offer, terms)
+        }
+        if let id = renewOfferID, let terms = item.offer(TransactionOffer(type: .promotional, id: id)) {
+            return (TransactionOffer(type: .promotional, id: id), terms)
+        }
+        return nil
     }
 
     /// Signs `transaction`, stores the signatures with it, and returns it signed.
-    func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings, offerType: Int?,
+    func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings,
               in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let storefront = Storefront(code: transaction.storefront) ?? settings.storefront
-        let signed = try signer.sign(transaction, product: catalog.product(id: transaction.productID),
-                                     storefront: storefront, offerType: offerType,
-                                     renewal: try state.renewalState(of: transaction.id), at: now())
+        let product = catalog.product(id: transaction.productID)
+        var renewal = try state.renewalState(of: transaction.id)
+        if transaction.productType == .autoRenewable,
+           let renewing = catalog.product(id: renewal.renewProductID ?? transaction.productID) {
+            renewal.nextOffer = try nextRenewalOffer(after: transaction, into: renewing, redeemed: renewal.renewOfferID, in: state)
+            renewal.renewalPrice = renewal.nextOffer?.terms.price ?? renewing.price
+        }
+        let signed = try signer.sign(transaction, product: product, offerTerms: transaction.offer.flatMap { product?.offer($0) },
+                                     storefront: storefront, renewal: renewal, at: now())
         try state.setSignatures(transaction.id, transaction: signed.transaction, renewalInfo: signed.renewalInfo)
         var result = transaction
         result.signedJWS = signed.transaction

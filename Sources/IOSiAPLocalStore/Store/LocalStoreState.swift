@@ -21,6 +21,8 @@ public struct PendingPurchase: Sendable, Equatable {
     public let quantity: Int
     /// The app account token of the payment.
     public let appAccountToken: UUID?
+    /// The promotional offer the payment redeems (its signature was checked when it was asked for).
+    public let offerID: String?
     /// When the child asked.
     public let requestDate: Date
 }
@@ -45,7 +47,7 @@ final class LocalStoreState {
     private static let transactionColumns = """
         id, original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
         expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
-        subscription_group_id, signed_jws, signed_renewal_info, grace_expires
+        subscription_group_id, signed_jws, signed_renewal_info, grace_expires, offer_type, offer_id
         """
 
     let database: SQLiteDatabase
@@ -129,7 +131,7 @@ final class LocalStoreState {
         var storefront: String
         var reason: TransactionReason
         var subscriptionGroupID: String?
-        var offerType: Int?
+        var offer: TransactionOffer?
         var pendingID: Int64?
     }
 
@@ -138,8 +140,8 @@ final class LocalStoreState {
             try database.query("""
                 INSERT INTO transactions (original_id, product_id, product_type, quantity, purchase_date,
                     original_purchase_date, expiration_date, app_account_token, storefront, reason,
-                    subscription_group_id, offer_type, pending_id)
-                VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    subscription_group_id, offer_type, offer_id, pending_id)
+                VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(new.productID), .integer(Int64(new.productType.rawValue)), .integer(Int64(new.quantity)),
                       .real(new.purchaseDate.timeIntervalSince1970),
                       .real((new.originalPurchaseDate ?? new.purchaseDate).timeIntervalSince1970),
@@ -147,7 +149,8 @@ final class LocalStoreState {
                       new.appAccountToken.map { .text($0.uuidString) } ?? .null,
                       .text(new.storefront), .text(new.reason.rawValue),
                       new.subscriptionGroupID.map { .text($0) } ?? .null,
-                      new.offerType.map { .integer(Int64($0)) } ?? .null,
+                      new.offer.map { .integer(Int64($0.type.rawValue)) } ?? .null,
+                      new.offer?.id.map { .text($0) } ?? .null,
                       new.pendingID.map { .integer($0) } ?? .null])
             let id = try database.query("SELECT last_insert_rowid()")[0][0].integer ?? 0
             try database.query("UPDATE transactions SET original_id = ? WHERE id = ?",
@@ -202,6 +205,19 @@ final class LocalStoreState {
         try !database.query("SELECT 1 FROM transactions WHERE subscription_group_id = ? LIMIT 1", [.text(groupID)]).isEmpty
     }
 
+    /// How many transactions in a row, up to and including `latest`, its subscription was charged with
+    /// `latest`'s offer: the periods of a pay-as-you-go offer used so far.
+    func offerPeriodsCharged(endingAt latest: StoreTransaction) throws(StoreError) -> Int {
+        guard let offer = latest.offer else { return 0 }
+        var count = 0
+        for row in try database.query("SELECT offer_type, offer_id FROM transactions WHERE original_id = ? AND id <= ? ORDER BY id DESC",
+                                      [.integer(Int64(bitPattern: latest.originalID)), .integer(Int64(bitPattern: latest.id))]) {
+            guard row[0].integer == Int64(offer.type.rawValue), row[1].text == offer.id else { break }
+            count += 1
+        }
+        return count
+    }
+
     /// Stores the signatures of a transaction just charged.
     func setSignatures(_ id: UInt64, transaction: String, renewalInfo: String?) throws(StoreError) {
         try database.query("UPDATE transactions SET signed_jws = ?, signed_renewal_info = ? WHERE id = ?",
@@ -218,12 +234,14 @@ final class LocalStoreState {
         var renewProductID: String?
         var expiryAnnounced: Bool
         var inBillingRetry: Bool
+        /// The promotional offer the next renewal is charged with.
+        var renewOfferID: String?
     }
 
     /// Every subscription that is neither refunded nor replaced by an upgrade, by its newest transaction.
     func subscriptionChains() throws(StoreError) -> [SubscriptionChain] {
         let rows = try database.query("""
-            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced, t.billing_retry FROM transactions t
+            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced, t.billing_retry, t.renew_offer_id FROM transactions t
             WHERE t.product_type = \(ProductType.autoRenewable.rawValue) AND t.revocation_date IS NULL AND t.upgraded = 0
               AND t.id = (SELECT max(id) FROM transactions WHERE original_id = t.original_id)
             ORDER BY t.id
@@ -232,27 +250,31 @@ final class LocalStoreState {
         for row in rows {
             guard let latest = try transaction(id: UInt64(bitPattern: row[0].integer ?? 0)) else { continue }
             chains.append(SubscriptionChain(latest: latest, autoRenew: row[1].integer != 0, renewProductID: row[2].text,
-                                             expiryAnnounced: row[3].integer != 0, inBillingRetry: row[4].integer != 0))
+                                             expiryAnnounced: row[3].integer != 0, inBillingRetry: row[4].integer != 0,
+                                             renewOfferID: row[5].text))
         }
         return chains
     }
 
     /// How the subscription whose newest transaction is `id` goes on, as its signed renewal info says.
     func renewalState(of id: UInt64) throws(StoreError) -> RenewalState {
-        let row = try database.query("SELECT auto_renew, renew_product_id, billing_retry FROM transactions WHERE id = ?",
+        let row = try database.query("SELECT auto_renew, renew_product_id, billing_retry, renew_offer_id FROM transactions WHERE id = ?",
                                      [.integer(Int64(bitPattern: id))]).first
         return RenewalState(autoRenew: (row?[0].integer ?? 1) != 0, renewProductID: row?[1].text,
-                            inBillingRetry: (row?[2].integer ?? 0) != 0)
+                            inBillingRetry: (row?[2].integer ?? 0) != 0, renewOfferID: row?[3].text)
     }
 
     /// Changes how the subscription whose newest transaction is `id` goes on.
-    func updateChain(_ id: UInt64, autoRenew: Bool? = nil, renewProductID: String?? = nil,
+    func updateChain(_ id: UInt64, autoRenew: Bool? = nil, renewProductID: String?? = nil, renewOfferID: String?? = nil,
                      expiryAnnounced: Bool? = nil, upgraded: Bool? = nil, expiration: Date? = nil,
                      billingRetry: Bool? = nil, graceExpires: Date?? = nil) throws(StoreError) {
         let key = SQLiteValue.integer(Int64(bitPattern: id))
         if let autoRenew { try database.query("UPDATE transactions SET auto_renew = ? WHERE id = ?", [.integer(autoRenew ? 1 : 0), key]) }
         if let renewProductID {
             try database.query("UPDATE transactions SET renew_product_id = ? WHERE id = ?", [renewProductID.map { .text($0) } ?? .null, key])
+        }
+        if let renewOfferID {
+            try database.query("UPDATE transactions SET renew_offer_id = ? WHERE id = ?", [renewOfferID.map { .text($0) } ?? .null, key])
         }
         if let expiryAnnounced {
             try database.query("UPDATE transactions SET expiry_announced = ? WHERE id = ?", [.integer(expiryAnnounced ? 1 : 0), key])
@@ -305,7 +327,7 @@ final class LocalStoreState {
 
     /// Removes every transaction and waiting purchase (SKTestSession `clearTransactions`).
     func clear() throws(StoreError) {
-        try database.execute("DELETE FROM transactions; DELETE FROM pending_purchases;")
+        try database.execute("DELETE FROM transactions; DELETE FROM pending_purchases; DELETE FROM redeemed_offer_nonces;")
         known.revoked = []
         known.ownNew = []
         known.announcedExpiries = []
@@ -365,27 +387,31 @@ final class LocalStoreState {
             subscriptionGroupID: row[13].text,
             signedJWS: row[14].text,
             signedRenewalInfo: row[15].text,
-            gracePeriodExpirationDate: date(row[16]))
+            gracePeriodExpirationDate: date(row[16]),
+            offer: row[17].integer.flatMap { OfferType(rawValue: Int32($0)) }.map { TransactionOffer(type: $0, id: row[18].text) })
     }
 
     // MARK: - Ask to Buy
 
     func addPendingPurchase(_ request: PaymentRequest, kind: PendingPurchase.Kind, at date: Date) throws(StoreError) {
-        try database.query("INSERT INTO pending_purchases (product_id, quantity, app_account_token, request_date, kind) VALUES (?, ?, ?, ?, ?)",
-                           [.text(request.productID), .integer(Int64(request.quantity)),
-                            request.appAccountToken.map { .text($0.uuidString) } ?? .null,
-                            .real(date.timeIntervalSince1970), .text(kind.rawValue)])
+        try database.query("""
+            INSERT INTO pending_purchases (product_id, quantity, app_account_token, request_date, kind, offer_id)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [.text(request.productID), .integer(Int64(request.quantity)),
+                  request.appAccountToken.map { .text($0.uuidString) } ?? .null,
+                  .real(date.timeIntervalSince1970), .text(kind.rawValue),
+                  request.promotionalOffer.map { .text($0.offerID) } ?? .null])
         if let id = try database.query("SELECT last_insert_rowid()").first?.first?.integer {
             known.pendingProducts[id] = request.productID
         }
     }
 
     func pendingPurchases() throws(StoreError) -> [PendingPurchase] {
-        try database.query("SELECT id, product_id, quantity, app_account_token, request_date, kind FROM pending_purchases ORDER BY id")
+        try database.query("SELECT id, product_id, quantity, app_account_token, request_date, kind, offer_id FROM pending_purchases ORDER BY id")
             .map { row in
                 PendingPurchase(id: row[0].integer ?? 0, kind: row[5].text.flatMap(PendingPurchase.Kind.init(rawValue:)) ?? .askToBuy,
                                 productID: row[1].text ?? "", quantity: Int(row[2].integer ?? 1),
-                                appAccountToken: row[3].text.flatMap(UUID.init(uuidString:)),
+                                appAccountToken: row[3].text.flatMap(UUID.init(uuidString:)), offerID: row[6].text,
                                 requestDate: { if case .real(let s) = row[4] { Date(timeIntervalSince1970: s) } else { Date() } }())
             }
     }
@@ -398,6 +424,15 @@ final class LocalStoreState {
         try database.query("DELETE FROM pending_purchases WHERE id = ?", [.integer(id)])
         known.pendingProducts[id] = nil
         return pending
+    }
+
+    // MARK: - Promotional offers
+
+    /// Records a promotional offer's nonce as redeemed; `false` when it already was (a replayed signature).
+    func redeemOfferNonce(_ nonce: UUID, at date: Date) throws(StoreError) -> Bool {
+        try database.query("INSERT INTO redeemed_offer_nonces (nonce, redeemed) VALUES (?, ?) ON CONFLICT(nonce) DO NOTHING",
+                           [.text(nonce.uuidString.lowercased()), .real(date.timeIntervalSince1970)])
+        return database.changes == 1
     }
 
     // MARK: - Setting overrides

@@ -75,5 +75,16 @@ package enum LocalStoreStateMigrations {
         ALTER TABLE transactions ADD COLUMN billing_retry INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE transactions ADD COLUMN grace_expires REAL;
         """,
+        // 9: promotional offers: the offer a transaction was charged with, the one its next renewal uses, the
+        // one a waiting purchase redeems, and the nonces already redeemed (each is good once).
+        """
+        ALTER TABLE transactions ADD COLUMN offer_id TEXT;
+        ALTER TABLE transactions ADD COLUMN renew_offer_id TEXT;
+        ALTER TABLE pending_purchases ADD COLUMN offer_id TEXT;
+        CREATE TABLE redeemed_offer_nonces (
+            nonce TEXT PRIMARY KEY,
+            redeemed REAL NOT NULL
+        );
+        """,
     ]
 }

@@ -14,9 +14,14 @@ public struct LiveStoreKit: StoreKitAPI {
         do { return try await Product.products(for: ids).map(LiveProduct.init) } catch { throw Self.failure(error) }
     }
 
-    public func purchase(_ product: LiveProduct, quantity: Int, appAccountToken: UUID?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
+    public func purchase(_ product: LiveProduct, quantity: Int, appAccountToken: UUID?,
+                         promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
         var options: Set<Product.PurchaseOption> = [.quantity(quantity)]
         if let appAccountToken { options.insert(.appAccountToken(appAccountToken)) }
+        if let offer = promotionalOffer {
+            options.insert(.promotionalOffer(offerID: offer.offerID, keyID: offer.keyID, nonce: offer.nonce,
+                                             signature: offer.signature, timestamp: Int(offer.timestamp)))
+        }
         let result: Product.PurchaseResult
         do { result = try await product.product.purchase(options: options) } catch { throw Self.failure(error) }
         switch result {
@@ -207,5 +212,17 @@ public struct LiveTransaction: StoreKitTransaction {
     public var ownershipType: OwnershipType { transaction.ownershipType == .familyShared ? .familyShared : .purchased }
     public var reason: TransactionReason { transaction.reason == .renewal ? .renewal : .purchase }
     public var subscriptionGroupID: String? { transaction.subscriptionGroupID }
+    public var offer: TransactionOffer? {
+        let type: Transaction.OfferType?
+        let id: String?
+        if #available(iOS 17.2, macOS 14.2, tvOS 17.2, visionOS 1.1, *) {
+            (type, id) = (transaction.offer?.type, transaction.offer?.id)
+        } else {
+            (type, id) = (transaction.offerType, transaction.offerID)
+        }
+        let kinds: [(Transaction.OfferType, OfferType)] = [(.introductory, .introductory), (.promotional, .promotional), (.code, .offerCode)]
+        guard let type, let kind = kinds.first(where: { $0.0 == type })?.1 else { return nil }
+        return TransactionOffer(type: kind, id: id)
+    }
 }
 #endif

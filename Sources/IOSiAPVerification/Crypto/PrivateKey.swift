@@ -41,6 +41,14 @@ package final class PrivateKey: @unchecked Sendable {
 
     /// An ES256 signature of `message` in JWS form (raw R‖S, 64 bytes).
     package func signES256(_ message: [UInt8]) throws(StoreError) -> [UInt8] {
+        guard let raw = ES256.rawSignature(fromDER: try signECDSA(message)) else {
+            throw OpenSSLError.make(.systemError, "cannot sign")
+        }
+        return raw
+    }
+
+    /// An ECDSA / SHA-256 signature of `message`, DER-encoded.
+    package func signECDSA(_ message: [UInt8]) throws(StoreError) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw OpenSSLError.make(.systemError, "out of memory") }
         defer { EVP_MD_CTX_free(context) }
         var length = 0
@@ -49,10 +57,15 @@ package final class PrivateKey: @unchecked Sendable {
             throw OpenSSLError.make(.systemError, "cannot sign")
         }
         var der = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &der, &length, message, message.count) == 1,
-              let raw = ES256.rawSignature(fromDER: Array(der.prefix(length))) else {
+        guard EVP_DigestSign(context, &der, &length, message, message.count) == 1 else {
             throw OpenSSLError.make(.systemError, "cannot sign")
         }
-        return raw
+        return Array(der.prefix(length))
+    }
+
+    /// The public half, to check this key's signatures with.
+    package var publicKey: PublicKey {
+        EVP_PKEY_up_ref(pointer)  // both wrappers own one reference to the same OpenSSL key
+        return PublicKey(taking: pointer)
     }
 }

@@ -27,6 +27,11 @@ package final class PublicKey: @unchecked Sendable {
     /// Checks an ES256 signature in JWS form (raw R‖S, 64 bytes) over `message`.
     package func verifyES256(signature: [UInt8], message: [UInt8]) -> Bool {
         guard signature.count == 64, let der = ES256.derSignature(fromRaw: signature) else { return false }
+        return verifyECDSA(derSignature: der, message: message)
+    }
+
+    /// Checks a DER-encoded ECDSA / SHA-256 signature over `message`.
+    package func verifyECDSA(derSignature der: [UInt8], message: [UInt8]) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(context)

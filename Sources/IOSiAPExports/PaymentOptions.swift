@@ -1,0 +1,38 @@
+import CIOSiAP
+import Foundation
+import IOSiAPCore
+
+/// Turns `iosiap_payment_options` into the core's payment request.
+enum PaymentOptions {
+    static func request(productID: String, _ options: UnsafePointer<iosiap_payment_options>?) throws(StoreError) -> PaymentRequest {
+        guard let options else { throw StoreError(.invalidArgument, "options is NULL") }
+        let settings = options.pointee
+        guard settings.version == IOSIAP_PAYMENT_OPTIONS_VERSION else {
+            throw StoreError(.invalidArgument, "payment options version \(settings.version) is not supported; "
+                + "this library reads version \(IOSIAP_PAYMENT_OPTIONS_VERSION) (use IOSIAP_PAYMENT_OPTIONS_INIT)")
+        }
+        return PaymentRequest(productID: productID, quantity: Int(settings.quantity),
+                              appAccountToken: try CStringInput.uuid(settings.app_account_token, "app_account_token"),
+                              promotionalOffer: try promotionalOffer(settings))
+    }
+
+    /// The offer named by `offer_id`, with what its server signed. A missing part is StoreKit's
+    /// `missingOfferParams`; malformed text (a nonce that is no UUID, a signature that is no base64) is
+    /// `invalidArgument`.
+    private static func promotionalOffer(_ settings: iosiap_payment_options) throws(StoreError) -> SignedPromotionalOffer? {
+        guard let offerID = try CStringInput.optional(settings.offer_id, "offer_id", maximumLength: 255) else { return nil }
+        let keyID = try CStringInput.optional(settings.offer_key_id, "offer_key_id", maximumLength: 255)
+        let nonce = try CStringInput.uuid(settings.offer_nonce, "offer_nonce")
+        let signatureText = try CStringInput.optional(settings.offer_signature, "offer_signature", maximumLength: 1024)
+        guard let keyID, let nonce, let signatureText else {
+            let missing = [keyID == nil ? "offer_key_id" : nil, nonce == nil ? "offer_nonce" : nil,
+                           signatureText == nil ? "offer_signature" : nil].compactMap { $0 }
+            throw StoreError(.missingOfferParams, "offer '\(offerID)' lacks \(missing.joined(separator: ", "))")
+        }
+        guard let signature = Data(base64Encoded: signatureText) else {
+            throw StoreError(.invalidArgument, "offer_signature is not base64 text")
+        }
+        return SignedPromotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce,
+                                      timestamp: settings.offer_timestamp_ms, signature: signature)
+    }
+}
