@@ -490,7 +490,9 @@ int iosiap_local_force_renewal(iosiap_store *store, const char *product_id);
 /** Turns an active subscription's auto-renew on (1) or off (0). */
 int iosiap_local_set_auto_renew(iosiap_store *store, const char *product_id, int enabled);
 /** Renewal payments fail (1) or succeed (0): a subscription reaching its renewal enters billing retry and
-    the game receives IOSIAP_EVENT_EXPIRED, unless a grace period keeps it active until the grace ends. */
+    the game receives IOSIAP_EVENT_EXPIRED, unless a grace period keeps it active until the grace ends.
+    The payment is retried for 60 days: set back to 0 within them, the subscription renews at once
+    (IOSIAP_EVENT_PURCHASED, reason "RENEWAL"); after them it has ended for good. */
 int iosiap_local_set_billing_issues(iosiap_store *store, int enabled);
 /** A billing grace period on (1) or off (0): 16 days (3 for weekly subscriptions) at the store's time rate. */
 int iosiap_local_set_billing_grace_period(iosiap_store *store, int enabled);

@@ -66,23 +66,59 @@ import Testing
         #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .inBillingRetryPeriod)
     }
 
+    /// Waits for the renewal that ends billing retry: the new period starts when the payment went through.
+    func renewedNow(_ store: PurchaseStore, _ first: StoreTransaction) async throws -> StoreTransaction {
+        let events = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        guard case .purchased(nil, let renewal) = events.last else { throw EventTimeout(description: "\(events)") }
+        #expect(renewal.reason == .renewal && renewal.originalID == first.id && renewal.purchaseDate == clock.now)
+        #expect(renewal.expirationDate == clock.now.addingTimeInterval(300))
+        #expect(try store.isEntitled(to: Self.gold))
+        #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .subscribed)
+        return renewal
+    }
+
     @Test func fixingThePaymentRenewsNow() async throws {
         let (local, store, first) = try await open(grace: false)
         #expect(throws: StoreError.self) { try local.resolveBillingIssue(productID: Self.gold) }  // nothing to fix yet
         clock.advance(by: 71)
         _ = try await store.pollUntil { if case .expired = $0 { true } else { false } }
-        try local.setBillingIssuesEnabled(false)
-        try local.resolveBillingIssue(productID: Self.gold)
-        let events = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
-        guard case .purchased(nil, let renewal) = events.last else { Issue.record("\(events)"); return }
-        #expect(renewal.reason == .renewal && renewal.originalID == first.id && renewal.purchaseDate == clock.now)
-        #expect(renewal.expirationDate == clock.now.addingTimeInterval(300))
-        #expect(try store.isEntitled(to: Self.gold))
-        #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .subscribed)
+        try local.resolveBillingIssue(productID: Self.gold)  // while renewals still fail: this payment was fixed
+        let renewal = try await renewedNow(store, first)
         try store.finish(transactionID: renewal.id)
+        try local.setBillingIssuesEnabled(false)
         clock.advance(by: 300)  // and it renews normally again
         let next = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
         guard case .purchased(nil, let second) = next.last else { Issue.record("\(next)"); return }
         #expect(second.originalID == first.id && second.purchaseDate == renewal.expirationDate)
+    }
+
+    @Test func whenPaymentsWorkAgainTheNextRetryRenews() async throws {
+        let (local, store, first) = try await open(grace: false)
+        clock.advance(by: 71)
+        _ = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        clock.advance(by: 100)  // some days of retrying in vain
+        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+        try local.setBillingIssuesEnabled(false)
+        let renewal = try await renewedNow(store, first)
+        let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(renewal.signedRenewalInfo))
+        #expect(renewalInfo.isInBillingRetryPeriod == false && renewalInfo.autoRenewStatus == 1)
+    }
+
+    @Test func after60DaysOfFailedRetriesTheSubscriptionEndsForGood() async throws {
+        let (local, store, first) = try await open(grace: true)
+        clock.advance(by: 71 + 160)  // past the trial and the 16-day grace period
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        #expect(events.count == 1)
+        clock.advance(by: 440)  // 60 days of a 30-day month that lasts five minutes, after the renewal date
+        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // its end was announced already
+        let status = try #require(try await store.subscriptionStatus(groupID: Self.group))
+        #expect(status.state == .expired && !status.willAutoRenew && status.transaction.id == first.id)
+        let ended = try #require(try local.history().last)
+        let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(ended.transaction.signedRenewalInfo))
+        #expect(renewalInfo.isInBillingRetryPeriod == false && renewalInfo.autoRenewStatus == 0)
+        try local.setBillingIssuesEnabled(false)  // too late: nothing renews any more
+        clock.advance(by: 10)
+        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)
+        #expect(try local.allTransactions().count == 1)
     }
 }

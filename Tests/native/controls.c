@@ -116,13 +116,27 @@ int main(int argc, char **argv) {
     EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
     EXPECT(iosiap_local_expire_subscription(store, ids[2]) == IOSIAP_E_WRONG_STATE);
     EXPECT(iosiap_local_set_auto_renew(store, NULL, 1) == IOSIAP_E_INVALID_ARGUMENT);
-    /* Billing problems: the switches take, and a subscription not in billing retry has nothing to fix
-       (what a failed renewal does over time is tested in Swift, where the clock can be moved). */
+    /* Billing problems, at one renewal every two seconds: a renewal that cannot be charged ends the
+       subscription (no grace period); the user fixing the payment renews it; failing again, payments that
+       work again renew it at the next retry. (The whole timeline is tested in Swift, with a moved clock.) */
     EXPECT(iosiap_local_set_billing_issues(store, 1) == IOSIAP_OK);
-    EXPECT(iosiap_local_set_billing_grace_period(store, 1) == IOSIAP_OK);
+    EXPECT(iosiap_local_set_billing_grace_period(store, 0) == IOSIAP_OK);
     EXPECT(iosiap_local_resolve_billing_issue(store, ids[2]) == IOSIAP_E_WRONG_STATE);
     EXPECT(iosiap_local_resolve_billing_issue(store, NULL) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_local_set_time_rate(store, 1005) == IOSIAP_OK);
+    iosiap_request_payment(NULL, store, ids[2], 1, NULL);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_reason, "PURCHASE") == 0);
+    iosiap_finish_transaction(store, last_transaction);
+    EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
+    EXPECT(iosiap_local_resolve_billing_issue(store, ids[2]) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_reason, "RENEWAL") == 0);
+    iosiap_finish_transaction(store, last_transaction);
+    EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
     EXPECT(iosiap_local_set_billing_issues(store, 0) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_reason, "RENEWAL") == 0);
+    iosiap_finish_transaction(store, last_transaction);
+    EXPECT(iosiap_local_set_auto_renew(store, ids[2], 0) == IOSIAP_OK);
+    EXPECT(iosiap_local_set_time_rate(store, 13) == IOSIAP_OK);
 
     /* Storefront, locale, reset. */
     EXPECT(iosiap_local_set_storefront(store, "DEU") == IOSIAP_OK);

@@ -15,11 +15,11 @@ static void count_event(const iosiap_event *event) {
     if (event->kind >= 0 && event->kind < 16) count_kind[event->kind]++;
 }
 
-/* Polls until an event of `kind` arrives (at most 3 s); 1 if one did. */
+/* Polls until an event of `kind` arrives (at most 5 s); 1 if one did. */
 static int wait_for(iosiap_store *store, int kind) {
     struct timespec pause = {0, 2 * 1000 * 1000};
     int before = count_kind[kind], frame;
-    for (frame = 0; frame < 1500 && count_kind[kind] == before; frame++) {
+    for (frame = 0; frame < 2500 && count_kind[kind] == before; frame++) {
         iosiap_poll(store, 0);
         nanosleep(&pause, NULL);
     }

@@ -314,6 +314,8 @@ public final class LocalStore: StoreBackend {
 
     /// Makes renewals fail to charge (SKTestSession `shouldEnterBillingRetryOnRenewal`): a subscription whose
     /// period ends enters billing retry instead of renewing, and ends (`expired`) unless a grace period keeps it.
+    /// The App Store keeps retrying for 60 days: turned off within them, the next retry (the next tick)
+    /// renews the subscription from that moment; after them the subscription has ended for good.
     public func setBillingIssuesEnabled(_ enabled: Bool) throws(StoreError) {
         try setOverride(LocalStoreSettings.Key.billingIssues, enabled ? "1" : "0")
     }

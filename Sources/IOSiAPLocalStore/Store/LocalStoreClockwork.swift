@@ -43,9 +43,10 @@ struct LocalStoreClockwork: Sendable {
         var updates: [StoreUpdate] = []
         // Read first: most ticks find nothing due, and need no write lock.
         let due = try state.subscriptionChains().contains { chain in
-            guard (chain.latest.expirationDate ?? .distantFuture) <= current else { return false }
-            if chain.inBillingRetry {  // only the end of its grace period is left to announce
-                return !chain.expiryAnnounced && (chain.latest.gracePeriodExpirationDate ?? .distantPast) <= current
+            guard let end = chain.latest.expirationDate, end <= current else { return false }
+            if chain.inBillingRetry {  // a retry that goes through, the retry period's end, or the grace period's
+                return !settings.billingIssuesEnabled || retryPeriodEnd(after: end, settings) <= current
+                    || (!chain.expiryAnnounced && (chain.latest.gracePeriodExpirationDate ?? .distantPast) <= current)
             }
             return chain.autoRenew || !chain.expiryAnnounced
         }
@@ -55,6 +56,20 @@ struct LocalStoreClockwork: Sendable {
                 var latest = chain.latest
                 guard let end = latest.expirationDate, end <= current else { continue }
                 if chain.inBillingRetry {
+                    if retryPeriodEnd(after: end, settings) <= current {
+                        // The App Store stops retrying: the subscription has ended for good.
+                        try state.updateChain(latest.id, autoRenew: false, expiryAnnounced: true, billingRetry: false)
+                        let ended = try sign(try reread(latest.id, in: state), settings, in: state)
+                        if !chain.expiryAnnounced { updates.append(.expired(ended)) }
+                        continue
+                    }
+                    if !settings.billingIssuesEnabled,
+                       let item = catalog.product(id: chain.renewProductID ?? latest.productID), item.subscription != nil {
+                        // The App Store's next retry of the payment goes through: it renews from now.
+                        try state.updateChain(latest.id, billingRetry: false, graceExpires: .some(nil))
+                        updates.append(.purchased(try renew(latest, into: item, from: current, settings, in: state)))
+                        continue
+                    }
                     // Waiting for the payment to be fixed: active until the grace period (if any) ends.
                     if let grace = latest.gracePeriodExpirationDate, grace > current { continue }
                     if !chain.expiryAnnounced {
@@ -96,6 +111,11 @@ struct LocalStoreClockwork: Sendable {
             }
         }
         return updates
+    }
+
+    /// When the App Store gives up retrying the payment of a renewal due at `end`: 60 days later.
+    private func retryPeriodEnd(after end: Date, _ settings: LocalStoreSettings) -> Date {
+        settings.timeRate.end(of: SubscriptionPeriod(value: 60, unit: .day), from: end)
     }
 
     /// Charges the next period of the subscription whose newest transaction is `latest`: a signed transaction
