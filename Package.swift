@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IOSiAPLocalStoreTests",
-            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPTestSupport"],
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification", "IOSiAPTestSupport"],
             path: "Tests/IOSiAPLocalStoreTests"
         ),
     ],

@@ -36,6 +36,25 @@ import Testing
         #expect(throws: Never.self) { try store.finish(transactionID: transaction.id) }  // the game may still give up on it
     }
 
+    @Test func aTransactionThatFailsOrAwaitsVerificationIsNoEntitlement() async throws {
+        let forged = StoreError(.verificationInvalidSignature, "forged")
+        let offline = StoreError(.storeUnreachable, "offline")
+        let store = try await openLoadedStore(ScriptedVerifier([.failed(forged), .retryLater(offline)]))
+        _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+        #expect(try !store.isEntitled(to: "pro") && store.currentEntitlements().isEmpty)  // forged: never
+        let request = try store.requestRestore()  // the store returns it again: still checked first
+        let restored = try await store.pollUntilTerminal(of: request)
+        #expect(restored.last == .restoreFinished(requestID: request, result: .success(0)))
+        if case .verificationFailed(_, _, let error) = restored.first { #expect(error.code == .verificationRetryable) }
+        else { Issue.record("\(restored)") }
+        #expect(try !store.isEntitled(to: "pro"))
+        // Verified at last, by the next restore: now it entitles.
+        let again = try store.requestRestore()
+        let verified = try await store.pollUntilTerminal(of: again)
+        #expect(verified.last == .restoreFinished(requestID: again, result: .success(1)))
+        #expect(try store.isEntitled(to: "pro"))
+    }
+
     @Test func aVerificationThatCannotCompleteIsRetriedUntilItDoes() async throws {
         let offline = StoreError(.storeUnreachable, "offline")
         let verifier = ScriptedVerifier([.retryLater(offline), .retryLater(offline), .retryLater(offline)])

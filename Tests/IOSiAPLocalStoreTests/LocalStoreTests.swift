@@ -2,6 +2,7 @@ import Foundation
 import IOSiAPCore
 @testable import IOSiAPLocalStore
 import IOSiAPTestSupport
+import IOSiAPVerification
 import Testing
 
 /// A clock a test moves by hand.
@@ -129,6 +130,36 @@ final class TestClock: Sendable {
         try local.setSimulatedError(.storeUnreachable, for: .loadProducts)
         guard case .productsFailed(_, let error) = try await load(store).last else { Issue.record("not failed"); return }
         #expect(error.code == .storeUnreachable)
+    }
+
+    @Test func simulatedVerificationErrorFailsVerificationUntilCleared() async throws {
+        let clock = self.clock
+        let local = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                   now: { clock.now })
+        let store = try PurchaseStore(backend: local, stateDirectory: folder.state,
+                                      verifier: OnDeviceVerifier(try local.makeVerifier()), now: { clock.now })
+        _ = try await load(store)
+        try local.setSimulatedError(.verificationInvalidSignature, for: .verification)
+        guard case .verificationFailed(_, let transaction, let error) = try await buy(store, "pro_upgrade") else {
+            Issue.record("not a verification failure"); return
+        }
+        #expect(error.code == .verificationInvalidSignature && error.message.contains("simulated Verification error"))
+        #expect(try !store.isEntitled(to: transaction.productID))  // neither granted nor finished
+        try local.setSimulatedError(nil, for: .verification)
+        // The same transaction verifies once the failure is cleared: a restore delivers it.
+        let request = try store.requestRestore()
+        let restored = try await store.pollUntilTerminal(of: request)
+        #expect(restored.contains(.restored(requestID: request, transaction: transaction)))
+    }
+
+    @Test func simulatedSubscriptionStatusErrorFailsTheQuery() async throws {
+        let (local, store) = try open()
+        _ = try await load(store)
+        _ = try await buy(store, "club_gold_monthly")
+        try local.setSimulatedError(.storeUnreachable, for: .subscriptionStatus)
+        await #expect(throws: StoreError.self) { try await store.subscriptionStatus(groupID: "5E1A7C01") }
+        try local.setSimulatedError(nil, for: .subscriptionStatus)
+        #expect(try await store.subscriptionStatus(groupID: "5E1A7C01")?.state == .subscribed)
     }
 
     @Test func aCancelledPurchaseChargesNothing() async throws {

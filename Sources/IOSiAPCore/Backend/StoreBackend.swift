@@ -56,4 +56,12 @@ public protocol StoreBackend: Sendable {
 
     /// Stops the backend's background work and ends its update stream.
     func close()
+
+    /// A verification failure the store itself decides for `transaction`, overriding the verifier's verdict
+    /// (the local store's simulated verification errors). Asked only when the core verifies transactions.
+    func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError?
+}
+
+extension StoreBackend {
+    public func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError? { nil }
 }

@@ -42,6 +42,10 @@ package final class Journal: Sendable {
             amount INTEGER NOT NULL CHECK (amount >= 0)
         );
         """,
+        // 3: transactions that failed verification, or wait for it: recorded, but not entitlements.
+        """
+        ALTER TABLE transactions ADD COLUMN unverified INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     let database: Locked<SQLiteDatabase>
@@ -60,28 +64,40 @@ package final class Journal: Sendable {
 
     /// Writes a transaction the store reported. Known transactions keep their finish mark; their stored copy
     /// is replaced, so that a revocation or a new signature is kept. A transaction first seen through a
-    /// restore (`finished: true`) is recorded as finished: restoring charges nothing.
+    /// restore (`finished: true`) is recorded as finished: restoring charges nothing. A new transaction
+    /// `awaitingVerification` is no entitlement until `setVerified` says it passed.
     @discardableResult
-    package func record(_ transaction: StoreTransaction, finished: Bool = false) throws(StoreError) -> RecordResult {
+    package func record(_ transaction: StoreTransaction, finished: Bool = false,
+                        awaitingVerification: Bool = false) throws(StoreError) -> RecordResult {
         let payload = try encode(transaction)
         return try database.withLock { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                try Self.upsert(transaction, payload: payload, finished: finished, in: database)
+                try Self.upsert(transaction, payload: payload, finished: finished,
+                                awaitingVerification: awaitingVerification, in: database)
             }
         }
     }
 
     /// Inserts or updates a transaction inside the caller's SQLite transaction.
-    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool,
+    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool, awaitingVerification: Bool = false,
                        in database: SQLiteDatabase) throws(StoreError) -> RecordResult {
         let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
         if let row = try database.query("SELECT finished FROM transactions WHERE id = ?", [id]).first {
             try database.query("UPDATE transactions SET payload = ? WHERE id = ?", [.blob(payload), id])
             return row[0].integer == 1 ? .knownFinished : .knownUnfinished
         }
-        try database.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, ?, ?)",
-                           [id, .text(transaction.productID), .integer(finished ? 1 : 0), .blob(payload)])
+        try database.query("INSERT INTO transactions (id, product_id, finished, payload, unverified) VALUES (?, ?, ?, ?, ?)",
+                           [id, .text(transaction.productID), .integer(finished ? 1 : 0), .blob(payload),
+                            .integer(awaitingVerification ? 1 : 0)])
         return .inserted
+    }
+
+    /// Records a verifier's verdict: only a transaction that passed counts as an entitlement.
+    package func setVerified(_ id: UInt64, _ passed: Bool) throws(StoreError) {
+        try database.withLock { database throws(StoreError) in
+            _ = try database.query("UPDATE transactions SET unverified = ? WHERE id = ?",
+                               [.integer(passed ? 0 : 1), .integer(Int64(bitPattern: id))])
+        }
     }
 
     /// Lets another journal open the directory; this one must not be used for new work afterwards.
@@ -112,6 +128,12 @@ package final class Journal: Sendable {
     /// Every recorded transaction, oldest id first.
     package func allTransactions() throws(StoreError) -> [StoreTransaction] {
         try transactions(where: "1")
+    }
+
+    /// The recorded transactions that may entitle the user: all but those that failed verification or wait
+    /// for it.
+    package func verifiedTransactions() throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: "unverified = 0")
     }
 
     /// Whether the transaction is recorded and finished.

@@ -161,7 +161,7 @@ public final class PurchaseStore: Sendable {
     /// The non-consumables owned and the subscriptions active now, without revoked ones.
     /// C: `iosiap_entitlements`.
     public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
-        Entitlements.current(from: try worker.journal.allTransactions(), at: now())
+        Entitlements.current(from: try worker.journal.verifiedTransactions(), at: now())
     }
 
     /// Whether the user owns `productID` now. C: `iosiap_is_entitled`.

@@ -130,10 +130,21 @@ final class StoreWorker: Sendable {
         do {
             var restored = 0
             for transaction in try await backend.restore() {
-                try journal.record(transaction, finished: true)
-                if let verifier, case .failed(let error) = await verifier.verify(transaction) {
+                try journal.record(transaction, finished: true, awaitingVerification: verifier != nil)
+                switch await verify(transaction) {
+                case .failed(let error):
+                    try? journal.setVerified(transaction.id, false)
                     events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
                     continue
+                case .retryLater(let error):
+                    // Not verified, so not restored: a later restore checks it again.
+                    events.push(.verificationFailed(requestID: nil, transaction: transaction,
+                                                    error: StoreError(.verificationRetryable, error.message)))
+                    continue
+                case .verified:
+                    try? journal.setVerified(transaction.id, true)
+                case nil:
+                    break
                 }
                 events.push(.restored(requestID: requestID, transaction: transaction))
                 restored += 1
@@ -163,13 +174,21 @@ final class StoreWorker: Sendable {
 
     // MARK: - Delivery
 
+    /// The verdict on `transaction`, or `nil` when the store does not verify: the backend's own failure if
+    /// it forces one, else the verifier's.
+    private func verify(_ transaction: StoreTransaction) async -> VerificationOutcome? {
+        guard let verifier else { return nil }
+        if let forced = backend.forcedVerificationFailure(of: transaction) { return .failed(forced) }
+        return await verifier.verify(transaction)
+    }
+
     /// Journals a purchased transaction, verifies it if the store has a verifier, then queues its event.
     /// Outside a request, a transaction finished before is not delivered again (it is never granted twice),
     /// nor one already queued in this launch.
     private func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0) async {
         let recorded: Journal.RecordResult
         do {
-            recorded = try journal.record(transaction)
+            recorded = try journal.record(transaction, awaitingVerification: verifier != nil)
         } catch {
             // Charged but not durable: say so. The store keeps the transaction unfinished and it is
             // delivered again at the next launch.
@@ -181,11 +200,12 @@ final class StoreWorker: Sendable {
             return
         }
         if requestID == nil && recorded == .knownFinished { return }
-        if let verifier {
-            switch await verifier.verify(transaction) {
+        if let outcome = await verify(transaction) {
+            switch outcome {
             case .verified:
-                break
+                try? journal.setVerified(transaction.id, true)  // failing, it stays unverified until the next launch's check
             case .failed(let error):
+                try? journal.setVerified(transaction.id, false)
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
                 return
             case .retryLater(let error):

@@ -134,6 +134,7 @@ public final class LocalStore: StoreBackend {
     }
 
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+        try failIfSimulated(.subscriptionStatus, try currentSettings())
         try advanceTime().forEach { updateSink.yield($0) }
         let current = now()
         return try state.withLock { state throws(StoreError) in
@@ -156,6 +157,12 @@ public final class LocalStore: StoreBackend {
     public func close() {
         watcher.stop()
         updateSink.finish()
+    }
+
+    /// A simulated verification error (`setSimulatedError(_:for: .verification)`) fails every transaction's
+    /// verification with that code, as StoreKitTest makes `VerificationResult` unverified.
+    public func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError? {
+        (try? currentSettings()).flatMap { simulatedError(.verification, $0) }
     }
 
     deinit {
@@ -567,9 +574,11 @@ public final class LocalStore: StoreBackend {
     }
 
     private func failIfSimulated(_ api: FailableAPI, _ settings: LocalStoreSettings) throws(StoreError) {
-        if let code = settings.simulatedErrors[api] {
-            throw StoreError(code, "simulated \(api.catalogName) error: \(code.summary)")
-        }
+        if let error = simulatedError(api, settings) { throw error }
+    }
+
+    private func simulatedError(_ api: FailableAPI, _ settings: LocalStoreSettings) -> StoreError? {
+        settings.simulatedErrors[api].map { StoreError($0, "simulated \(api.catalogName) error: \($0.summary)") }
     }
 
     private func setOverride(_ key: String, _ value: String?) throws(StoreError) {
