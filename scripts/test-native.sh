@@ -115,7 +115,7 @@ check "the grant ledger and the controls through the C++ layer"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 LSAN_OPTIONS=suppressions=$PWD/Tests/native/lsan.supp
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # shellcheck disable=SC2086
 gcc -std=c99 -Wall -Wextra -Werror $sanitize -I"$sdk/include" Examples/c/main.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/c-asan"
 "$work/c-asan" "$catalog" "$work/state-c-asan" >"$work/c-asan.out"

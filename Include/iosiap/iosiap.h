@@ -360,7 +360,9 @@ typedef struct iosiap_storekit_options {
 int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options *options,
                                const iosiap_callbacks *callbacks);
 
-/** Closes the store and frees it. Queued events are dropped. NULL does nothing. */
+/** Closes the store and frees it. Queued events are dropped (purchases among them come back at the next
+    launch). Waits for the store's threads to end, at most about 2 s (a server verification in progress may
+    outlast that; it then ends on its own). NULL does nothing. */
 void iosiap_store_close(iosiap_store *store);
 
 /* ---- Requests (each queues work and returns at once; the result comes as events) --------------------- */

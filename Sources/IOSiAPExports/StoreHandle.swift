@@ -52,9 +52,10 @@ package final class StoreHandle: Sendable {
         return productHandle(for: product)
     }
 
-    /// Stops the store; in thread mode, waits until the delivery thread has delivered its last event.
+    /// Stops the store and waits (a while) for its worker thread to end, so that nothing of it runs after
+    /// `iosiap_store_close`; in thread mode, waits until the delivery thread has delivered its last event.
     func close() {
-        store.close()
+        store.closeAndWaitForWorker(timeout: .seconds(2))
         guard usesDeliveryThread else { return }
         let isDeliveryThread = deliveryThreadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         // Closing from the callback is a documented caller error; waiting for ourselves would hang.

@@ -202,8 +202,9 @@ import Testing
             store.close()
         }
         let relaunched = try openStore()
-        let redelivered = try await relaunched.pollFor(.milliseconds(100))
+        let redelivered = try await relaunched.pollUntil { if case .purchased = $0 { true } else { false } }
         #expect(redelivered == [.purchased(requestID: nil, transaction: try #require(second))])
+        #expect(try await relaunched.pollFor(.milliseconds(100)).isEmpty)  // and the finished one is not
     }
 
     @Test func whatTheStoreHoldsUnfinishedButTheJournalLacksIsDelivered() async throws {
@@ -305,5 +306,15 @@ import Testing
         #expect(await iterator.next() == .restoreFinished(requestID: request, result: .success(0)))
         store.close()
         #expect(await iterator.next() == nil)
+    }
+
+    @Test func closingCanWaitUntilTheWorkerThreadHasEnded() async throws {
+        let store = try openStore()
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+        _ = try store.requestPayment(productID: "coins")  // work in flight when the store closes
+        #expect(store.closeAndWaitForWorker(timeout: .seconds(10)))
+        #expect(!store.isOpen)
+        #expect(store.closeAndWaitForWorker(timeout: .seconds(1)))  // it ended: nothing to wait for
+        store.close()  // and closing again does nothing
     }
 }

@@ -240,8 +240,9 @@ final class TestClock: Sendable {
         let (local, store) = try open()
         #expect(try local.allTransactions().count == 2)
         #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade"))
-        let redelivered = try await store.pollFor(.milliseconds(100))
+        let redelivered = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
         #expect(redelivered == [.purchased(requestID: nil, transaction: try #require(unfinished))])
+        #expect(try await store.pollFor(.milliseconds(100)).isEmpty)  // and the finished one is not
     }
 
     @Test func aRefundRevokesTheTransactionAndTheEntitlement() async throws {

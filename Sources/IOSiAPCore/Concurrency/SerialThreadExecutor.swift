@@ -4,16 +4,15 @@ import Foundation
 /// (SQLite commits with fsync, a lock another process holds for seconds) never takes a thread from
 /// Swift's small shared pool, which the game and its other tasks need.
 ///
-/// `@unchecked Sendable`: the job list is guarded by `condition`.
+/// `@unchecked Sendable`: the job list is guarded by `condition`; `thread` is set once in `init`.
 final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
+    private var thread: JoinableThread?
 
     init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        thread = JoinableThread(name: name) { [self] in run() }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -30,6 +29,17 @@ final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
         stopping = true
         condition.signal()
         condition.unlock()
+    }
+
+    /// Waits until the thread has ended (after `stop`), at most `timeout`; see `JoinableThread.join`.
+    @discardableResult
+    func join(timeout: Duration) -> Bool {
+        thread?.join(timeout: timeout) ?? true
+    }
+
+    /// Lets the thread end on its own.
+    func detach() {
+        thread?.detach()
     }
 
     private func run() {

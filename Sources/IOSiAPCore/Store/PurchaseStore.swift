@@ -11,6 +11,7 @@ public final class PurchaseStore: Sendable {
     private let ledger: GrantLedger
     private let jobs: AsyncStream<StoreJob>.Continuation
     private let now: @Sendable () -> Date
+    private let executor: SerialThreadExecutor
 
     /// Opens the store over `backend`, keeping the journal in `stateDirectory`.
     ///
@@ -33,6 +34,7 @@ public final class PurchaseStore: Sendable {
         ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
         continuation.yield(.redeliverUnfinished)
         let executor = SerialThreadExecutor(name: "iosiap.worker")
+        self.executor = executor
         let updates = backend.updates()
         Task.detached(executorPreference: executor) {
             await withDiscardingTaskGroup { group in
@@ -198,6 +200,20 @@ public final class PurchaseStore: Sendable {
     /// Events already queued can still be polled; then `events` ends. Closing twice does nothing.
     /// C: `iosiap_store_close`.
     public func close() {
+        shutDown()
+        executor.detach()  // its thread ends by itself, once the job in progress is done
+    }
+
+    /// Closes the store, then waits until its worker thread has ended, at most `timeout` (a server
+    /// verification in progress can take longer); says whether it has. For a caller on a thread of its
+    /// own, like the C ABI's close: in async code, use `close()`.
+    @discardableResult
+    package func closeAndWaitForWorker(timeout: Duration) -> Bool {
+        shutDown()
+        return executor.join(timeout: timeout)
+    }
+
+    private func shutDown() {
         let wasOpen = worker.state.withLock { state in
             defer { state.isOpen = false }
             if state.isOpen { jobs.finish() }

@@ -1,17 +1,18 @@
 import Foundation
+import IOSiAPCore
 
 /// Runs `work` every `interval` on a thread of its own until stopped; `stop` returns once the thread has
 /// ended, so that a closed store leaves nothing running and nothing it held alive.
 ///
-/// `@unchecked Sendable`: `stopped` is guarded by `condition`.
+/// `@unchecked Sendable`: `stopped` is guarded by `condition`; `thread` is set once in `init`.
 final class PeriodicWatcher: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopped = false
-    private let finished = DispatchSemaphore(value: 0)
+    private var thread: JoinableThread?
 
     init(name: String, interval: Duration, work: @escaping @Sendable () -> Void) {
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        let thread = Thread { [condition, finished] in
+        thread = JoinableThread(name: name) { [condition] in
             condition.lock()
             while !self.stopped {
                 _ = condition.wait(until: Date().addingTimeInterval(seconds))
@@ -21,19 +22,16 @@ final class PeriodicWatcher: @unchecked Sendable {
                 condition.lock()
             }
             condition.unlock()
-            finished.signal()
         }
-        thread.name = name
-        thread.start()
     }
 
-    /// Stops the thread and waits until it has ended. Stopping twice does nothing.
+    /// Stops the thread and waits until it has ended (the work in progress, if any, finishes first).
+    /// Stopping twice does nothing.
     func stop() {
         condition.lock()
-        let wasRunning = !stopped
         stopped = true
         condition.signal()
         condition.unlock()
-        if wasRunning { finished.wait() }
+        thread?.join(timeout: .seconds(60))
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A thread that can be waited for until it has fully ended, its thread-local destructors included
+/// (`pthread_join`): OpenSSL frees a thread's random generator there, and a program that exits right after
+/// closing the store must not find it still running. A thread nobody waits for is detached, so it never
+/// lingers after its end.
+///
+/// `@unchecked Sendable`: `handle` is written once, before the thread is shared; `state` is locked.
+package final class JoinableThread: @unchecked Sendable {
+    private enum State { case running, joined, detached }
+
+    private let handle: pthread_t
+    private let ended = DispatchSemaphore(value: 0)
+    /// A thread is joined or detached once, and only one of them.
+    private let state = Locked(State.running)
+
+    /// Starts `body` on a new thread named `name`.
+    package init(name: String, _ body: @escaping @Sendable () -> Void) {
+        let ended = self.ended
+        let start = Unmanaged.passRetained(StartBox {
+            Thread.current.name = name
+            body()
+            ended.signal()
+        })
+        handle = Self.spawn(start)
+    }
+
+    /// Waits until the thread has ended, at most `timeout`, and says whether it has. Past the timeout it
+    /// is detached and ends on its own. A thread joined before answers `true` at once, one detached `false`.
+    @discardableResult
+    package func join(timeout: Duration) -> Bool {
+        // Under the lock, so that a concurrent join or detach waits for the outcome.
+        state.withLock { state in
+            guard state == .running else { return state == .joined }
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            guard ended.wait(timeout: .now() + seconds) == .success else {
+                pthread_detach(handle)
+                state = .detached
+                return false
+            }
+            pthread_join(handle, nil)  // only its thread-local destructors are left to run
+            state = .joined
+            return true
+        }
+    }
+
+    /// Lets the thread end on its own, nobody waiting for it.
+    package func detach() {
+        state.withLock { state in
+            guard state == .running else { return }
+            pthread_detach(handle)
+            state = .detached
+        }
+    }
+
+    private final class StartBox {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    private static func spawn(_ start: Unmanaged<StartBox>) -> pthread_t {
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let status = pthread_create(&thread, nil, { argument in
+            Unmanaged<StartBox>.fromOpaque(argument).takeRetainedValue().body()
+            return nil
+        }, start.toOpaque())
+        precondition(status == 0 && thread != nil, "cannot start a thread: error \(status)")
+        return thread!
+        #else
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { argument in
+            Unmanaged<StartBox>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }, start.toOpaque())
+        precondition(status == 0, "cannot start a thread: error \(status)")
+        return thread
+        #endif
+    }
+}
