@@ -33,6 +33,8 @@ import Testing
         let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
         guard case .expired(let ended) = events.last else { Issue.record("\(events)"); return }
         #expect(ended.id == first.id)
+        let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(ended.signedRenewalInfo))
+        #expect(renewalInfo.isInBillingRetryPeriod == true && renewalInfo.expirationIntent == 2)  // a billing error
         #expect(try !store.isEntitled(to: Self.gold))
         let status = try #require(try await store.subscriptionStatus(groupID: Self.group))
         #expect(status.state == .inBillingRetryPeriod && status.transaction.id == first.id)
@@ -115,7 +117,7 @@ import Testing
         #expect(status.state == .expired && !status.willAutoRenew && status.transaction.id == first.id)
         let ended = try #require(try local.history().last)
         let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(ended.transaction.signedRenewalInfo))
-        #expect(renewalInfo.isInBillingRetryPeriod == false && renewalInfo.autoRenewStatus == 0)
+        #expect(renewalInfo.isInBillingRetryPeriod == false && renewalInfo.autoRenewStatus == 0 && renewalInfo.expirationIntent == 2)
         try local.setBillingIssuesEnabled(false)  // too late: nothing renews any more
         clock.advance(by: 10)
         #expect(try await store.pollFor(.milliseconds(400)).isEmpty)

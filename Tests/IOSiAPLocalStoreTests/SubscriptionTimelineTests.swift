@@ -61,7 +61,8 @@ import Testing
         let ended = try await store.pollUntil { if case .expired = $0 { true } else { false } }
         guard case .expired(let last) = ended.last else { Issue.record("\(ended)"); return }
         #expect(last.id == renewed.last?.id && last.expirationDate == renewed.last?.expirationDate)
-        #expect(try verifier.verifyRenewalInfo(try #require(last.signedRenewalInfo)).autoRenewStatus == 0)
+        let endedInfo = try verifier.verifyRenewalInfo(try #require(last.signedRenewalInfo))
+        #expect(endedInfo.autoRenewStatus == 0 && endedInfo.expirationIntent == 1)  // the user cancelled
         #expect(try !store.isEntitled(to: Self.gold))
         #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // announced once, never renewed again
     }
@@ -91,6 +92,8 @@ import Testing
         let replaced = try await store.pollUntil { if case .expired = $0 { true } else { false } }
         guard case .expired(let ended) = replaced.last else { Issue.record("\(replaced)"); return }
         #expect(ended.id == silver.id && ended.expirationDate == clock.now)
+        // Replaced, not cancelled: its renewal info gives no reason to have ended.
+        #expect(try local.makeVerifier().verifyRenewalInfo(try #require(ended.signedRenewalInfo)).expirationIntent == nil)
         #expect(try store.currentEntitlements().map(\.productID) == [Self.gold])
         try store.finish(transactionID: gold.id)
 

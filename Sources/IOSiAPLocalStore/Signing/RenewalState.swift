@@ -9,6 +9,8 @@ struct RenewalState: Sendable {
     var renewProductID: String?
     /// Whether its last renewal failed to charge (`isInBillingRetryPeriod`).
     var inBillingRetry = false
+    /// Why it ended, once it has (`expirationIntent`: 1 cancelled, 2 billing error, 4 product unavailable).
+    var expirationIntent: Int32?
     /// The promotional offer redeemed while the subscription was active, for its next renewal.
     var renewOfferID: String?
     /// The offer the next renewal is charged with, and its terms (filled in by the clockwork, which knows

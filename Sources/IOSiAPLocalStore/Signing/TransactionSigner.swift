@@ -53,6 +53,7 @@ struct TransactionSigner: Sendable {
         renewal.autoRenewProductId = renewalState.renewProductID ?? transaction.productID
         renewal.autoRenewStatus = renewalState.autoRenew ? 1 : 0
         renewal.isInBillingRetryPeriod = renewalState.inBillingRetry
+        renewal.expirationIntent = renewalState.expirationIntent
         renewal.signedDate = Milliseconds(signedDate)
         renewal.environment = transaction.environment.rawValue
         renewal.recentSubscriptionStartDate = Milliseconds(transaction.originalPurchaseDate)

@@ -81,8 +81,9 @@ struct LocalStoreClockwork: Sendable {
                 let renewing = chain.renewProductID ?? latest.productID
                 guard chain.autoRenew, let item = catalog.product(id: renewing), let subscription = item.subscription else {
                     if !chain.expiryAnnounced {
-                        try state.updateChain(latest.id, expiryAnnounced: true)
-                        updates.append(.expired(latest))
+                        // Its renewal info now says why: cancelled by the user, or a product no longer sold.
+                        try state.updateChain(latest.id, expiryAnnounced: true, expirationIntent: chain.autoRenew ? 4 : 1)
+                        updates.append(.expired(try sign(try reread(latest.id, in: state), settings, in: state)))
                     }
                     continue
                 }
@@ -92,7 +93,7 @@ struct LocalStoreClockwork: Sendable {
                     let graceDays = subscription.period.unit == .week || subscription.period.unit == .day ? 3 : 16
                     let grace = settings.billingGracePeriodEnabled
                         ? settings.timeRate.end(of: SubscriptionPeriod(value: graceDays, unit: .day), from: end) : nil
-                    try state.updateChain(latest.id, billingRetry: true, graceExpires: .some(grace))
+                    try state.updateChain(latest.id, billingRetry: true, graceExpires: .some(grace), expirationIntent: 2)
                     let retrying = try sign(try reread(latest.id, in: state), settings, in: state)
                     if let grace, grace > current {
                         updates.append(.purchased(retrying))  // the game's record learns the grace period's end

@@ -258,16 +258,18 @@ final class LocalStoreState {
 
     /// How the subscription whose newest transaction is `id` goes on, as its signed renewal info says.
     func renewalState(of id: UInt64) throws(StoreError) -> RenewalState {
-        let row = try database.query("SELECT auto_renew, renew_product_id, billing_retry, renew_offer_id FROM transactions WHERE id = ?",
-                                     [.integer(Int64(bitPattern: id))]).first
+        let row = try database.query("""
+            SELECT auto_renew, renew_product_id, billing_retry, renew_offer_id, expiration_intent FROM transactions WHERE id = ?
+            """, [.integer(Int64(bitPattern: id))]).first
         return RenewalState(autoRenew: (row?[0].integer ?? 1) != 0, renewProductID: row?[1].text,
-                            inBillingRetry: (row?[2].integer ?? 0) != 0, renewOfferID: row?[3].text)
+                            inBillingRetry: (row?[2].integer ?? 0) != 0, expirationIntent: row?[4].integer.map { Int32($0) },
+                            renewOfferID: row?[3].text)
     }
 
     /// Changes how the subscription whose newest transaction is `id` goes on.
     func updateChain(_ id: UInt64, autoRenew: Bool? = nil, renewProductID: String?? = nil, renewOfferID: String?? = nil,
                      expiryAnnounced: Bool? = nil, upgraded: Bool? = nil, expiration: Date? = nil,
-                     billingRetry: Bool? = nil, graceExpires: Date?? = nil) throws(StoreError) {
+                     billingRetry: Bool? = nil, graceExpires: Date?? = nil, expirationIntent: Int32? = nil) throws(StoreError) {
         let key = SQLiteValue.integer(Int64(bitPattern: id))
         if let autoRenew { try database.query("UPDATE transactions SET auto_renew = ? WHERE id = ?", [.integer(autoRenew ? 1 : 0), key]) }
         if let renewProductID {
@@ -286,6 +288,9 @@ final class LocalStoreState {
         }
         if let billingRetry {
             try database.query("UPDATE transactions SET billing_retry = ? WHERE id = ?", [.integer(billingRetry ? 1 : 0), key])
+        }
+        if let expirationIntent {
+            try database.query("UPDATE transactions SET expiration_intent = ? WHERE id = ?", [.integer(Int64(expirationIntent)), key])
         }
         if let graceExpires {
             try database.query("UPDATE transactions SET grace_expires = ? WHERE id = ?",

@@ -86,5 +86,9 @@ package enum LocalStoreStateMigrations {
             redeemed REAL NOT NULL
         );
         """,
+        // 10: why a subscription ended (the renewal info's expirationIntent).
+        """
+        ALTER TABLE transactions ADD COLUMN expiration_intent INTEGER;
+        """,
     ]
 }
