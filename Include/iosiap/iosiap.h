@@ -207,7 +207,7 @@ typedef struct iosiap_transaction {
     const char *signed_jws;                /* the store's signed transaction, or NULL */
     const char *signed_renewal_info;       /* an auto-renewable's signed renewal info, or NULL */
     const char *reason;                    /* "PURCHASE", or "RENEWAL" for a subscription's renewal */
-    /* Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_type). */
+    /* Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_id). */
     int offer_type;                        /* iosiap_offer_type the transaction was charged with, or 0 */
     const char *offer_id;                  /* the promotional offer's id, or NULL */
 } iosiap_transaction;
