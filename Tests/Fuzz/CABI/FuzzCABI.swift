@@ -1,5 +1,6 @@
 // libFuzzer target: the C ABI's string inputs. The input is split at NUL bytes into C strings that are
-// passed, as a C caller would, to the request, product, ledger and verify functions of one open store.
+// passed, as a C caller would, to the request (payment options and offers too), product, ledger, offer
+// signing and verify functions of one open store.
 // Built by scripts/fuzz.sh.
 import Foundation
 import FuzzDriver
@@ -18,7 +19,7 @@ nonisolated(unsafe) private let store: OpaquePointer? = {
             options.catalog_path = catalogPath
             options.state_directory = statePath
             precondition(iosiap_store_open_local(&handle, &options, nil) == 0, "cannot open the fuzzing store")
-            let ids = ["com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade"]
+            let ids = ["com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade", "com.iosiap.example.club_gold_monthly"]
             var pointers = ids.map { strdup($0).map { UnsafePointer($0) } }
             _ = iosiap_request_products(nil, handle, &pointers, UInt(pointers.count))
             for pointer in pointers { free(UnsafeMutablePointer(mutating: pointer)) }
@@ -52,6 +53,20 @@ private func fuzzCABI(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let first = ids[0]
     _ = iosiap_request_products(nil, store, &ids, UInt(ids.count))
     _ = iosiap_request_payment(nil, store, first, CInt(size % 12), ids.count > 1 ? ids[1] : nil)
+    // The same pieces as a payment's options, a promotional offer among them.
+    func piece(_ index: Int) -> UnsafePointer<CChar>? { ids.count > index ? ids[index] : nil }
+    var options = iosiap_payment_options()
+    options.version = UInt32(IOSIAP_PAYMENT_OPTIONS_VERSION)
+    options.quantity = CInt(size % 12)
+    options.app_account_token = piece(1)
+    options.offer_id = piece(2)
+    options.offer_key_id = piece(3)
+    options.offer_nonce = piece(4)
+    options.offer_timestamp_ms = Int64(size) * 1_000_003
+    options.offer_signature = piece(5)
+    _ = iosiap_request_payment_with_options(nil, store, first, &options)
+    var signature = iosiap_offer_signature()
+    _ = iosiap_local_sign_promotional_offer(&signature, store, first, piece(1), piece(2))
     var product: OpaquePointer?
     _ = iosiap_store_product(&product, store, first)
     var entitled: CInt = 0
