@@ -26,17 +26,25 @@ package struct CompactJWS: Sendable {
         guard text.utf8.count <= Self.maximumLength else {
             throw StoreError(.verificationInputTooLarge, "signed data is \(text.utf8.count) bytes; at most \(Self.maximumLength) are read")
         }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw StoreError(.verificationInvalidFormat, "a JWS has three parts separated by '.', this has \(parts.count)")
+        // Split as bytes: String's Character-wise split cost more than the signature check.
+        let bytes = Array(text.utf8)
+        var dots: [Int] = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+            dots.append(index)
+            if dots.count > 2 { break }  // already too many
         }
-        guard let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]) else {
+        guard dots.count == 2 else {
+            throw StoreError(.verificationInvalidFormat, "a JWS has three parts separated by '.', this has \(dots.count > 2 ? "more" : String(dots.count + 1))")
+        }
+        let headerSegment = bytes[..<dots[0]]
+        guard let payload = Base64URL.decode(bytes: bytes[(dots[0] + 1)..<dots[1]]),
+              let signature = Base64URL.decode(bytes: bytes[(dots[1] + 1)...]) else {
             throw StoreError(.verificationInvalidFormat, "a part of the JWS is not base64url")
         }
-        if let known = headers?.header(for: parts[0]) {
+        if let known = headers?.header(for: headerSegment) {
             header = known
         } else {
-            guard let headerBytes = Base64URL.decode(parts[0]) else {
+            guard let headerBytes = Base64URL.decode(bytes: headerSegment) else {
                 throw StoreError(.verificationInvalidFormat, "a part of the JWS is not base64url")
             }
             do {
@@ -44,11 +52,11 @@ package struct CompactJWS: Sendable {
             } catch {
                 throw StoreError(.verificationInvalidFormat, "the JWS header is not the expected JSON")
             }
-            headers?.remember(header, for: parts[0])
+            headers?.remember(header, for: headerSegment)
         }
         self.payload = payload
         self.signature = signature
-        signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        signingInput = Array(bytes[..<dots[1]])
     }
 
     /// Signs `payload` with `key` as ES256 with the certificate chain `x5c` (DER, leaf first).
@@ -66,24 +74,28 @@ package struct CompactJWS: Sendable {
 
 /// The headers of the few chains seen last, by their base64url text: every JWS of one chain has the same
 /// header, and comparing it with the text seen before (a length check, then a memory comparison) costs far
-/// less than hashing or decoding it again.
+/// less than decoding it again.
 package final class HeaderCache: Sendable {
-    private let entries = Locked<[(segment: Substring, header: CompactJWS.Header)]>([])
+    private let entries = Locked<[(segment: [UInt8], header: CompactJWS.Header)]>([])
     private let capacity: Int
 
     package init(capacity: Int = 4) {
         self.capacity = capacity
     }
 
-    func header(for segment: Substring) -> CompactJWS.Header? {
+    func header(for segment: ArraySlice<UInt8>) -> CompactJWS.Header? {
         entries.withLock { entries in
-            entries.first { $0.segment.utf8.count == segment.utf8.count && $0.segment == segment }?.header
+            entries.first { entry in
+                entry.segment.count == segment.count && entry.segment.withUnsafeBytes { known in
+                    segment.withUnsafeBytes { memcmp(known.baseAddress!, $0.baseAddress!, known.count) == 0 }
+                }
+            }?.header
         }
     }
 
-    func remember(_ header: CompactJWS.Header, for segment: Substring) {
+    func remember(_ header: CompactJWS.Header, for segment: ArraySlice<UInt8>) {
         entries.withLock { entries in
-            entries.insert((Substring(String(segment)), header), at: 0)
+            entries.insert((Array(segment), header), at: 0)
             if entries.count > capacity { entries.removeLast() }
         }
     }

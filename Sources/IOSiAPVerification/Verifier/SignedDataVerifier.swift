@@ -76,9 +76,12 @@ public final class SignedDataVerifier: Sendable {
         return payload
     }
 
+    /// Shared: decoding leaves it unchanged, and a new one per call is an allocation per verification.
+    private static let decoder = JSONDecoder()
+
     private static func decodePayload<Payload: Decodable>(_ jws: CompactJWS) throws(StoreError) -> Payload {
         do {
-            return try JSONDecoder().decode(Payload.self, from: Data(jws.payload))
+            return try decoder.decode(Payload.self, from: Data(jws.payload))
         } catch {
             throw StoreError(.verificationInvalidFormat, "the JWS payload is not the expected JSON")
         }
