@@ -24,6 +24,8 @@ expect "purchased (no request) com.iosiap.example.club_gold_monthly"
 expect "failed #6 com.iosiap.example.coins_100: simulated Purchase error"
 expect "restore finished #7: 2 restored"
 expect "owns com.iosiap.example.pro_upgrade"
+expect "purchased #8 com.iosiap.example.club_gold_monthly x1 (transaction 4, promotional offer club_gold_winback"
+expect "owns com.iosiap.example.club_gold_monthly"
 localized=$(swift run --skip-build iosiap-example-session --locale de_DE --storefront DEU)
 nbsp=$(printf '\xc2\xa0')  # ICU separates the amount and the euro sign with a no-break space
 grep -qF "100 Münzen — 0,99${nbsp}€" <<<"$localized" || { echo "example session: no German prices" >&2; exit 1; }

@@ -142,6 +142,15 @@ do {
     step("restore purchases")
     try game.runFrames(until: try store.requestRestore())
 
+    step("Club Gold lapses; the game's server offers it back at the win-back price")
+    let gold = prefix + "club_gold_monthly"
+    try localStore.expireSubscription(productID: gold)
+    try game.runFrames(until: nil) { if case .expired = $0 { true } else { false } }
+    // What the game's server sends, signed with its In-App Purchase key (here the catalog's key).
+    let offer = try localStore.signPromotionalOffer(productID: gold, offerID: "club_gold_winback")
+    print("  server signed offer \(offer.offerID) with key \(offer.keyID)")
+    try game.runFrames(until: try store.requestPayment(productID: gold, promotionalOffer: offer))
+
     step("entitlements")
     for transaction in try store.currentEntitlements() {
         print("  owns \(transaction.summary)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Apple's official app-store-server-library (PyPI), an independent verifier, accepts the local store's
-signed transactions and renewal infos when it trusts the store's root, and rejects them for another bundle
-id or environment.
+signed transactions and renewal infos when it trusts the store's root, reads the offer a transaction used,
+and rejects them for another bundle id or environment.
 
 usage: verify_with_apple_library.py STATE_DIRECTORY BUNDLE_ID
 """
@@ -17,7 +17,7 @@ def main():
     state, bundle_id = sys.argv[1:3]
     root = open(os.path.join(state, "signing", "root.der"), "rb").read()
     rows = sqlite3.connect(os.path.join(state, "localstore.sqlite")).execute(
-        "SELECT id, product_id, quantity, signed_jws, signed_renewal_info FROM transactions").fetchall()
+        "SELECT id, product_id, quantity, signed_jws, signed_renewal_info, offer_type, offer_id FROM transactions").fetchall()
     verifier = SignedDataVerifier([root], False, Environment.SANDBOX, bundle_id, None)
     other_bundle = SignedDataVerifier([root], False, Environment.SANDBOX, bundle_id + ".other", None)
     production = SignedDataVerifier([root], False, Environment.PRODUCTION, bundle_id, 1234)
@@ -38,12 +38,16 @@ def main():
         except VerificationException as error:
             return error.status
 
-    renewals = 0
-    for transaction_id, product_id, quantity, jws, renewal in rows:
+    renewals = offers = 0
+    for transaction_id, product_id, quantity, jws, renewal, offer_type, offer_id in rows:
         payload = verifier.verify_and_decode_signed_transaction(jws)
         check(payload.transactionId == str(transaction_id), f"transaction id of {transaction_id}")
         check(payload.productId == product_id and payload.quantity == quantity, f"product and quantity of {transaction_id}")
         check(payload.bundleId == bundle_id and payload.rawEnvironment == "Sandbox", f"bundle and environment of {transaction_id}")
+        if offer_type is not None:
+            offers += 1
+            check(payload.rawOfferType == offer_type and payload.offerIdentifier == offer_id and payload.offerDiscountType is not None,
+                  f"the offer of {transaction_id}")
         check(status(lambda: other_bundle.verify_and_decode_signed_transaction(jws)) == VerificationStatus.INVALID_APP_IDENTIFIER,
               f"another bundle id rejects {transaction_id}")
         check(status(lambda: production.verify_and_decode_signed_transaction(jws)) == VerificationStatus.INVALID_ENVIRONMENT,
@@ -52,8 +56,8 @@ def main():
             renewals += 1
             info = verifier.verify_and_decode_renewal_info(renewal)
             check(info.productId == product_id and info.originalTransactionId is not None, f"renewal info of {transaction_id}")
-    check(len(rows) > 0 and renewals > 0, "the session signed transactions and renewal infos")
-    print(f"apple library: {len(rows)} signed transactions, {renewals} renewal infos verified")
+    check(len(rows) > 0 and renewals > 0 and offers > 0, "the session signed transactions, renewal infos and offers")
+    print(f"apple library: {len(rows)} signed transactions ({offers} with an offer), {renewals} renewal infos verified")
     print(f"apple library: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

@@ -47,9 +47,12 @@ extension StoreEvent: CustomStringConvertible {
 }
 
 extension StoreTransaction {
-    /// The product, quantity, id and, for subscriptions, the expiration, on one line.
+    /// The product, quantity, id and, for subscriptions, the offer used and the expiration, on one line.
     public var summary: String {
         var text = "\(productID) x\(quantity) (transaction \(id)"
+        if let offer {
+            text += ", \(offer.type) offer" + (offer.id.map { " \($0)" } ?? "")
+        }
         if let expirationDate { text += ", expires \(ISO8601DateFormatter().string(from: expirationDate))" }
         if let revocationDate { text += ", revoked \(ISO8601DateFormatter().string(from: revocationDate))" }
         return text + ")"
