@@ -16,8 +16,7 @@ public final class LocalStore: StoreBackend {
     public let environment: StoreEnvironment
     private let signer: TransactionSigner
     private let clockwork: LocalStoreClockwork
-    /// Checks promotional offers' signatures with the catalog's key; `nil` when the catalog has none.
-    private let offerSigner: PromotionalOfferSigner?
+    private let offers: PromotionalOffers
 
     private let state: Locked<LocalStoreState>
     private let now: @Sendable () -> Date
@@ -41,7 +40,7 @@ public final class LocalStore: StoreBackend {
         self.environment = environment
         self.now = now
         signer = TransactionSigner(chain: try SigningChainFiles.loadOrCreate(in: stateDirectory), bundleID: bundleID)
-        offerSigner = catalog.promotionalOfferSigner(bundleID: bundleID)
+        offers = PromotionalOffers(signer: catalog.promotionalOfferSigner(bundleID: bundleID))
         let state = Locked(try LocalStoreState(directory: stateDirectory, environment: environment))
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
         self.state = state
@@ -96,12 +95,12 @@ public final class LocalStore: StoreBackend {
             throw StoreError(.storeProductNotAvailable, "product '\(request.productID)' is not in the catalog")
         }
         let offer = try request.promotionalOffer.map { (signed) throws(StoreError) in
-            try checkPromotionalOffer(signed, for: item, appAccountToken: request.appAccountToken)
+            try offers.check(signed, for: item, appAccountToken: request.appAccountToken, at: now())
         }
         if settings.purchaseDialogResponse == .cancel { return .cancelled }
         return try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
-                if let signed = request.promotionalOffer { try redeem(signed, for: item, in: state) }
+                if let signed = request.promotionalOffer { try offers.redeem(signed, for: item, in: state, at: now()) }
                 if settings.askToBuyEnabled || settings.interruptedPurchasesEnabled {
                     // The offer waits with the purchase: a parent's approval charges the offer's price.
                     try state.addPendingPurchase(request, kind: settings.askToBuyEnabled ? .askToBuy : .interrupted, at: now())
@@ -256,7 +255,7 @@ public final class LocalStore: StoreBackend {
                 }
                 let request = PaymentRequest(productID: pending.productID, quantity: pending.quantity,
                                              appAccountToken: pending.appAccountToken)
-                let offer = try pending.offerID.map { (id) throws(StoreError) in try promotionalOfferTerms(id, of: item) }
+                let offer = try pending.offerID.map { (id) throws(StoreError) in try PromotionalOffers.terms(id, of: item) }
                 return try charge(item, request, offer: offer, settings, pendingID: pending.id, in: state)
             }
         }
@@ -516,56 +515,7 @@ public final class LocalStore: StoreBackend {
         guard let item = catalog.product(id: productID) else {
             throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
         }
-        _ = try promotionalOfferTerms(offerID, of: item)
-        guard let offerSigner else {
-            throw StoreError(.wrongState, "the catalog has no subscriptionOffersKeyPair to sign offers with; "
-                             + "generate one in Xcode (Editor > Subscription Offers Key)")
-        }
-        return try offerSigner.sign(productID: productID, offerID: offerID, appAccountToken: appAccountToken, timestamp: now())
-    }
-
-    /// What the App Store checks of a promotional offer before the purchase sheet: an offer of the product,
-    /// signed with the catalog's key for this product and account token, less than 24 hours ago.
-    private func checkPromotionalOffer(_ signed: SignedPromotionalOffer, for item: CatalogProduct,
-                                       appAccountToken: UUID?) throws(StoreError) -> (TransactionOffer, CatalogOffer) {
-        let terms = try promotionalOfferTerms(signed.offerID, of: item)
-        guard let offerSigner else {
-            throw StoreError(.invalidSignature, "the catalog has no subscriptionOffersKeyPair to check offer signatures with; "
-                             + "generate one in Xcode (Editor > Subscription Offers Key)")
-        }
-        guard signed.keyID == offerSigner.keyID else {
-            throw StoreError(.invalidSignature, "offer signed with key '\(signed.keyID)'; the catalog's key is '\(offerSigner.keyID)'")
-        }
-        let age = now().timeIntervalSince1970 - Double(signed.timestamp) / 1000
-        guard abs(age) <= PromotionalOfferSigner.validity else {
-            throw StoreError(.invalidSignature, "the offer's signature is from \(Int(age / 3600)) hours "
-                             + (age > 0 ? "ago" : "ahead") + "; it is good for 24 hours")
-        }
-        guard offerSigner.isSignatureValid(signed, productID: item.id, appAccountToken: appAccountToken) else {
-            throw StoreError(.invalidSignature, "the signature of offer '\(signed.offerID)' does not match product '\(item.id)', "
-                             + "the app account token, nonce and timestamp, or was not made with the catalog's key")
-        }
-        return terms
-    }
-
-    /// Redeems a checked offer: only a user who has, or had, a subscription in its group may, and each
-    /// signature once.
-    private func redeem(_ signed: SignedPromotionalOffer, for item: CatalogProduct, in state: LocalStoreState) throws(StoreError) {
-        guard let groupID = item.subscription?.groupID, try state.hasSubscribed(inGroup: groupID) else {
-            throw StoreError(.ineligibleForOffer,
-                             "promotional offers are for current and past subscribers; this user never subscribed in '\(item.id)''s group")
-        }
-        guard try state.redeemOfferNonce(signed.nonce, at: now()) else {
-            throw StoreError(.invalidSignature, "the offer's nonce \(signed.nonce.uuidString.lowercased()) was already redeemed")
-        }
-    }
-
-    private func promotionalOfferTerms(_ offerID: String, of item: CatalogProduct) throws(StoreError) -> (TransactionOffer, CatalogOffer) {
-        let offer = TransactionOffer(type: .promotional, id: offerID)
-        guard let terms = item.offer(offer) else {
-            throw StoreError(.invalidOfferIdentifier, "'\(item.id)' has no promotional offer '\(offerID)' in the catalog")
-        }
-        return (offer, terms)
+        return try offers.sign(offerID, of: item, appAccountToken: appAccountToken, at: now())
     }
 
     private func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings,
