@@ -73,6 +73,7 @@ import Testing
         }
         let journal = try Journal(directory: folder.state)
         #expect(try journal.unfinishedTransactions() == [transaction(1)])
+        #expect(try journal.verifiedTransactions() == [transaction(1)])  // recorded before verdicts were kept: it entitles
         #expect(try journal.grantAndFinish(transaction(1), .currency("coins", amountPerUnit: 10)))
         #expect(try journal.balance(of: "coins") == 20)
         #expect(try SQLiteDatabase(path: path).userVersion == Journal.migrations.count)
