@@ -79,7 +79,9 @@ public final class SignedDataVerifier: Sendable {
     /// Shared: decoding leaves it unchanged, and a new one per call is an allocation per verification.
     private static let decoder = JSONDecoder()
 
+    /// The fast decoder first; what it does not read exactly as `JSONDecoder` does, `JSONDecoder`.
     private static func decodePayload<Payload: Decodable>(_ jws: CompactJWS) throws(StoreError) -> Payload {
+        if let payload = try? PayloadDecoder.decode(Payload.self, from: jws.payload) { return payload }
         do {
             return try decoder.decode(Payload.self, from: Data(jws.payload))
         } catch {

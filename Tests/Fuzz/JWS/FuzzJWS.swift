@@ -1,5 +1,6 @@
 // libFuzzer target: the JWS parser and verifier, with a chain the verifier trusts, so that inputs that get
-// past the parser reach the certificate and signature checks. Built by scripts/fuzz.sh.
+// past the parser reach the certificate and signature checks; and the fast payload decoder, which must read
+// every input it accepts exactly as JSONDecoder does. Built by scripts/fuzz.sh.
 import Foundation
 import FuzzDriver
 import IOSiAPCore
@@ -25,5 +26,15 @@ private func fuzzJWS(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = try? verifier.verifyTransaction(text)
     _ = try? verifier.verifyRenewalInfo(text)
     _ = try? SignedDataVerifier.decodeUnverified(text, as: SignedTransactionPayload.self)
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    agree(SignedTransactionPayload.self, bytes)
+    agree(RenewalInfoPayload.self, bytes)
     return 0
+}
+
+/// The input as a payload: what the fast decoder accepts, JSONDecoder reads the same.
+private func agree<Payload: Decodable & Equatable>(_ type: Payload.Type, _ bytes: [UInt8]) {
+    guard let fast = try? PayloadDecoder.decode(type, from: bytes) else { return }
+    let reference = try? JSONDecoder().decode(type, from: Data(bytes))
+    precondition(fast == reference, "the fast decoder read \(fast), JSONDecoder \(String(describing: reference))")
 }
