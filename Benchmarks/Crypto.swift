@@ -54,7 +54,7 @@ enum CryptoBenchmarks {
             let events = try await waitForTerminal(store, try store.requestPayment(productID: "com.iosiap.example.coins_100"))
             guard case .granted = events.last else { throw StoreError(.systemError, "purchase ended in \(events.last.map { "\($0)" } ?? "nothing")") }
         }
-        let elapsed = seconds(ContinuousClock.now - start)
+        let elapsed = (ContinuousClock.now - start).timeInterval
         let balance = try store.balance(of: "coins")
         precondition(balance == Int64(count) * 100)
         store.close()

@@ -1,21 +1,18 @@
 import Foundation
+import IOSiAPCore
 
 /// Times `body` running `count` times and returns operations per second.
 func rate(_ count: Int, _ body: () throws -> Void) rethrows -> Double {
     let start = ContinuousClock.now
     for _ in 0..<count { try body() }
-    return Double(count) / seconds(ContinuousClock.now - start)
+    return Double(count) / (ContinuousClock.now - start).timeInterval
 }
 
 /// Times `body` once and returns its duration in seconds.
 func time(_ body: () throws -> Void) rethrows -> Double {
     let start = ContinuousClock.now
     try body()
-    return seconds(ContinuousClock.now - start)
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    return (ContinuousClock.now - start).timeInterval
 }
 
 /// One line of the results table.

@@ -33,7 +33,7 @@ enum StorageBenchmarks {
             guard case .purchased(_, let transaction) = events.last else { throw StoreError(.systemError, "purchase failed") }
             try store.finish(transactionID: transaction.id)
         }
-        let elapsed = seconds(ContinuousClock.now - start)
+        let elapsed = (ContinuousClock.now - start).timeInterval
         store.close()
         return Double(count) / elapsed
     }
@@ -80,7 +80,7 @@ enum StorageBenchmarks {
         let start = ContinuousClock.now
         let events = try await CryptoBenchmarks.waitForTerminal(store, try store.requestRestore())
         guard case .restoreFinished(_, .success) = events.last else { throw StoreError(.systemError, "restore failed") }
-        return seconds(ContinuousClock.now - start)
+        return (ContinuousClock.now - start).timeInterval
     }
 
     /// Seconds to open the local store and the purchase store (a launch) over a populated state.

@@ -32,8 +32,7 @@ package final class JoinableThread: @unchecked Sendable {
         // Under the lock, so that a concurrent join or detach waits for the outcome.
         state.withLock { state in
             guard state == .running else { return state == .joined }
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            guard ended.wait(timeout: .now() + seconds) == .success else {
+            guard ended.wait(timeout: .now() + timeout.timeInterval) == .success else {
                 pthread_detach(handle)
                 state = .detached
                 return false

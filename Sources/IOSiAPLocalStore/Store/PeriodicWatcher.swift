@@ -11,11 +11,10 @@ final class PeriodicWatcher: @unchecked Sendable {
     private var thread: JoinableThread?
 
     init(name: String, interval: Duration, work: @escaping @Sendable () -> Void) {
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         thread = JoinableThread(name: name) { [condition] in
             condition.lock()
             while !self.stopped {
-                _ = condition.wait(until: Date().addingTimeInterval(seconds))
+                _ = condition.wait(until: Date().addingTimeInterval(interval.timeInterval))
                 if self.stopped { break }
                 condition.unlock()
                 work()

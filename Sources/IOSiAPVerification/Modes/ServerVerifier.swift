@@ -90,7 +90,7 @@ public struct ServerVerifier: TransactionVerifier {
         var request = URLRequest(url: target)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        request.timeoutInterval = timeout.timeInterval
         request.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         let (data, response, error) = await Self.send(request)
         if let error { return .retry(error.localizedDescription) }

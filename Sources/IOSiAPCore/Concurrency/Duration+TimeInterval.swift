@@ -1,0 +1,8 @@
+import Foundation
+
+extension Duration {
+    /// The duration in seconds, as the APIs that take a `TimeInterval` want it.
+    package var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
