@@ -12,12 +12,17 @@ private func localStore(_ store: OpaquePointer?) throws(StoreError) -> LocalStor
     return local
 }
 
-@c(iosiap_local_set_ask_to_buy)
-public func iosiap_local_set_ask_to_buy(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
+/// Runs a control on the local store behind `store`: `IOSIAP_OK`, or the status of what it threw.
+private func withLocalStore(_ store: OpaquePointer?, _ control: (LocalStore) throws(StoreError) -> Void) -> CInt {
     withStatus { () throws(StoreError) in
-        try localStore(store).setAskToBuyEnabled(enabled != 0)
+        try control(try localStore(store))
         return IOSIAP_OK.rawValue
     }
+}
+
+@c(iosiap_local_set_ask_to_buy)
+public func iosiap_local_set_ask_to_buy(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
+    withLocalStore(store) { local throws(StoreError) in try local.setAskToBuyEnabled(enabled != 0) }
 }
 
 @c(iosiap_local_pending_purchases)
@@ -34,18 +39,12 @@ public func iosiap_local_pending_purchases(_ store: OpaquePointer?, _ visit: ios
 
 @c(iosiap_local_approve_ask_to_buy)
 public func iosiap_local_approve_ask_to_buy(_ store: OpaquePointer?, _ pendingID: Int64) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).approveAskToBuy(pendingID)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.approveAskToBuy(pendingID) }
 }
 
 @c(iosiap_local_decline_ask_to_buy)
 public func iosiap_local_decline_ask_to_buy(_ store: OpaquePointer?, _ pendingID: Int64) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).declineAskToBuy(pendingID)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.declineAskToBuy(pendingID) }
 }
 
 @c(iosiap_local_set_simulated_error)
@@ -68,10 +67,7 @@ public func iosiap_local_set_simulated_error(_ store: OpaquePointer?, _ api: CIn
 
 @c(iosiap_local_set_purchase_cancelled)
 public func iosiap_local_set_purchase_cancelled(_ store: OpaquePointer?, _ cancel: CInt) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).setPurchaseDialogResponse(cancel != 0 ? .cancel : .confirm)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.setPurchaseDialogResponse(cancel != 0 ? .cancel : .confirm) }
 }
 
 @c(iosiap_local_refund)
@@ -87,26 +83,17 @@ public func iosiap_local_refund(_ store: OpaquePointer?, _ transactionID: UInt64
 
 @c(iosiap_local_expire_subscription)
 public func iosiap_local_expire_subscription(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).expireSubscription(productID: try CStringInput.productID(productID))
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.expireSubscription(productID: try CStringInput.productID(productID)) }
 }
 
 @c(iosiap_local_force_renewal)
 public func iosiap_local_force_renewal(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).forceRenewal(productID: try CStringInput.productID(productID))
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.forceRenewal(productID: try CStringInput.productID(productID)) }
 }
 
 @c(iosiap_local_set_auto_renew)
 public func iosiap_local_set_auto_renew(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?, _ enabled: CInt) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).setAutoRenew(productID: try CStringInput.productID(productID), enabled: enabled != 0)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.setAutoRenew(productID: try CStringInput.productID(productID), enabled: enabled != 0) }
 }
 
 @c(iosiap_local_set_time_rate)
@@ -122,18 +109,12 @@ public func iosiap_local_set_time_rate(_ store: OpaquePointer?, _ rate: CInt) ->
 
 @c(iosiap_local_set_storefront)
 public func iosiap_local_set_storefront(_ store: OpaquePointer?, _ storefront: UnsafePointer<CChar>?) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).setStorefront(try CStringInput.required(storefront, "storefront", maximumLength: 8))
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.setStorefront(try CStringInput.required(storefront, "storefront", maximumLength: 8)) }
 }
 
 @c(iosiap_local_set_locale)
 public func iosiap_local_set_locale(_ store: OpaquePointer?, _ locale: UnsafePointer<CChar>?) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).setLocale(try CStringInput.required(locale, "locale", maximumLength: 64))
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.setLocale(try CStringInput.required(locale, "locale", maximumLength: 64)) }
 }
 
 @c(iosiap_local_buy)
@@ -148,18 +129,12 @@ public func iosiap_local_buy(_ outTransactionID: UnsafeMutablePointer<UInt64>?, 
 
 @c(iosiap_local_request_purchase_intent)
 public func iosiap_local_request_purchase_intent(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).requestPurchaseIntent(productID: try CStringInput.productID(productID))
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.requestPurchaseIntent(productID: try CStringInput.productID(productID)) }
 }
 
 @c(iosiap_local_reset)
 public func iosiap_local_reset(_ store: OpaquePointer?) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).resetToDefaultState()
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.resetToDefaultState() }
 }
 
 @c(iosiap_local_sign_promotional_offer)
@@ -196,40 +171,25 @@ private func copy<Field>(_ text: String, into field: inout Field, _ name: String
 
 @c(iosiap_local_set_interrupted_purchases)
 public func iosiap_local_set_interrupted_purchases(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).setInterruptedPurchasesEnabled(enabled != 0)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.setInterruptedPurchasesEnabled(enabled != 0) }
 }
 
 @c(iosiap_local_resolve_interrupted_purchase)
 public func iosiap_local_resolve_interrupted_purchase(_ store: OpaquePointer?, _ pendingID: Int64) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).resolveInterruptedPurchase(pendingID)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.resolveInterruptedPurchase(pendingID) }
 }
 
 @c(iosiap_local_set_billing_issues)
 public func iosiap_local_set_billing_issues(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).setBillingIssuesEnabled(enabled != 0)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.setBillingIssuesEnabled(enabled != 0) }
 }
 
 @c(iosiap_local_set_billing_grace_period)
 public func iosiap_local_set_billing_grace_period(_ store: OpaquePointer?, _ enabled: CInt) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).setBillingGracePeriodEnabled(enabled != 0)
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.setBillingGracePeriodEnabled(enabled != 0) }
 }
 
 @c(iosiap_local_resolve_billing_issue)
 public func iosiap_local_resolve_billing_issue(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
-    withStatus { () throws(StoreError) in
-        try localStore(store).resolveBillingIssue(productID: try CStringInput.productID(productID))
-        return IOSIAP_OK.rawValue
-    }
+    withLocalStore(store) { local throws(StoreError) in try local.resolveBillingIssue(productID: try CStringInput.productID(productID)) }
 }
