@@ -234,14 +234,12 @@ final class LocalStoreState {
         var renewProductID: String?
         var expiryAnnounced: Bool
         var inBillingRetry: Bool
-        /// The promotional offer the next renewal is charged with.
-        var renewOfferID: String?
     }
 
     /// Every subscription that is neither refunded nor replaced by an upgrade, by its newest transaction.
     func subscriptionChains() throws(StoreError) -> [SubscriptionChain] {
         let rows = try database.query("""
-            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced, t.billing_retry, t.renew_offer_id FROM transactions t
+            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced, t.billing_retry FROM transactions t
             WHERE t.product_type = \(ProductType.autoRenewable.rawValue) AND t.revocation_date IS NULL AND t.upgraded = 0
               AND t.id = (SELECT max(id) FROM transactions WHERE original_id = t.original_id)
             ORDER BY t.id
@@ -250,8 +248,7 @@ final class LocalStoreState {
         for row in rows {
             guard let latest = try transaction(id: UInt64(bitPattern: row[0].integer ?? 0)) else { continue }
             chains.append(SubscriptionChain(latest: latest, autoRenew: row[1].integer != 0, renewProductID: row[2].text,
-                                             expiryAnnounced: row[3].integer != 0, inBillingRetry: row[4].integer != 0,
-                                             renewOfferID: row[5].text))
+                                             expiryAnnounced: row[3].integer != 0, inBillingRetry: row[4].integer != 0))
         }
         return chains
     }

@@ -44,7 +44,7 @@ public struct PromotionalOfferSigner: Sendable {
     /// Signs `offerID` of `productID` for one purchase, as a server answers the game's request for it.
     public func sign(productID: String, offerID: String, appAccountToken: UUID? = nil,
                      nonce: UUID = UUID(), timestamp: Date = Date()) throws(StoreError) -> SignedPromotionalOffer {
-        let milliseconds = Int64((timestamp.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = Int64(Milliseconds(timestamp).value)
         let message = Self.message(bundleID: bundleID, keyID: keyID, productID: productID, offerID: offerID,
                                    appAccountToken: appAccountToken, nonce: nonce, timestamp: milliseconds)
         return SignedPromotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce, timestamp: milliseconds,
