@@ -294,7 +294,7 @@ public final class LocalStore: StoreBackend {
             let chain = try activeChain(productID, in: state)
             try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(chain.latest.id, autoRenew: false, expiration: now())
-                _ = try sign(try reread(chain.latest.id, in: state), settings, in: state)
+                _ = try clockwork.resign(chain.latest.id, settings, in: state)
             }
         }
         try advanceTime().forEach { updateSink.yield($0) }
@@ -309,7 +309,7 @@ public final class LocalStore: StoreBackend {
             guard chain.autoRenew else { throw StoreError(.wrongState, "auto-renew of '\(productID)' is off") }
             let shortened = try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(chain.latest.id, expiration: now())
-                return try sign(try reread(chain.latest.id, in: state), settings, in: state)
+                return try clockwork.resign(chain.latest.id, settings, in: state)
             }
             // The period ended early: the game's record of it learns the new end (an update it has finished
             // is recorded without a new event).
@@ -357,7 +357,7 @@ public final class LocalStore: StoreBackend {
             let latest = try activeChain(productID, in: state).latest
             try state.database.transaction { () throws(StoreError) in
                 try state.updateChain(latest.id, autoRenew: enabled)
-                _ = try sign(try reread(latest.id, in: state), settings, in: state)  // autoRenewStatus
+                _ = try clockwork.resign(latest.id, settings, in: state)  // autoRenewStatus
             }
         }
     }
@@ -434,10 +434,6 @@ public final class LocalStore: StoreBackend {
         return chain
     }
 
-    private func reread(_ id: UInt64, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
-        try clockwork.reread(id, in: state)
-    }
-
     /// The root certificate (DER) of the chain this store signs with: what a verifier of its transactions
     /// trusts. Also in `signing/root.der` in the state directory.
     public var signingRootCertificate: [UInt8] { signer.chain.root.der }
@@ -465,7 +461,7 @@ public final class LocalStore: StoreBackend {
            let owned = try state.ownedTransactions(at: purchaseDate).first(where: { $0.productID == item.id }) {
             guard let (redeemed, _) = offer else { return owned }
             try state.updateChain(owned.id, renewOfferID: .some(redeemed.id))
-            return try sign(try reread(owned.id, in: state), settings, in: state)
+            return try clockwork.resign(owned.id, settings, in: state)
         }
         if let subscription = item.subscription,
            let active = try state.subscriptionChains().first(where: {
@@ -476,11 +472,11 @@ public final class LocalStore: StoreBackend {
                 // A downgrade starts at the next renewal, with the offer redeemed for it; until then the
                 // current level stays.
                 try state.updateChain(active.latest.id, renewProductID: .some(item.id), renewOfferID: .some(offer?.0.id))
-                return try sign(try reread(active.latest.id, in: state), settings, in: state)
+                return try clockwork.resign(active.latest.id, settings, in: state)
             }
             // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
             try state.updateChain(active.latest.id, upgraded: true, expiration: purchaseDate)
-            updateSink.yield(.expired(try sign(try reread(active.latest.id, in: state), settings, in: state)))
+            updateSink.yield(.expired(try clockwork.resign(active.latest.id, settings, in: state)))
         }
         var expiration: Date?
         var applied: TransactionOffer?

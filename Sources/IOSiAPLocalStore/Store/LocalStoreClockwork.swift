@@ -59,7 +59,7 @@ struct LocalStoreClockwork: Sendable {
                     if retryPeriodEnd(after: end, settings) <= current {
                         // The App Store stops retrying: the subscription has ended for good.
                         try state.updateChain(latest.id, autoRenew: false, expiryAnnounced: true, billingRetry: false)
-                        let ended = try sign(try reread(latest.id, in: state), settings, in: state)
+                        let ended = try resign(latest.id, settings, in: state)
                         if !chain.expiryAnnounced { updates.append(.expired(ended)) }
                         continue
                     }
@@ -83,7 +83,7 @@ struct LocalStoreClockwork: Sendable {
                     if !chain.expiryAnnounced {
                         // Its renewal info now says why: cancelled by the user, or a product no longer sold.
                         try state.updateChain(latest.id, expiryAnnounced: true, expirationIntent: chain.autoRenew ? 4 : 1)
-                        updates.append(.expired(try sign(try reread(latest.id, in: state), settings, in: state)))
+                        updates.append(.expired(try resign(latest.id, settings, in: state)))
                     }
                     continue
                 }
@@ -94,7 +94,7 @@ struct LocalStoreClockwork: Sendable {
                     let grace = settings.billingGracePeriodEnabled
                         ? settings.timeRate.end(of: SubscriptionPeriod(value: graceDays, unit: .day), from: end) : nil
                     try state.updateChain(latest.id, billingRetry: true, graceExpires: .some(grace), expirationIntent: 2)
-                    let retrying = try sign(try reread(latest.id, in: state), settings, in: state)
+                    let retrying = try resign(latest.id, settings, in: state)
                     if let grace, grace > current {
                         updates.append(.purchased(retrying))  // the game's record learns the grace period's end
                     } else {
@@ -153,6 +153,12 @@ struct LocalStoreClockwork: Sendable {
         return nil
     }
 
+    /// Signs transaction `id` again after a change to it (a new end, its renewal plan, billing retry), as the
+    /// App Store signs anew what it now says.
+    func resign(_ id: UInt64, _ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+        try sign(try reread(id, in: state), settings, in: state)
+    }
+
     /// Signs `transaction`, stores the signatures with it, and returns it signed.
     func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings,
               in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
@@ -192,7 +198,7 @@ struct LocalStoreClockwork: Sendable {
                             displayPrice: format(item.price), subscription: subscription)
     }
 
-    func reread(_ id: UInt64, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
+    private func reread(_ id: UInt64, in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         guard let transaction = try state.transaction(id: id) else {
             throw StoreError(.unknownTransaction, "the local store has no transaction \(id)")
         }
