@@ -55,6 +55,24 @@ import Testing
         #expect(try store.isEntitled(to: "pro"))
     }
 
+    @Test func anUpdateThatFailsVerificationChangesNothingTheJournalHolds() async throws {
+        let forged = StoreError(.verificationInvalidSignature, "forged")
+        let verifier = ScriptedVerifier()
+        let store = try await openLoadedStore(verifier)
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+        guard case .purchased(_, let pro) = events.last else { Issue.record("\(events)"); return }
+        try store.finish(transactionID: pro.id)
+        // A copy of it that claims a refund, which fails verification: the journal keeps the verified copy.
+        var revoked = pro
+        revoked.revocationDate = Date()
+        verifier.script(.failed(forged))
+        backend.send(.purchased(revoked))
+        for _ in 0..<500 where verifier.verifiedIDs.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(verifier.verifiedIDs == [pro.id, pro.id])  // the update was checked before anything was written
+        #expect(try store.isEntitled(to: "pro"))
+        #expect(try store.currentEntitlements() == [pro])
+    }
+
     @Test func aVerificationThatCannotCompleteIsRetriedUntilItDoes() async throws {
         let offline = StoreError(.storeUnreachable, "offline")
         let verifier = ScriptedVerifier([.retryLater(offline), .retryLater(offline), .retryLater(offline)])

@@ -14,6 +14,11 @@ public final class ScriptedVerifier: TransactionVerifier {
         return outcomes.withLock { $0.isEmpty ? .verified : $0.removeFirst() }
     }
 
+    /// Adds outcomes for the next calls.
+    public func script(_ next: VerificationOutcome...) {
+        outcomes.withLock { $0 += next }
+    }
+
     /// The ids of the transactions verified, in order.
     public var verifiedIDs: [UInt64] { calls.withLock { $0 } }
 }

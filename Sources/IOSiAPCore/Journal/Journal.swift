@@ -62,42 +62,37 @@ package final class Journal: Sendable {
         self.database = Locked(database)
     }
 
-    /// Writes a transaction the store reported. Known transactions keep their finish mark; their stored copy
-    /// is replaced, so that a revocation or a new signature is kept. A transaction first seen through a
-    /// restore (`finished: true`) is recorded as finished: restoring charges nothing. A new transaction
-    /// `awaitingVerification` is no entitlement until `setVerified` says it passed.
+    /// Writes a transaction the store reported, with the verifier's verdict (`verified`; true when nothing
+    /// verifies), in one commit. Known transactions keep their finish mark; a verified copy replaces theirs,
+    /// so that a revocation or a new signature is kept, and one that did not pass changes nothing. A new
+    /// transaction is written either way, so that it is delivered again, but one that did not pass is no
+    /// entitlement. A transaction first seen through a restore (`finished: true`) is recorded as finished:
+    /// restoring charges nothing.
     @discardableResult
     package func record(_ transaction: StoreTransaction, finished: Bool = false,
-                        awaitingVerification: Bool = false) throws(StoreError) -> RecordResult {
+                        verified: Bool = true) throws(StoreError) -> RecordResult {
         let payload = try encode(transaction)
         return try database.withLock { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                try Self.upsert(transaction, payload: payload, finished: finished,
-                                awaitingVerification: awaitingVerification, in: database)
+                try Self.upsert(transaction, payload: payload, finished: finished, verified: verified, in: database)
             }
         }
     }
 
     /// Inserts or updates a transaction inside the caller's SQLite transaction.
-    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool, awaitingVerification: Bool = false,
+    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool, verified: Bool = true,
                        in database: SQLiteDatabase) throws(StoreError) -> RecordResult {
         let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
         if let row = try database.query("SELECT finished FROM transactions WHERE id = ?", [id]).first {
-            try database.query("UPDATE transactions SET payload = ? WHERE id = ?", [.blob(payload), id])
+            if verified {
+                try database.query("UPDATE transactions SET payload = ?, unverified = 0 WHERE id = ?", [.blob(payload), id])
+            }
             return row[0].integer == 1 ? .knownFinished : .knownUnfinished
         }
         try database.query("INSERT INTO transactions (id, product_id, finished, payload, unverified) VALUES (?, ?, ?, ?, ?)",
                            [id, .text(transaction.productID), .integer(finished ? 1 : 0), .blob(payload),
-                            .integer(awaitingVerification ? 1 : 0)])
+                            .integer(verified ? 0 : 1)])
         return .inserted
-    }
-
-    /// Records a verifier's verdict: only a transaction that passed counts as an entitlement.
-    package func setVerified(_ id: UInt64, _ passed: Bool) throws(StoreError) {
-        try database.withLock { database throws(StoreError) in
-            _ = try database.query("UPDATE transactions SET unverified = ? WHERE id = ?",
-                               [.integer(passed ? 0 : 1), .integer(Int64(bitPattern: id))])
-        }
     }
 
     /// Lets another journal open the directory; this one must not be used for new work afterwards.

@@ -130,10 +130,10 @@ final class StoreWorker: Sendable {
         do {
             var restored = 0
             for transaction in try await backend.restore() {
-                try journal.record(transaction, finished: true, awaitingVerification: verifier != nil)
-                switch await verify(transaction) {
+                let outcome = await verify(transaction)
+                try journal.record(transaction, finished: true, verified: outcome.passed)
+                switch outcome {
                 case .failed(let error):
-                    try? journal.setVerified(transaction.id, false)
                     events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
                     continue
                 case .retryLater(let error):
@@ -141,9 +141,7 @@ final class StoreWorker: Sendable {
                     events.push(.verificationFailed(requestID: nil, transaction: transaction,
                                                     error: StoreError(.verificationRetryable, error.message)))
                     continue
-                case .verified:
-                    try? journal.setVerified(transaction.id, true)
-                case nil:
+                case .verified, nil:
                     break
                 }
                 events.push(.restored(requestID: requestID, transaction: transaction))
@@ -182,13 +180,16 @@ final class StoreWorker: Sendable {
         return await verifier.verify(transaction)
     }
 
-    /// Journals a purchased transaction, verifies it if the store has a verifier, then queues its event.
-    /// Outside a request, a transaction finished before is not delivered again (it is never granted twice),
-    /// nor one already queued in this launch.
+    /// Verifies a purchased transaction if the store has a verifier, journals it with the verdict, then
+    /// queues its event. (Verifying first spares a second commit for the verdict; a crash before the journal
+    /// write loses nothing, since the store still holds the transaction unfinished.) Outside a request, a
+    /// transaction finished before is not delivered again (it is never granted twice), nor one already
+    /// queued in this launch.
     private func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0) async {
+        let outcome = await verify(transaction)
         let recorded: Journal.RecordResult
         do {
-            recorded = try journal.record(transaction, awaitingVerification: verifier != nil)
+            recorded = try journal.record(transaction, verified: outcome.passed)
         } catch {
             // Charged but not durable: say so. The store keeps the transaction unfinished and it is
             // delivered again at the next launch.
@@ -200,12 +201,11 @@ final class StoreWorker: Sendable {
             return
         }
         if requestID == nil && recorded == .knownFinished { return }
-        if let outcome = await verify(transaction) {
+        if let outcome {
             switch outcome {
             case .verified:
-                try? journal.setVerified(transaction.id, true)  // failing, it stays unverified until the next launch's check
+                break
             case .failed(let error):
-                try? journal.setVerified(transaction.id, false)
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
                 return
             case .retryLater(let error):

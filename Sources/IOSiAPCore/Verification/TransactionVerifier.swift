@@ -8,6 +8,16 @@ public enum VerificationOutcome: Sendable, Equatable {
     case retryLater(StoreError)
 }
 
+extension VerificationOutcome? {
+    /// Whether a transaction may be granted: it passed, or nothing verifies (`nil`).
+    var passed: Bool {
+        switch self {
+        case .verified, nil: true
+        case .failed, .retryLater: false
+        }
+    }
+}
+
 /// Checks transactions before the game hears of them: on the device (the JWS and its certificate chain),
 /// or on the developer's server. With a verifier, a `purchased` event means "completed and verified" and a
 /// transaction that fails becomes `verificationFailed`, neither granted nor finished.
