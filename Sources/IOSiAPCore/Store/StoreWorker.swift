@@ -201,28 +201,26 @@ final class StoreWorker: Sendable {
             return
         }
         if requestID == nil && recorded == .knownFinished { return }
-        if let outcome {
-            switch outcome {
-            case .verified:
-                break
-            case .failed(let error):
-                events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
-                return
-            case .retryLater(let error):
-                // Still unfinished in the journal: nothing is lost. Said once, retried quietly until it completes.
-                if attempt == 0 {
-                    events.push(.verificationFailed(requestID: requestID, transaction: transaction,
-                                                    error: StoreError(.verificationRetryable, error.message)))
-                }
-                let next = attempt + 1
-                let jobs = self.jobs
-                let delay = retryPolicy.delay(before: next)
-                Task.detached {
-                    try? await Task.sleep(for: delay)
-                    jobs.yield(.verifyAgain(transaction, attempt: next))
-                }
-                return
+        switch outcome {
+        case .failed(let error):
+            events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
+            return
+        case .retryLater(let error):
+            // Still unfinished in the journal: nothing is lost. Said once, retried quietly until it completes.
+            if attempt == 0 {
+                events.push(.verificationFailed(requestID: requestID, transaction: transaction,
+                                                error: StoreError(.verificationRetryable, error.message)))
             }
+            let next = attempt + 1
+            let jobs = self.jobs
+            let delay = retryPolicy.delay(before: next)
+            Task.detached {
+                try? await Task.sleep(for: delay)
+                jobs.yield(.verifyAgain(transaction, attempt: next))
+            }
+            return
+        case .verified, nil:
+            break
         }
         if let requestID {
             // A request always ends. A store answers a purchase of something already owned with the
