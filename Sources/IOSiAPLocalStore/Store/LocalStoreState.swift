@@ -49,6 +49,7 @@ final class LocalStoreState {
         expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
         subscription_group_id, signed_jws, signed_renewal_info, grace_expires, offer_type, offer_id
         """
+    private static let transactionColumnCount = transactionColumns.split(separator: ",").count
 
     let database: SQLiteDatabase
     let environment: StoreEnvironment
@@ -170,17 +171,13 @@ final class LocalStoreState {
     /// What the user owns at `now` (as `Entitlements.current` computes it), found by SQLite so that only
     /// the owning transactions are read, however long the history.
     func ownedTransactions(at now: Date) throws(StoreError) -> [StoreTransaction] {
-        let ids = try database.query("""
-            SELECT max(id) FROM transactions
-            WHERE revocation_date IS NULL AND upgraded = 0
-              AND (product_type IN (\(ProductType.nonConsumable.rawValue), \(ProductType.nonRenewing.rawValue))
-                   OR (product_type = \(ProductType.autoRenewable.rawValue) AND expiration_date > ?))
-            GROUP BY product_id
+        let owned = try transactions(where: """
+            id IN (SELECT max(id) FROM transactions
+                   WHERE revocation_date IS NULL AND upgraded = 0
+                     AND (product_type IN (\(ProductType.nonConsumable.rawValue), \(ProductType.nonRenewing.rawValue))
+                          OR (product_type = \(ProductType.autoRenewable.rawValue) AND expiration_date > ?))
+                   GROUP BY product_id)
             """, [.real(now.timeIntervalSince1970)])
-        var owned: [StoreTransaction] = []
-        for row in ids {
-            if let id = row[0].integer, let transaction = try transaction(id: UInt64(bitPattern: id)) { owned.append(transaction) }
-        }
         return Entitlements.current(from: owned, at: now)
     }
 
@@ -238,19 +235,18 @@ final class LocalStoreState {
 
     /// Every subscription that is neither refunded nor replaced by an upgrade, by its newest transaction.
     func subscriptionChains() throws(StoreError) -> [SubscriptionChain] {
+        // One query, the transaction's columns and then the chain's: the clock reads this every tick.
         let rows = try database.query("""
-            SELECT t.id, t.auto_renew, t.renew_product_id, t.expiry_announced, t.billing_retry FROM transactions t
+            SELECT \(Self.transactionColumns), auto_renew, renew_product_id, expiry_announced, billing_retry FROM transactions t
             WHERE t.product_type = \(ProductType.autoRenewable.rawValue) AND t.revocation_date IS NULL AND t.upgraded = 0
               AND t.id = (SELECT max(id) FROM transactions WHERE original_id = t.original_id)
             ORDER BY t.id
             """)
-        var chains: [SubscriptionChain] = []
-        for row in rows {
-            guard let latest = try transaction(id: UInt64(bitPattern: row[0].integer ?? 0)) else { continue }
-            chains.append(SubscriptionChain(latest: latest, autoRenew: row[1].integer != 0, renewProductID: row[2].text,
-                                             expiryAnnounced: row[3].integer != 0, inBillingRetry: row[4].integer != 0))
+        let flags = Self.transactionColumnCount
+        return rows.map { row in
+            SubscriptionChain(latest: decodeTransaction(row), autoRenew: row[flags].integer != 0, renewProductID: row[flags + 1].text,
+                              expiryAnnounced: row[flags + 2].integer != 0, inBillingRetry: row[flags + 3].integer != 0)
         }
-        return chains
     }
 
     /// How the subscription whose newest transaction is `id` goes on, as its signed renewal info says.
