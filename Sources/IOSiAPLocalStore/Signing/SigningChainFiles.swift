@@ -21,6 +21,7 @@ enum SigningChainFiles {
         let names = ["root.der", "intermediate.der", "leaf.der", "leaf-key.p8"]
         let files = names.map { folder.appendingPathComponent($0) }
         if let contents = try? files.map({ try Data(contentsOf: $0) }) {
+            try ownerOnly(files[3])
             return SigningChain(root: try X509Certificate(der: Array(contents[0])),
                                 intermediate: try X509Certificate(der: Array(contents[1])),
                                 leaf: try X509Certificate(der: Array(contents[2])),
@@ -28,13 +29,48 @@ enum SigningChainFiles {
         }
         // Valid from 2020 for 30 years: tests and simulations move the store's clock far from today.
         let chain = try SigningChain.create(from: Date(timeIntervalSince1970: 1_577_836_800), days: 30 * 365)
-        for (file, bytes) in zip(files, [chain.root.der, chain.intermediate.der, chain.leaf.der, chain.leafKey.pkcs8]) {
-            do {
-                try Data(bytes).write(to: file, options: .atomic)
-            } catch {
-                throw StoreError(.storageFailure, "cannot write \(file.path): \(error.localizedDescription)")
-            }
+        let contents = [chain.root.der, chain.intermediate.der, chain.leaf.der, chain.leafKey.pkcs8]
+        for (index, (file, bytes)) in zip(files, contents).enumerated() {
+            try write(bytes, to: file, mode: index == 3 ? 0o600 : 0o644)
         }
         return chain
+    }
+
+    /// Writes `bytes` to a temporary file created with `mode`, then renames it over `file`: the file never
+    /// exists, even for a moment, with a wider mode or partly written.
+    private static func write(_ bytes: [UInt8], to file: URL, mode: mode_t) throws(StoreError) {
+        let temporary = file.path + ".tmp-\(getpid())"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            guard result > 0 || (result < 0 && errno == EINTR) else {
+                let failed = failure("cannot write \(temporary)")
+                close(descriptor)
+                unlink(temporary)
+                throw failed
+            }
+            written += max(result, 0)
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, file.path) == 0 else {
+            let failed = failure("cannot write \(file.path)")
+            unlink(temporary)
+            throw failed
+        }
+    }
+
+    /// Narrows a key file that group or others may read (written by an older version) to its owner.
+    private static func ownerOnly(_ file: URL) throws(StoreError) {
+        var status = stat()
+        guard stat(file.path, &status) == 0, status.st_mode & 0o077 != 0 else { return }
+        guard chmod(file.path, 0o600) == 0 else { throw failure("cannot make \(file.path) readable by its owner only") }
+    }
+
+    private static func failure(_ what: String) -> StoreError {
+        StoreError(.storageFailure, "\(what): \(String(cString: strerror(errno)))")
     }
 }
