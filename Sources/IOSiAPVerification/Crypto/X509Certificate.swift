@@ -9,14 +9,22 @@ import IOSiAPCore
 package final class X509Certificate: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    /// Parses DER bytes; `invalidCertificate` when they are not exactly one certificate.
+    /// Parses DER bytes; `invalidCertificate` when they are not exactly one certificate, nothing after it.
     package init(der: [UInt8]) throws(StoreError) {
-        var cursor: UnsafePointer<UInt8>? = nil
+        var consumed = 0
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            cursor = buffer.baseAddress
-            return d2i_X509(nil, &cursor, buffer.count)
+            guard let start = buffer.baseAddress else { return nil }
+            var cursor: UnsafePointer<UInt8>? = start
+            let certificate = d2i_X509(nil, &cursor, buffer.count)
+            consumed = cursor.map { $0 - start } ?? 0
+            return certificate
         }
         guard let parsed else { throw OpenSSLError.make(.verificationInvalidCertificate, "certificate is not valid DER") }
+        // d2i_X509 reads one certificate and ignores what follows it: bytes after it are not that certificate.
+        guard consumed == der.count else {
+            X509_free(parsed)
+            throw StoreError(.verificationInvalidCertificate, "certificate DER has \(der.count - consumed) bytes after its end")
+        }
         self.pointer = parsed
     }
 

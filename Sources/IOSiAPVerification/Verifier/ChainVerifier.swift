@@ -3,9 +3,9 @@ import Foundation
 import IOSiAPCore
 
 /// Checks the certificate chain of a JWS the way Apple's libraries do: the leaf and intermediate from
-/// `x5c`, the root only from the caller's trusted certificates (never `x5c[2]`), valid at the given date,
-/// exactly three long, with Apple's marker extensions. Chains it verified are cached (bounded), so that
-/// many transactions from one chain cost one signature check each.
+/// `x5c`, which must hold exactly three certificates, the root only from the caller's trusted certificates
+/// (never `x5c[2]`), valid at the given date, with Apple's marker extensions. Chains it verified are
+/// cached (bounded), so that many transactions from one chain cost one signature check each.
 final class ChainVerifier: Sendable {
     private struct VerifiedChain {
         let leafKey: PublicKey
@@ -19,8 +19,10 @@ final class ChainVerifier: Sendable {
         var order: [String] = []
     }
 
+    /// 9999-12-31T23:59:59Z, the last second a validation date may name.
+    static let latestSeconds: Int64 = 253_402_300_799
+
     private let trustedRoots: [X509Certificate]
-    private let trustedRootsDER: Set<[UInt8]>
     private let capacity: Int
     private let cache = Locked(Cache())
 
@@ -29,24 +31,19 @@ final class ChainVerifier: Sendable {
         var parsed: [X509Certificate] = []
         for der in trustedRoots { parsed.append(try X509Certificate(der: der)) }
         self.trustedRoots = parsed
-        trustedRootsDER = Set(trustedRoots)
         self.capacity = max(capacity, 1)
     }
 
     /// The leaf's public key, once the chain in `x5c` is proven valid at `date`.
     func leafKey(x5c: [String]?, at date: Date) throws(StoreError) -> PublicKey {
         guard let x5c else { throw StoreError(.verificationInvalidFormat, "the JWS header has no x5c") }
-        if x5c.count == 1 {
-            // Xcode signs with one self-signed certificate: accepted only when the caller trusts exactly it.
-            let certificate = try decode(x5c[0], "x5c[0]")
-            guard trustedRootsDER.contains(certificate.der) else {
-                throw StoreError(.verificationInvalidChainLength, "x5c holds 1 certificate that is not a trusted root; an App Store chain holds 3")
-            }
-            try checkValidity([certificate], at: date)
-            return try p256Key(of: certificate)
-        }
         guard x5c.count == 3 else {
             throw StoreError(.verificationInvalidChainLength, "x5c holds \(x5c.count) certificates; an App Store chain holds 3")
+        }
+        // OpenSSL takes the time as time_t: a date it cannot hold is refused here, never converted.
+        guard date.timeIntervalSince1970.isFinite, let seconds = Int64(exactly: date.timeIntervalSince1970.rounded(.down)),
+              (0...Self.latestSeconds).contains(seconds) else {
+            throw StoreError(.verificationInvalidFormat, "the validation date \(date.timeIntervalSince1970) s is outside 1970...9999")
         }
         let key = x5c[0] + "." + x5c[1]
         if let cached = cache.withLock({ $0.chains[key] }), cached.validFrom <= date, date <= cached.validUntil {
@@ -56,7 +53,7 @@ final class ChainVerifier: Sendable {
         let intermediateDER = try bytes(x5c[1], "x5c[1]")
         let leaf = try X509Certificate(der: leafDER)
         let intermediate = try X509Certificate(der: intermediateDER)
-        let chain = try verifyChain(leaf: leaf, intermediate: intermediate, at: date)
+        let chain = try verifyChain(leaf: leaf, intermediate: intermediate, at: date, seconds: seconds)
         guard leaf.hasExtension(oid: CertificateBuilder.leafMarkerOID) else {
             throw StoreError(.verificationMissingAppleMarker, "the leaf certificate lacks \(CertificateBuilder.leafMarkerOID)")
         }
@@ -76,7 +73,7 @@ final class ChainVerifier: Sendable {
 
     /// Builds and checks leaf → intermediate → trusted root with OpenSSL in strict mode at `date`, and
     /// returns the three certificates.
-    private func verifyChain(leaf: X509Certificate, intermediate: X509Certificate, at date: Date) throws(StoreError) -> [X509Certificate] {
+    private func verifyChain(leaf: X509Certificate, intermediate: X509Certificate, at date: Date, seconds: Int64) throws(StoreError) -> [X509Certificate] {
         guard let store = X509_STORE_new(), let context = X509_STORE_CTX_new(), let untrusted = iosiap_x509_stack_new() else {
             throw OpenSSLError.make(.systemError, "out of memory")
         }
@@ -92,7 +89,7 @@ final class ChainVerifier: Sendable {
             throw OpenSSLError.make(.systemError, "cannot prepare the chain check")
         }
         let parameters = X509_STORE_CTX_get0_param(context)
-        X509_VERIFY_PARAM_set_time(parameters, time_t(date.timeIntervalSince1970))
+        X509_VERIFY_PARAM_set_time(parameters, time_t(seconds))
         X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_X509_STRICT))
         guard X509_verify_cert(context) == 1 else {
             let error = X509_STORE_CTX_get_error(context)
@@ -111,13 +108,6 @@ final class ChainVerifier: Sendable {
         }
     }
 
-    private func checkValidity(_ certificates: [X509Certificate], at date: Date) throws(StoreError) {
-        guard certificates.allSatisfy({ ($0.notBefore ?? .distantPast) <= date && date <= ($0.notAfter ?? .distantFuture) }) else {
-            throw StoreError(.verificationCertificateNotValidAtDate,
-                             "the certificate is not valid at \(ISO8601DateFormatter().string(from: date))")
-        }
-    }
-
     private func p256Key(of certificate: X509Certificate) throws(StoreError) -> PublicKey {
         let key = try certificate.publicKey()
         guard key.isP256 else { throw StoreError(.verificationInvalidCertificate, "the signing key is not a P-256 key") }
@@ -129,9 +119,5 @@ final class ChainVerifier: Sendable {
             throw StoreError(.verificationInvalidCertificate, "\(name) is not base64")
         }
         return Array(data)
-    }
-
-    private func decode(_ base64: String, _ name: String) throws(StoreError) -> X509Certificate {
-        try X509Certificate(der: bytes(base64, name))
     }
 }

@@ -85,8 +85,27 @@ public final class SignedDataVerifier: Sendable {
         do {
             return try decoder.decode(Payload.self, from: Data(jws.payload))
         } catch {
-            throw StoreError(.verificationInvalidFormat, "the JWS payload is not the expected JSON")
+            throw StoreError(.verificationInvalidFormat, describe(error, Payload.self, jws.payload))
         }
+    }
+
+    /// Why the payload was refused, naming the field at fault (a number out of range, a value of the wrong
+    /// type) where the decoder says which, or where removing one number lets the payload decode.
+    private static func describe<Payload: Decodable>(_ error: any Error, _ type: Payload.Type, _ bytes: [UInt8]) -> String {
+        let context: DecodingError.Context? = switch error as? DecodingError {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+             .keyNotFound(_, let context): context
+        default: nil
+        }
+        if let context, !context.codingPath.isEmpty {
+            let field = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return "the JWS payload's field '\(field)' is invalid: \(context.debugDescription)"
+        }
+        let field = RefusedFieldFinder.field(in: bytes) { candidate in
+            (try? decoder.decode(Payload.self, from: Data(candidate))) != nil
+        }
+        guard let field else { return "the JWS payload is not the expected JSON" }
+        return "the JWS payload's field '\(field)' is invalid: a number out of its range"
     }
 
     private func checkEnvironment(_ value: String?) throws(StoreError) {

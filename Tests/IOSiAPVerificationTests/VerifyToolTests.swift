@@ -1,0 +1,45 @@
+import Foundation
+import IOSiAPCore
+@testable import IOSiAPVerification
+import IOSiAPTestSupport
+import Testing
+
+/// The `iosiap-verify` command, run as a backend would run it, on forged signed data.
+@Suite struct VerifyToolTests {
+    /// The tool built beside the test bundle (`swift build --build-tests` builds both).
+    static var tool: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("iosiap-verify")
+    }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, reason: Process.TerminationReason, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = Self.tool
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, process.terminationReason,
+                String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test(arguments: ["1e22", "10000000000000000000000", String(repeating: "4", count: 400), "-10000000000000000000000"])
+    func aForgedSignedDateIsRefusedWithExitStatus1NotACrash(signedDate: String) throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.tool.path), "\(Self.tool.path) was not built")
+        let chain = try SigningChain.create()
+        let directory = TemporaryDirectory()
+        let root = directory.url.appendingPathComponent("root.der")
+        try Data(chain.root.der).write(to: root)
+        let payload = #"{"bundleId":"com.example.game","environment":"Sandbox","productId":"coins","quantity":1,"#
+            + #""signedDate":\#(signedDate),"transactionId":"1"}"#
+        let jws = try chain.sign(Array(payload.utf8))
+        let result = try run(["--bundle-id", "com.example.game", "--environment", "Sandbox", "--root", root.path, jws])
+        #expect(result.reason == .exit, "iosiap-verify was killed by signal \(result.status)")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("[-200]") && result.stderr.contains("'signedDate'"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}
