@@ -16,20 +16,20 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let listener: Task<Void, Never>
     private let intentListener: Task<Void, Never>
 
-    /// StoreKit's verdicts, by transaction id, for the core's verifier.
+    /// StoreKit's verdicts of this launch, by transaction id, for the core's verifier.
     final class VerificationResults: Sendable {
-        private let failures = Locked<[UInt64: StoreError]>([:])
+        private let outcomes = Locked<[UInt64: VerificationOutcome]>([:])
 
         func note<Transaction>(_ result: StoreKitVerified<Transaction>, id: UInt64) {
-            failures.withLock { failures in
+            outcomes.withLock { outcomes in
                 switch result {
-                case .verified: failures[id] = nil
-                case .unverified(_, let failure): failures[id] = StoreKitErrorMapping.error(failure)
+                case .verified: outcomes[id] = .verified
+                case .unverified(_, let failure): outcomes[id] = .failed(StoreKitErrorMapping.error(failure))
                 }
             }
         }
 
-        func failure(for id: UInt64) -> StoreError? { failures.withLock { $0[id] } }
+        func outcome(for id: UInt64) -> VerificationOutcome? { outcomes.withLock { $0[id] } }
     }
 
     public init(api: API) {
@@ -179,11 +179,23 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     }
 }
 
-/// Verifies by StoreKit's verdict: StoreKit checked the JWS on the device before handing it over.
+/// Verifies by StoreKit's verdict: StoreKit checked the JWS on the device before handing it over. It fails
+/// closed: a transaction is verified only by StoreKit's verified verdict of this launch or, for one the
+/// journal delivers again at launch, by the verified verdict the journal kept from an earlier launch.
 struct StoreKitResultVerifier<API: StoreKitAPI>: TransactionVerifier {
     let results: StoreKitBackend<API>.VerificationResults
 
     func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
-        results.failure(for: transaction.id).map(VerificationOutcome.failed) ?? .verified
+        results.outcome(for: transaction.id) ?? .failed(Self.noVerdict(transaction))
+    }
+
+    func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict) async -> VerificationOutcome {
+        if let outcome = results.outcome(for: transaction.id) { return outcome }
+        return recorded == .verified ? .verified : .failed(Self.noVerdict(transaction))
+    }
+
+    private static func noVerdict(_ transaction: StoreTransaction) -> StoreError {
+        StoreError(.verificationInvalidSignature,
+                   "StoreKit has not verified transaction \(transaction.id) in this launch, nor had any earlier launch")
     }
 }

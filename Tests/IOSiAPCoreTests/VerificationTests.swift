@@ -124,3 +124,51 @@ import Testing
         #expect((1...5).map { policy.delay(before: $0) } == [.seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)])
     }
 }
+
+/// Revocations and expirations change the journal only once verified.
+@Suite struct StatusChangeVerificationTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    func ownedPro(_ verifier: ScriptedVerifier) async throws -> (PurchaseStore, StoreTransaction) {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+        guard case .purchased(_, let pro) = events.last else { throw StoreError(.systemError, "\(events)") }
+        try store.finish(transactionID: pro.id)
+        return (store, pro)
+    }
+
+    @Test func aRevocationThatFailsVerificationTakesNothingAway() async throws {
+        let forged = StoreError(.verificationInvalidSignature, "forged")
+        let verifier = ScriptedVerifier()
+        let (store, pro) = try await ownedPro(verifier)
+        var revoked = pro
+        revoked.revocationDate = Date()
+        revoked.revocationReason = .refundedDueToIssue
+        verifier.script(.failed(forged))
+        backend.send(.revoked(revoked))
+        let events = try await store.pollUntil { _ in true }
+        #expect(events == [.verificationFailed(requestID: nil, transaction: revoked, error: forged)])
+        #expect(verifier.verifiedIDs == [pro.id, pro.id])
+        #expect(try store.isEntitled(to: "pro") && store.currentEntitlements() == [pro])
+        // A genuine one does.
+        backend.send(.revoked(revoked))
+        #expect(try await store.pollUntil { _ in true } == [.revoked(transaction: revoked)])
+        #expect(try !store.isEntitled(to: "pro"))
+    }
+
+    @Test func anExpirationThatCannotBeVerifiedYetChangesNothing() async throws {
+        let offline = StoreError(.storeUnreachable, "offline")
+        let verifier = ScriptedVerifier()
+        let (store, pro) = try await ownedPro(verifier)
+        var ended = pro
+        ended.expirationDate = Date(timeIntervalSince1970: 0)
+        verifier.script(.retryLater(offline))
+        backend.send(.expired(ended))
+        let events = try await store.pollUntil { _ in true }
+        guard case .verificationFailed(nil, ended, let error) = events.first else { Issue.record("\(events)"); return }
+        #expect(error.code == .verificationRetryable)
+        #expect(try store.currentEntitlements() == [pro])
+    }
+}

@@ -134,6 +134,47 @@ import Testing
         #expect(transaction.id == 30)
     }
 
+    @Test func aTransactionStoreKitCalledUnverifiedStaysUnverifiedAfterARelaunch() async throws {
+        storeKit.script.withLock {
+            $0.purchases = [.success(.success(.unverified(ScriptedStoreKit.transaction(6, "pro", .nonConsumable), .invalidSignature)))]
+        }
+        var store = try await openLoaded()
+        guard case .verificationFailed = try await buy(store, "pro") else { Issue.record("not failed"); return }
+        store.close()
+        // The next launch: StoreKit has not (yet) reported it again. Its old verdict stands; nothing passes.
+        store = try open()
+        let events = try await store.pollFor(.milliseconds(300))
+        guard events.count == 1, case .verificationFailed(nil, let transaction, let error) = events[0] else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 6 && error.code == .verificationInvalidSignature)
+        #expect(try !store.isEntitled(to: "pro") && store.currentEntitlements().isEmpty)
+        store.close()
+        // A launch in which StoreKit reports it unverified again: said once, still no entitlement.
+        storeKit.script.withLock { $0.unfinished = [.unverified(ScriptedStoreKit.transaction(6, "pro", .nonConsumable), .invalidSignature)] }
+        store = try open()
+        let again = try await store.pollFor(.milliseconds(300))
+        #expect(again.count == 1, "\(again)")
+        #expect(try !store.isEntitled(to: "pro"))
+        store.close()
+        // StoreKit verifies it at last: now it is purchased and entitles.
+        storeKit.script.withLock { $0.unfinished = [.verified(ScriptedStoreKit.transaction(6, "pro", .nonConsumable))] }
+        store = try open()
+        let verified = try await store.pollFor(.milliseconds(300))
+        guard verified.count == 1, case .purchased(nil, let purchased) = verified[0] else { Issue.record("\(verified)"); return }
+        #expect(purchased.id == 6)
+        #expect(try store.isEntitled(to: "pro"))
+    }
+
+    @Test func aTransactionStoreKitVerifiedInAnEarlierLaunchIsDeliveredAgainAsVerified() async throws {
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(ScriptedStoreKit.transaction(8, "pro", .nonConsumable))))] }
+        var store = try await openLoaded()
+        guard case .purchased = try await buy(store, "pro") else { Issue.record("not purchased"); return }
+        store.close()  // not finished
+        store = try open()
+        let events = try await store.pollFor(.milliseconds(300))
+        guard events.count == 1, case .purchased(nil, let transaction) = events[0] else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 8)
+    }
+
     @Test(arguments: [
         (StoreKitFailure.purchaseNotAllowed, StoreErrorCode.paymentNotAllowed),
         (.networkError("down"), .storeUnreachable),

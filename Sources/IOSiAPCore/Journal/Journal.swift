@@ -46,6 +46,10 @@ package final class Journal: Sendable {
         """
         ALTER TABLE transactions ADD COLUMN unverified INTEGER NOT NULL DEFAULT 0;
         """,
+        // 4: the verifier's verdict, kept for the next launch: 1 verified, 0 not, NULL none (no verifier).
+        """
+        ALTER TABLE transactions ADD COLUMN verdict INTEGER;
+        """,
     ]
 
     let database: Locked<SQLiteDatabase>
@@ -62,36 +66,46 @@ package final class Journal: Sendable {
         self.database = Locked(database)
     }
 
-    /// Writes a transaction the store reported, with the verifier's verdict (`verified`; true when nothing
-    /// verifies), in one commit. Known transactions keep their finish mark; a verified copy replaces theirs,
-    /// so that a revocation or a new signature is kept, and one that did not pass changes nothing. A new
-    /// transaction is written either way, so that it is delivered again, but one that did not pass is no
-    /// entitlement. A transaction first seen through a restore (`finished: true`) is recorded as finished:
-    /// restoring charges nothing.
+    /// Writes a transaction the store reported, with the verifier's verdict (`.none` when nothing
+    /// verifies), in one commit. Known transactions keep their finish mark; a copy that passed replaces
+    /// theirs, so that a revocation or a new signature is kept, and one that did not pass changes nothing. A
+    /// new transaction is written either way, so that it is delivered again, but one that did not pass is
+    /// no entitlement. A transaction first seen through a restore (`finished: true`) is recorded as
+    /// finished: restoring charges nothing.
     @discardableResult
     package func record(_ transaction: StoreTransaction, finished: Bool = false,
-                        verified: Bool = true) throws(StoreError) -> RecordResult {
+                        verdict: RecordedVerdict = .none) throws(StoreError) -> RecordResult {
         let payload = try encode(transaction)
         return try database.withLock { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                try Self.upsert(transaction, payload: payload, finished: finished, verified: verified, in: database)
+                try Self.upsert(transaction, payload: payload, finished: finished, verdict: verdict, in: database)
             }
         }
     }
 
     /// Inserts or updates a transaction inside the caller's SQLite transaction.
-    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool, verified: Bool = true,
+    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool, verdict: RecordedVerdict = .none,
                        in database: SQLiteDatabase) throws(StoreError) -> RecordResult {
         let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
         if let row = try database.query("SELECT finished FROM transactions WHERE id = ?", [id]).first {
-            if verified {
+            switch verdict {
+            case .verified:
+                try database.query("UPDATE transactions SET payload = ?, unverified = 0, verdict = 1 WHERE id = ?", [.blob(payload), id])
+            case .none:
                 try database.query("UPDATE transactions SET payload = ?, unverified = 0 WHERE id = ?", [.blob(payload), id])
+            case .notVerified:
+                break
             }
             return row[0].integer == 1 ? .knownFinished : .knownUnfinished
         }
-        try database.query("INSERT INTO transactions (id, product_id, finished, payload, unverified) VALUES (?, ?, ?, ?, ?)",
+        let verdictValue: SQLiteValue = switch verdict {
+        case .none: .null
+        case .verified: .integer(1)
+        case .notVerified: .integer(0)
+        }
+        try database.query("INSERT INTO transactions (id, product_id, finished, payload, unverified, verdict) VALUES (?, ?, ?, ?, ?, ?)",
                            [id, .text(transaction.productID), .integer(finished ? 1 : 0), .blob(payload),
-                            .integer(verified ? 0 : 1)])
+                            .integer(verdict == .notVerified ? 1 : 0), verdictValue])
         return .inserted
     }
 
@@ -118,6 +132,21 @@ package final class Journal: Sendable {
     /// The transactions not finished yet, oldest id first.
     package func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
         try transactions(where: "finished = 0")
+    }
+
+    /// The transactions not finished yet, oldest id first, each with the verdict recorded for it.
+    package func unfinishedTransactionsWithVerdicts() throws(StoreError) -> [(transaction: StoreTransaction, verdict: RecordedVerdict)] {
+        let rows = try database.withLock { database throws(StoreError) in
+            try database.query("SELECT payload, verdict FROM transactions WHERE finished = 0 ORDER BY id")
+        }
+        return try rows.map { row throws(StoreError) in
+            let verdict: RecordedVerdict = switch row[1].integer {
+            case 1: .verified
+            case 0: .notVerified
+            default: .none
+            }
+            return (try decode(row[0].bytes ?? []), verdict)
+        }
     }
 
     /// Every recorded transaction, oldest id first.

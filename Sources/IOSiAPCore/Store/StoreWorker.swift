@@ -74,17 +74,20 @@ final class StoreWorker: Sendable {
             state.withLock { $0.products[product.id] = product }
             events.push(.purchaseIntent(product: product))
         case .expired(let transaction):
-            // A status change, not a purchase: recorded (finished if new) so entitlements see it.
+            // A status change, not a purchase: recorded (finished if new) so entitlements see it, once
+            // verified like a purchase, so that nothing unsigned changes the journal.
+            guard let verdict = await verifiedStatusChange(transaction) else { return }
             do {
-                try journal.record(transaction, finished: true)
+                try journal.record(transaction, finished: true, verdict: verdict)
                 events.push(.expired(transaction: transaction))
             } catch {
                 // Not journaled: entitlements still end by the expiration date the journal already has.
             }
         case .revoked(let transaction):
+            guard let verdict = await verifiedStatusChange(transaction) else { return }
             do {
                 // A revoked transaction has nothing left to grant: it must never come back as a purchase.
-                try journal.record(transaction, finished: true)
+                try journal.record(transaction, finished: true, verdict: verdict)
                 try journal.markFinished(transaction.id)
                 events.push(.revoked(transaction: transaction))
             } catch {
@@ -131,7 +134,7 @@ final class StoreWorker: Sendable {
             var restored = 0
             for transaction in try await backend.restore() {
                 let outcome = await verify(transaction)
-                try journal.record(transaction, finished: true, verified: outcome.passed)
+                try journal.record(transaction, finished: true, verdict: outcome.recorded)
                 switch outcome {
                 case .failed(let error):
                     events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
@@ -155,13 +158,16 @@ final class StoreWorker: Sendable {
 
     /// Delivers the journal's unfinished transactions again, then picks up what the store still holds
     /// unfinished but the journal lacks (a crash between the charge and the journal write), and re-sends
-    /// finish marks the store missed.
+    /// finish marks the store missed. The store is asked first: StoreKit gives its verdicts as it hands
+    /// transactions over, so the journal's copies are judged by this launch's verdicts where it has them.
     private func redeliverUnfinished() async {
-        for transaction in (try? journal.unfinishedTransactions()) ?? [] {
-            await deliver(transaction, requestID: nil)
+        let fromStore = (try? await backend.unfinishedTransactions()) ?? []
+        let journaled = (try? journal.unfinishedTransactionsWithVerdicts()) ?? []
+        for (transaction, verdict) in journaled {
+            await deliver(transaction, requestID: nil, recorded: verdict)
         }
-        guard let unfinished = try? await backend.unfinishedTransactions() else { return }
-        for transaction in unfinished {
+        let journaledIDs = Set(journaled.map(\.transaction.id))
+        for transaction in fromStore where !journaledIDs.contains(transaction.id) {
             if (try? journal.isFinished(transaction.id)) == true {
                 try? await backend.finish(transactionID: transaction.id)
             } else {
@@ -174,10 +180,28 @@ final class StoreWorker: Sendable {
 
     /// The verdict on `transaction`, or `nil` when the store does not verify: the backend's own failure if
     /// it forces one, else the verifier's.
-    private func verify(_ transaction: StoreTransaction) async -> VerificationOutcome? {
+    /// `recorded` is the journal's verdict from an earlier launch, for a transaction it delivers again.
+    private func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict? = nil) async -> VerificationOutcome? {
         guard let verifier else { return nil }
         if let forced = backend.forcedVerificationFailure(of: transaction) { return .failed(forced) }
+        if let recorded { return await verifier.verify(transaction, recorded: recorded) }
         return await verifier.verify(transaction)
+    }
+
+    /// The verdict to journal a revocation or an expiration with, or `nil` when it did not pass: then the
+    /// journal keeps what it had, and the game hears why.
+    private func verifiedStatusChange(_ transaction: StoreTransaction) async -> RecordedVerdict? {
+        let outcome = await verify(transaction)
+        switch outcome {
+        case .verified, nil:
+            return outcome.recorded
+        case .failed(let error):
+            events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
+        case .retryLater(let error):
+            events.push(.verificationFailed(requestID: nil, transaction: transaction,
+                                            error: StoreError(.verificationRetryable, error.message)))
+        }
+        return nil
     }
 
     /// Verifies a purchased transaction if the store has a verifier, journals it with the verdict, then
@@ -185,11 +209,12 @@ final class StoreWorker: Sendable {
     /// write loses nothing, since the store still holds the transaction unfinished.) Outside a request, a
     /// transaction finished before is not delivered again (it is never granted twice), nor one already
     /// queued in this launch.
-    private func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0) async {
-        let outcome = await verify(transaction)
+    private func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0,
+                         recorded verdict: RecordedVerdict? = nil) async {
+        let outcome = await verify(transaction, recorded: verdict)
         let recorded: Journal.RecordResult
         do {
-            recorded = try journal.record(transaction, verified: outcome.passed)
+            recorded = try journal.record(transaction, verdict: outcome.recorded)
         } catch {
             // Charged but not durable: say so. The store keeps the transaction unfinished and it is
             // delivered again at the next launch.

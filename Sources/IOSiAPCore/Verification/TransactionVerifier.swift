@@ -9,13 +9,24 @@ public enum VerificationOutcome: Sendable, Equatable {
 }
 
 extension VerificationOutcome? {
-    /// Whether a transaction may be granted: it passed, or nothing verifies (`nil`).
-    var passed: Bool {
+    /// What the journal keeps of this verdict.
+    var recorded: RecordedVerdict {
         switch self {
-        case .verified, nil: true
-        case .failed, .retryLater: false
+        case nil: .none
+        case .verified: .verified
+        case .failed, .retryLater: .notVerified
         }
     }
+}
+
+/// A verifier's verdict on a transaction, as the journal kept it from an earlier launch.
+public enum RecordedVerdict: Sendable, Equatable {
+    /// Recorded while nothing verified transactions (or before the journal kept verdicts).
+    case none
+    /// A verifier verified it.
+    case verified
+    /// It failed verification, or was still waiting for it.
+    case notVerified
 }
 
 /// Checks transactions before the game hears of them: on the device (the JWS and its certificate chain),
@@ -24,6 +35,18 @@ extension VerificationOutcome? {
 public protocol TransactionVerifier: Sendable {
     /// Verifies one transaction; called on the store's worker, never on the game's thread.
     func verify(_ transaction: StoreTransaction) async -> VerificationOutcome
+
+    /// Verifies a transaction the journal delivers again at launch, with the verdict it kept from an
+    /// earlier launch. By default the transaction is verified again like any other; a verifier that cannot
+    /// be asked again (StoreKit gives its verdict only as it hands a transaction over) decides with the
+    /// recorded verdict when it has none of its own.
+    func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict) async -> VerificationOutcome
+}
+
+extension TransactionVerifier {
+    public func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict) async -> VerificationOutcome {
+        await verify(transaction)
+    }
 }
 
 /// How long the store waits before checking again a transaction whose verification could not complete:

@@ -14,4 +14,12 @@ public struct VerifierChain: TransactionVerifier {
         }
         return .verified
     }
+
+    public func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict) async -> VerificationOutcome {
+        for verifier in verifiers {
+            let outcome = await verifier.verify(transaction, recorded: recorded)
+            if outcome != .verified { return outcome }
+        }
+        return .verified
+    }
 }
