@@ -72,7 +72,7 @@ enum EventMarshalling {
             switch grant {
             case .currency(let name, _):
                 result.grant_currency = arena.copy(name)
-                result.grant_amount = grant.amount(for: transaction)
+                result.grant_amount = (try? grant.amount(for: transaction)) ?? 0  // granted: in range
             case .entitlement(let name):
                 result.grant_entitlement = arena.copy(name)
             }

@@ -1,5 +1,5 @@
 import Foundation
-import IOSiAPCore
+@testable import IOSiAPCore
 import IOSiAPTestSupport
 import Testing
 
@@ -123,5 +123,36 @@ import Testing
         // Nothing was registered: purchases stay for the game to grant.
         let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))
         guard case .purchased = events.last else { Issue.record("\(events)"); return }
+    }
+
+    @Test func aQuantityOutsideOneToTenIsRefusedNotGrantedAndNeverTraps() async throws {
+        let store = try await openStore()
+        for quantity in [Int.max, Int(Int32.max) + 1, 1_000_000, 0, -5] {
+            let huge = backend.makeTransaction("coins", quantity: quantity)
+            backend.scriptPurchases(.success(.purchased(huge)))
+            let request = try store.requestPayment(productID: "coins")
+            let events = try await store.pollUntilTerminal(of: request)
+            guard case .failed(request, "coins", let error) = events.last else { Issue.record("\(events)"); continue }
+            #expect(error.code == .quantityOutOfRange && error.message.contains("refused"), "\(error)")
+            #expect(try store.unfinishedTransactions().contains(huge))  // not finished: nothing lost
+        }
+        #expect(try store.balance(of: "coins") == 0)
+    }
+
+    @Test func aGrantThatWouldOverflowTheBalanceIsRefusedAndChangesNothing() async throws {
+        var store: PurchaseStore? = try await openStore()
+        _ = try await store!.pollUntilTerminal(of: try store!.requestPayment(productID: "coins"))
+        store?.close()
+        store = nil
+        let nearlyFull = Int64.max - 50
+        try SQLiteDatabase(path: try folder.state.file("journal.sqlite"), create: false)
+            .query("UPDATE balances SET amount = ? WHERE currency = 'coins'", [.integer(nearlyFull)])
+        let reopened = try await openStore()
+        let request = try reopened.requestPayment(productID: "coins")
+        let events = try await reopened.pollUntilTerminal(of: request)
+        guard case .failed(request, "coins", let error) = events.last else { Issue.record("\(events)"); return }
+        #expect(error.message.contains("past \(Int64.max)"), "\(error)")
+        #expect(try reopened.balance(of: "coins") == nearlyFull)
+        #expect(try reopened.unfinishedTransactions().count == 1)
     }
 }

@@ -143,7 +143,7 @@ import Testing
         store.close()
         // The next launch: StoreKit has not (yet) reported it again. Its old verdict stands; nothing passes.
         store = try open()
-        let events = try await store.pollFor(.milliseconds(300))
+        let events = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
         guard events.count == 1, case .verificationFailed(nil, let transaction, let error) = events[0] else { Issue.record("\(events)"); return }
         #expect(transaction.id == 6 && error.code == .verificationInvalidSignature)
         #expect(try !store.isEntitled(to: "pro") && store.currentEntitlements().isEmpty)
@@ -151,14 +151,14 @@ import Testing
         // A launch in which StoreKit reports it unverified again: said once, still no entitlement.
         storeKit.script.withLock { $0.unfinished = [.unverified(ScriptedStoreKit.transaction(6, "pro", .nonConsumable), .invalidSignature)] }
         store = try open()
-        let again = try await store.pollFor(.milliseconds(300))
+        let again = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
         #expect(again.count == 1, "\(again)")
         #expect(try !store.isEntitled(to: "pro"))
         store.close()
         // StoreKit verifies it at last: now it is purchased and entitles.
         storeKit.script.withLock { $0.unfinished = [.verified(ScriptedStoreKit.transaction(6, "pro", .nonConsumable))] }
         store = try open()
-        let verified = try await store.pollFor(.milliseconds(300))
+        let verified = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
         guard verified.count == 1, case .purchased(nil, let purchased) = verified[0] else { Issue.record("\(verified)"); return }
         #expect(purchased.id == 6)
         #expect(try store.isEntitled(to: "pro"))
@@ -170,7 +170,7 @@ import Testing
         guard case .purchased = try await buy(store, "pro") else { Issue.record("not purchased"); return }
         store.close()  // not finished
         store = try open()
-        let events = try await store.pollFor(.milliseconds(300))
+        let events = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
         guard events.count == 1, case .purchased(nil, let transaction) = events[0] else { Issue.record("\(events)"); return }
         #expect(transaction.id == 8)
     }

@@ -16,7 +16,7 @@ extension StoreEvent: CustomStringConvertible {
             return "purchased \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary)"
         case .granted(let id, let transaction, let grant):
             let what = switch grant {
-            case .currency(let name, _): "+\(grant.amount(for: transaction)) \(name)"
+            case .currency(let name, _): "+\((try? grant.amount(for: transaction)) ?? 0) \(name)"
             case .entitlement(let name): "entitlement \(name)"
             }
             return "granted \(id.map { "#\($0)" } ?? "(no request)") \(transaction.summary): \(what)"

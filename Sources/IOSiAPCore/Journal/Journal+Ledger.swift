@@ -4,8 +4,11 @@
 extension Journal {
     /// Records `transaction`, grants it and marks it finished, all or nothing. Returns `false`, granting
     /// nothing, when the transaction was finished before.
+    /// A grant that cannot be made (a quantity outside 1...10, a balance that would pass `Int64.max`)
+    /// throws and changes nothing.
     package func grantAndFinish(_ transaction: StoreTransaction, _ grant: Grant) throws(StoreError) -> Bool {
         let payload = try encode(transaction)
+        let amount = try grant.amount(for: transaction)
         return try database.withLock { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
                 let before = try Self.upsert(transaction, payload: payload, finished: false, in: database)
@@ -18,7 +21,14 @@ extension Journal {
                 case .currency(let name, _): currency = .text(name)
                 case .entitlement(let name): entitlement = .text(name)
                 }
-                let amount = grant.amount(for: transaction)
+                if case .text(let name) = currency, amount > 0 {
+                    let balance = try database.query("SELECT amount FROM balances WHERE currency = ?", [.text(name)])
+                        .first?.first?.integer ?? 0
+                    guard balance <= Int64.max - amount else {
+                        throw StoreError(.invalidArgument, "granting \(amount) \(name) for transaction \(transaction.id) "
+                            + "would take the balance of \(balance) past \(Int64.max)")
+                    }
+                }
                 try database.query("""
                     INSERT OR IGNORE INTO grants (transaction_id, product_id, currency, amount, entitlement)
                     VALUES (?, ?, ?, ?, ?)

@@ -57,6 +57,12 @@ package final class GrantLedger: Sendable {
                 return granted || requestID != nil ? .granted(requestID: requestID, transaction: transaction, grant: grant) : nil
             } catch {
                 guard let requestID else { return nil }  // still unfinished: it comes back at the next launch
+                if error.code != .storageFailure {
+                    // Refused, not failed to write: it stays unfinished, and the game may grant it itself.
+                    return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                        error.code, "purchase of '\(transaction.productID)' (transaction \(transaction.id)) completed but the "
+                            + "ledger refused to grant it: \(error.message)"))
+                }
                 return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
                     .storageFailure, "purchase of '\(transaction.productID)' completed but could not be granted "
                         + "(\(error.message)); it will be granted at the next launch"))
