@@ -80,4 +80,27 @@ import Testing
         #expect(fast == (try JSONDecoder().decode(SignedTransactionPayload.self, from: Data(text.utf8))))
         #expect(fast.productId == nil && fast.quantity == -4 && fast.purchaseDate?.value == 1697.25)
     }
+
+    /// Hostile numbers in every numeric field: the fast path reads what JSONDecoder reads, or refuses.
+    @Test func hostileNumbersGetJSONDecodersVerdictOrARefusal() throws {
+        let numbers = ["-0", "0", "-0.0", "1e3", "1E-400", "1e400", "-1e400", "2147483647", "2147483648", "-2147483649",
+                       "9223372036854775807", "9223372036854775808", "-9223372036854775809", String(repeating: "9", count: 300),
+                       "0." + String(repeating: "0", count: 300) + "1", "1." + String(repeating: "5", count: 400),
+                       "1767225600000.9999999999999999999", "253402300799999", "253402300800000", "4.9e-324", "1.7976931348623157e308"]
+        let transactionFields = ["quantity", "price", "revocationReason", "offerType", "revocationPercentage", "signedDate",
+                                 "purchaseDate", "expiresDate"]
+        let renewalFields = ["expirationIntent", "autoRenewStatus", "priceIncreaseStatus", "renewalPrice", "offerType",
+                             "gracePeriodExpiresDate", "renewalDate"]
+        func agree<Payload: Decodable & Equatable>(_ type: Payload.Type, _ text: String) {
+            let bytes = Array(text.utf8)
+            let slow = try? JSONDecoder().decode(type, from: Data(bytes))
+            if let fast = try? PayloadDecoder.decode(type, from: bytes) {
+                #expect(fast == slow, "\(text)")
+            }
+        }
+        for number in numbers {
+            for field in transactionFields { agree(SignedTransactionPayload.self, #"{"productId":"a","\#(field)":\#(number)}"#) }
+            for field in renewalFields { agree(RenewalInfoPayload.self, #"{"productId":"a","\#(field)":\#(number)}"#) }
+        }
+    }
 }
