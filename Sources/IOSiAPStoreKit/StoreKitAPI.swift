@@ -10,7 +10,7 @@ public protocol StoreKitAPI: Sendable {
 
     /// `Product.products(for:)`.
     func products(for ids: [String]) async throws(StoreKitFailure) -> [Product]
-    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken` and `.promotionalOffer`.
+    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken` and `.promotionalOffer(offerID:signature:)`.
     func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?,
                   promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
     /// `Transaction.updates`: started once, when the store opens.
@@ -74,12 +74,14 @@ public protocol StoreKitTransaction: Sendable {
     var revocationDate: Date? { get }
     var revocationReason: RevocationReason? { get }
     var appAccountToken: UUID? { get }
-    var environment: StoreEnvironment { get }
+    /// `transaction.environment.rawValue` ("Production", "Sandbox", "Xcode"): the backend maps it, and a value it
+    /// does not know fails verification instead of being taken for Production.
+    var environment: String { get }
     var storefrontCountryCode: String { get }
     var ownershipType: OwnershipType { get }
     var reason: TransactionReason { get }
     var subscriptionGroupID: String? { get }
-    /// `transaction.offer` (`offerType` and `offerID` before iOS 17.2).
+    /// `transaction.offer`: its type (win-back included) and id.
     var offer: TransactionOffer? { get }
     var jwsRepresentation: String { get }
 }
@@ -118,6 +120,8 @@ public enum StoreKitFailure: Error, Sendable, Equatable {
     case systemError(String)
     case notAvailableInStorefront
     case notEntitled
+    /// `StoreKitError.unsupported` (iOS 18.4+), or an operation this platform's StoreKit lacks (a purchase on
+    /// visionOS, which needs the game's UI scene).
     case unsupported
     case invalidQuantity
     case productUnavailable

@@ -20,13 +20,16 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     final class VerificationResults: Sendable {
         private let outcomes = Locked<[UInt64: VerificationOutcome]>([:])
 
-        func note<Transaction>(_ result: StoreKitVerified<Transaction>, id: UInt64) {
-            outcomes.withLock { outcomes in
-                switch result {
-                case .verified: outcomes[id] = .verified
-                case .unverified(_, let failure): outcomes[id] = .failed(StoreKitErrorMapping.error(failure))
-                }
+        /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
+        /// when StoreKit verified it, so that it is never taken for a Production purchase.
+        func note(_ result: StoreKitVerified<API.Transaction>) {
+            let outcome: VerificationOutcome = switch result {
+            case .verified(let transaction) where StoreEnvironment(rawValue: transaction.environment) == nil:
+                .failed(StoreKitErrorMapping.unknownEnvironment(transaction.environment))
+            case .verified: .verified
+            case .unverified(_, let failure): .failed(StoreKitErrorMapping.error(failure))
             }
+            outcomes.withLock { $0[result.value.id] = outcome }
         }
 
         func outcome(for id: UInt64) -> VerificationOutcome? { outcomes.withLock { $0[id] } }
@@ -42,7 +45,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         let updates = api.transactionUpdates()
         listener = Task.detached {
             for await update in updates {
-                results.note(update, id: update.value.id)
+                results.note(update)
                 let transaction = Self.transaction(update.value)
                 sink.yield(transaction.isRevoked ? .revoked(transaction) : .purchased(transaction))
             }
@@ -91,7 +94,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
         switch result {
         case .success(let verified):
-            results.note(verified, id: verified.value.id)
+            results.note(verified)
             return .purchased(Self.transaction(verified.value))
         case .userCancelled:
             return .cancelled
@@ -103,14 +106,14 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     public func restore() async throws(StoreError) -> [StoreTransaction] {
         do { try await api.sync() } catch { throw StoreKitErrorMapping.error(error) }
         return await api.currentEntitlements().map { entitlement in
-            results.note(entitlement, id: entitlement.value.id)
+            results.note(entitlement)
             return Self.transaction(entitlement.value)
         }.filter { $0.productType.isRestorable && !$0.isRevoked }
     }
 
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
         await api.unfinishedTransactions().map { unfinished in
-            results.note(unfinished, id: unfinished.value.id)
+            results.note(unfinished)
             return Self.transaction(unfinished.value)
         }
     }
@@ -134,7 +137,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         // With Family Sharing there can be several; the one that entitles the user most comes first.
         let ranked = statuses.sorted { Self.rank($0.state) < Self.rank($1.state) }
         guard let status = ranked.first else { return nil }
-        results.note(status.transaction, id: status.transaction.value.id)
+        results.note(status.transaction)
         let transaction = Self.transaction(status.transaction.value)
         return SubscriptionStatus(state: status.state, transaction: transaction, willAutoRenew: status.willAutoRenew,
                                   autoRenewProductID: status.autoRenewProductID ?? transaction.productID)
@@ -165,6 +168,13 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                      subscription: product.subscription)
     }
 
+    /// StoreKit's environment name as a `StoreEnvironment`. A name this library does not know is not Production:
+    /// it becomes `.xcode`, the least trusted environment StoreKit itself reports (locally signed, nothing
+    /// charged), and `VerificationResults.note` fails the transaction's verification, so it is never granted.
+    static func environment(_ name: String) -> StoreEnvironment {
+        StoreEnvironment(rawValue: name) ?? .xcode
+    }
+
     static func transaction(_ transaction: API.Transaction) -> StoreTransaction {
         StoreTransaction(
             id: transaction.id, originalID: transaction.originalID, productID: transaction.productID,
@@ -172,7 +182,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             purchaseDate: transaction.purchaseDate, originalPurchaseDate: transaction.originalPurchaseDate,
             expirationDate: transaction.expirationDate, revocationDate: transaction.revocationDate,
             revocationReason: transaction.revocationReason, appAccountToken: transaction.appAccountToken,
-            environment: transaction.environment, storefront: transaction.storefrontCountryCode,
+            environment: environment(transaction.environment), storefront: transaction.storefrontCountryCode,
             ownershipType: transaction.ownershipType, reason: transaction.reason,
             subscriptionGroupID: transaction.subscriptionGroupID, signedJWS: transaction.jwsRepresentation,
             offer: transaction.offer)

@@ -10,7 +10,7 @@ enum StoreKitErrorMapping {
         case .systemError(let detail): StoreError(.systemError, "StoreKit: system error: \(detail)")
         case .notAvailableInStorefront: StoreError(.storeProductNotAvailable, "StoreKit: not available in this storefront")
         case .notEntitled: StoreError(.notEntitled, "StoreKit: the app is not entitled to this")
-        case .unsupported: StoreError(.unsupportedPlatform, "StoreKit: unsupported on this device")
+        case .unsupported: StoreError(.unsupportedPlatform, "StoreKit: not supported on this device or platform")
         case .invalidQuantity: StoreError(.quantityOutOfRange, "StoreKit: invalid quantity")
         case .productUnavailable: StoreError(.storeProductNotAvailable, "StoreKit: the product is unavailable")
         case .purchaseNotAllowed: StoreError(.paymentNotAllowed, "StoreKit: purchases are not allowed")
@@ -21,6 +21,11 @@ enum StoreKitErrorMapping {
         case .missingOfferParameters: StoreError(.missingOfferParams, "StoreKit: missing offer parameters")
         case .other(let detail): StoreError(.unknown, "StoreKit: \(detail)")
         }
+    }
+
+    /// A transaction whose environment StoreKit names with a value this library does not know.
+    static func unknownEnvironment(_ name: String) -> StoreError {
+        StoreError(.verificationInvalidEnvironment, "StoreKit: the transaction comes from an unknown environment '\(name)'")
     }
 
     static func error(_ failure: StoreKitVerificationFailure) -> StoreError {

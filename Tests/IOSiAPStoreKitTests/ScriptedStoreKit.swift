@@ -27,7 +27,7 @@ final class ScriptedStoreKit: StoreKitAPI {
         var revocationDate: Date?
         var revocationReason: RevocationReason?
         var appAccountToken: UUID?
-        var environment = StoreEnvironment.sandbox
+        var environment = "Sandbox"
         var storefrontCountryCode = "USA"
         var ownershipType = OwnershipType.purchased
         var reason = TransactionReason.purchase

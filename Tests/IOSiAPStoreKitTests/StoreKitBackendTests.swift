@@ -175,6 +175,39 @@ import Testing
         #expect(transaction.id == 8)
     }
 
+    @Test(arguments: [("Production", StoreEnvironment.production), ("Sandbox", .sandbox), ("Xcode", .xcode)])
+    func storeKitEnvironmentsAreKept(name: String, environment: StoreEnvironment) async throws {
+        var transaction = ScriptedStoreKit.transaction(60, "coins")
+        transaction.environment = name
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(transaction)))] }
+        let store = try await openLoaded()
+        guard case .purchased(_, let purchased) = try await buy(store, "coins") else { Issue.record("not purchased"); return }
+        #expect(purchased.environment == environment)
+    }
+
+    @Test func anUnknownEnvironmentIsNotProductionAndFailsVerification() async throws {
+        var transaction = ScriptedStoreKit.transaction(61, "coins")
+        transaction.environment = "Staging"
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(transaction)))] }
+        let store = try await openLoaded()
+        guard case .verificationFailed(_, let failed, let error) = try await buy(store, "coins") else {
+            Issue.record("an unknown environment was not refused"); return
+        }
+        #expect(error.code == .verificationInvalidEnvironment)
+        #expect(failed.environment == .xcode)
+        #expect(failed.environment != .production)
+    }
+
+    @Test func aWinBackOfferReachesTheGame() async throws {
+        var transaction = ScriptedStoreKit.transaction(62, "monthly", .autoRenewable)
+        transaction.offer = TransactionOffer(type: .winBack, id: "come_back")
+        storeKit.sendUpdate(.verified(transaction))
+        let store = try open()
+        let events = try await store.pollUntil { _ in true }
+        guard case .purchased(_, let purchased) = events.first else { Issue.record("\(events)"); return }
+        #expect(purchased.offer == TransactionOffer(type: .winBack, id: "come_back"))
+    }
+
     @Test(arguments: [
         (StoreKitFailure.purchaseNotAllowed, StoreErrorCode.paymentNotAllowed),
         (.networkError("down"), .storeUnreachable),

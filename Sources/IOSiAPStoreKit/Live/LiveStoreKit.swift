@@ -1,28 +1,50 @@
-// The only file that calls StoreKit: thin wrappers from StoreKit 2 to `StoreKitAPI`. Everything it feeds
-// is decided, and tested on Linux, in StoreKitBackend. This file has not been compiled or run on an Apple
-// platform yet (no Apple machine is available to the project); the test command only parses it.
+// The only file that calls StoreKit: thin wrappers from StoreKit 2 to `StoreKitAPI`. Everything it feeds is
+// decided, and tested on Linux, in StoreKitBackend.
+//
+// What has been checked: scripts/check-storekit.sh type-checks this file on Linux (Swift 6, warnings as errors)
+// against a declarations-only `StoreKit` we transcribed from the iOS 18.0 SDK's interface text
+// (Tests/AppleSDK/StoreKit), once as iOS and once each as macOS, tvOS and visionOS with that platform's
+// unavailable APIs made unavailable. What has not: it has never been compiled by Apple's compiler against the
+// real SDK, and never run on Apple hardware. Linux ignores `introduced:` versions, so that every API used here is
+// available at the deployment targets (iOS 18, macOS 15, tvOS 18, visionOS 2) or behind `#available` was checked
+// by reading the declarations, not by a compiler.
+//
+// The check cannot set `os(tvOS)` or `os(visionOS)` on Linux, so the platform branches below also honour the
+// IOSIAP_STOREKIT_CHECK_<PLATFORM> condition the check sets; nothing else defines it.
+//
+// Inside `LiveStoreKit` the bare names `Product` and `Transaction` are `StoreKitAPI`'s associated types
+// (`LiveProduct`, `LiveTransaction`), so StoreKit's types are always written `StoreKit.Product` and
+// `StoreKit.Transaction` in this file.
 #if canImport(StoreKit)
 import Foundation
 import IOSiAPCore
 import StoreKit
 
-@available(iOS 17.0, macOS 14.0, tvOS 17.0, visionOS 1.0, *)
+/// `StoreKitAPI` over the real StoreKit 2: `StoreKitBackend(api: LiveStoreKit())` on Apple platforms.
 public struct LiveStoreKit: StoreKitAPI {
+    /// Creates the live StoreKit wrapper.
     public init() {}
 
     public func products(for ids: [String]) async throws(StoreKitFailure) -> [LiveProduct] {
-        do { return try await Product.products(for: ids).map(LiveProduct.init) } catch { throw Self.failure(error) }
+        do { return try await StoreKit.Product.products(for: ids).map(LiveProduct.init) } catch { throw Self.failure(error) }
     }
 
     public func purchase(_ product: LiveProduct, quantity: Int, appAccountToken: UUID?,
                          promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
-        var options: Set<Product.PurchaseOption> = [.quantity(quantity)]
+        #if os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS
+        // visionOS has no `purchase(options:)`: only `purchase(confirmIn:options:)` with the game's UI scene,
+        // which the C ABI cannot pass yet (issue 13, item 2).
+        throw .unsupported
+        #else
+        var options: Set<StoreKit.Product.PurchaseOption> = [.quantity(quantity)]
         if let appAccountToken { options.insert(.appAccountToken(appAccountToken)) }
         if let offer = promotionalOffer {
-            options.insert(.promotionalOffer(offerID: offer.offerID, keyID: offer.keyID, nonce: offer.nonce,
-                                             signature: offer.signature, timestamp: Int(offer.timestamp)))
+            // iOS 17.4+ (below every deployment target), so the deprecated five-argument form is never needed.
+            let signature = StoreKit.Product.SubscriptionOffer.Signature(keyID: offer.keyID, nonce: offer.nonce,
+                                                                         timestamp: Int(offer.timestamp), signature: offer.signature)
+            options.insert(.promotionalOffer(offerID: offer.offerID, signature: signature))
         }
-        let result: Product.PurchaseResult
+        let result: StoreKit.Product.PurchaseResult
         do { result = try await product.product.purchase(options: options) } catch { throw Self.failure(error) }
         switch result {
         case .success(let verification): return .success(Self.verified(verification))
@@ -30,12 +52,13 @@ public struct LiveStoreKit: StoreKitAPI {
         case .pending: return .pending
         @unknown default: throw .other("an unknown purchase result")
         }
+        #endif
     }
 
     public func transactionUpdates() -> AsyncStream<StoreKitVerified<LiveTransaction>> {
         AsyncStream { continuation in
             let listener = Task {
-                for await update in Transaction.updates { continuation.yield(Self.verified(update)) }
+                for await update in StoreKit.Transaction.updates { continuation.yield(Self.verified(update)) }
                 continuation.finish()
             }
             continuation.onTermination = { _ in listener.cancel() }
@@ -44,13 +67,13 @@ public struct LiveStoreKit: StoreKitAPI {
 
     public func unfinishedTransactions() async -> [StoreKitVerified<LiveTransaction>] {
         var all: [StoreKitVerified<LiveTransaction>] = []
-        for await transaction in Transaction.unfinished { all.append(Self.verified(transaction)) }
+        for await transaction in StoreKit.Transaction.unfinished { all.append(Self.verified(transaction)) }
         return all
     }
 
     public func currentEntitlements() async -> [StoreKitVerified<LiveTransaction>] {
         var all: [StoreKitVerified<LiveTransaction>] = []
-        for await transaction in Transaction.currentEntitlements { all.append(Self.verified(transaction)) }
+        for await transaction in StoreKit.Transaction.currentEntitlements { all.append(Self.verified(transaction)) }
         return all
     }
 
@@ -59,7 +82,7 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     public func finish(transactionID: UInt64) async {
-        for await result in Transaction.unfinished where result.unsafePayloadValue.id == transactionID {
+        for await result in StoreKit.Transaction.unfinished where result.unsafePayloadValue.id == transactionID {
             await result.unsafePayloadValue.finish()
         }
     }
@@ -71,8 +94,8 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     public func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<LiveTransaction>] {
-        let statuses: [Product.SubscriptionInfo.Status]
-        do { statuses = try await Product.SubscriptionInfo.status(for: groupID) } catch { throw Self.failure(error) }
+        let statuses: [StoreKit.Product.SubscriptionInfo.Status]
+        do { statuses = try await StoreKit.Product.SubscriptionInfo.status(for: groupID) } catch { throw Self.failure(error) }
         return statuses.map { status in
             let state: SubscriptionStatus.State = switch status.state {
             case .subscribed: .subscribed
@@ -80,7 +103,7 @@ public struct LiveStoreKit: StoreKitAPI {
             case .inBillingRetryPeriod: .inBillingRetryPeriod
             case .inGracePeriod: .inGracePeriod
             case .revoked: .revoked
-            default: .expired
+            default: .expired  // a state added later entitles to nothing until this library knows it
             }
             let renewal = status.renewalInfo.unsafePayloadValue
             return StoreKitSubscriptionStatus(state: state, transaction: Self.verified(status.transaction),
@@ -89,6 +112,9 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     public func purchaseIntents() -> AsyncStream<LiveProduct> {
+        #if os(tvOS) || os(visionOS) || IOSIAP_STOREKIT_CHECK_TVOS || IOSIAP_STOREKIT_CHECK_VISIONOS
+        AsyncStream { $0.finish() }  // PurchaseIntent is unavailable here: the App Store cannot start purchases
+        #else
         AsyncStream { continuation in
             let listener = Task {
                 for await intent in PurchaseIntent.intents { continuation.yield(LiveProduct(product: intent.product)) }
@@ -96,9 +122,10 @@ public struct LiveStoreKit: StoreKitAPI {
             }
             continuation.onTermination = { _ in listener.cancel() }
         }
+        #endif
     }
 
-    private static func verified(_ result: VerificationResult<Transaction>) -> StoreKitVerified<LiveTransaction> {
+    private static func verified(_ result: VerificationResult<StoreKit.Transaction>) -> StoreKitVerified<LiveTransaction> {
         switch result {
         case .verified(let transaction):
             return .verified(LiveTransaction(transaction, jws: result.jwsRepresentation))
@@ -125,10 +152,13 @@ public struct LiveStoreKit: StoreKitAPI {
             case .notAvailableInStorefront: return .notAvailableInStorefront
             case .notEntitled: return .notEntitled
             case .unknown: return .unknown
-            default: return .other(String(describing: error))
+            default:
+                // `unsupported` is iOS 18.4+ (macOS 15.4, tvOS 18.4, visionOS 2.4), newer than the deployment targets.
+                if #available(iOS 18.4, macOS 15.4, tvOS 18.4, visionOS 2.4, *), case .unsupported = error { return .unsupported }
+                return .other(String(describing: error))
             }
         }
-        if let error = error as? Product.PurchaseError {
+        if let error = error as? StoreKit.Product.PurchaseError {
             switch error {
             case .invalidQuantity: return .invalidQuantity
             case .productUnavailable: return .productUnavailable
@@ -138,16 +168,16 @@ public struct LiveStoreKit: StoreKitAPI {
             case .invalidOfferPrice: return .invalidOfferPrice
             case .invalidOfferSignature: return .invalidOfferSignature
             case .missingOfferParameters: return .missingOfferParameters
-            default: return .other(String(describing: error))
+            @unknown default: return .other(String(describing: error))
             }
         }
         return .other(String(describing: error))
     }
 }
 
-@available(iOS 17.0, macOS 14.0, tvOS 17.0, visionOS 1.0, *)
+/// A StoreKit `Product` as `StoreKitProduct`.
 public struct LiveProduct: StoreKitProduct {
-    let product: Product
+    let product: StoreKit.Product
 
     public var id: String { product.id }
     public var type: ProductType {
@@ -163,26 +193,49 @@ public struct LiveProduct: StoreKitProduct {
     public var price: Decimal { product.price }
     public var displayPrice: String { product.displayPrice }
     public var currencyCode: String { product.priceFormatStyle.currencyCode }
+
+    /// The subscription's period, group and offers. Win-back offers (`winBackOffers`) are not read: Core's
+    /// `SubscriptionInfo` has no place for them yet. An offer StoreKit describes in a way this library does not
+    /// know (a new payment mode or period unit) is left out rather than guessed.
     public var subscription: SubscriptionInfo? {
-        guard let info = product.subscription else { return nil }
-        let unit: SubscriptionPeriod.Unit = switch info.subscriptionPeriod.unit {
-        case .day: .day
-        case .week: .week
-        case .month: .month
-        default: .year
-        }
+        guard let info = product.subscription, let period = Self.period(info.subscriptionPeriod) else { return nil }
         return SubscriptionInfo(groupID: info.subscriptionGroupID, groupName: info.groupDisplayName, level: info.groupLevel,
-                                period: SubscriptionPeriod(value: info.subscriptionPeriod.value, unit: unit),
-                                introductoryOffer: nil, promotionalOffers: [])
+                                period: period, introductoryOffer: info.introductoryOffer.flatMap(Self.offer),
+                                promotionalOffers: info.promotionalOffers.compactMap(Self.offer))
+    }
+
+    private static func offer(_ offer: StoreKit.Product.SubscriptionOffer) -> SubscriptionOffer? {
+        let mode: OfferPaymentMode
+        switch offer.paymentMode {
+        case .freeTrial: mode = .freeTrial
+        case .payAsYouGo: mode = .payAsYouGo
+        case .payUpFront: mode = .payUpFront
+        default: return nil
+        }
+        guard let period = period(offer.period), offer.periodCount > 0 else { return nil }
+        return SubscriptionOffer(id: offer.id, paymentMode: mode, period: period, periodCount: offer.periodCount,
+                                 price: offer.price, displayPrice: offer.displayPrice)
+    }
+
+    private static func period(_ period: StoreKit.Product.SubscriptionPeriod) -> SubscriptionPeriod? {
+        let unit: SubscriptionPeriod.Unit
+        switch period.unit {
+        case .day: unit = .day
+        case .week: unit = .week
+        case .month: unit = .month
+        case .year: unit = .year
+        @unknown default: return nil
+        }
+        return period.value > 0 ? SubscriptionPeriod(value: period.value, unit: unit) : nil  // its init traps on 0
     }
 }
 
-@available(iOS 17.0, macOS 14.0, tvOS 17.0, visionOS 1.0, *)
+/// A StoreKit `Transaction` and its signed JWS as `StoreKitTransaction`.
 public struct LiveTransaction: StoreKitTransaction {
-    let transaction: Transaction
+    let transaction: StoreKit.Transaction
     public let jwsRepresentation: String
 
-    init(_ transaction: Transaction, jws: String) {
+    init(_ transaction: StoreKit.Transaction, jws: String) {
         self.transaction = transaction
         jwsRepresentation = jws
     }
@@ -207,22 +260,22 @@ public struct LiveTransaction: StoreKitTransaction {
         transaction.revocationReason.map { $0 == .developerIssue ? .refundedDueToIssue : .refundedForOtherReason }
     }
     public var appAccountToken: UUID? { transaction.appAccountToken }
-    public var environment: StoreEnvironment { StoreEnvironment(rawValue: transaction.environment.rawValue) ?? .production }
+    public var environment: String { transaction.environment.rawValue }
     public var storefrontCountryCode: String { transaction.storefront.countryCode }
     public var ownershipType: OwnershipType { transaction.ownershipType == .familyShared ? .familyShared : .purchased }
     public var reason: TransactionReason { transaction.reason == .renewal ? .renewal : .purchase }
     public var subscriptionGroupID: String? { transaction.subscriptionGroupID }
     public var offer: TransactionOffer? {
-        let type: Transaction.OfferType?
-        let id: String?
-        if #available(iOS 17.2, macOS 14.2, tvOS 17.2, visionOS 1.1, *) {
-            (type, id) = (transaction.offer?.type, transaction.offer?.id)
-        } else {
-            (type, id) = (transaction.offerType, transaction.offerID)
+        guard let offer = transaction.offer else { return nil }
+        let type: OfferType
+        switch offer.type {
+        case .introductory: type = .introductory
+        case .promotional: type = .promotional
+        case .code: type = .offerCode
+        case .winBack: type = .winBack
+        default: return nil
         }
-        let kinds: [(Transaction.OfferType, OfferType)] = [(.introductory, .introductory), (.promotional, .promotional), (.code, .offerCode)]
-        guard let type, let kind = kinds.first(where: { $0.0 == type })?.1 else { return nil }
-        return TransactionOffer(type: kind, id: id)
+        return TransactionOffer(type: type, id: offer.id)
     }
 }
 #endif
