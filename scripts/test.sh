@@ -33,6 +33,9 @@ grep -qF "100 Münzen — 0,99${nbsp}€" <<<"$localized" || { echo "example ses
 echo "== unit tests"
 swift test --skip-build
 
+echo "== StoreKit backend, Live/ included, type-checked against the transcribed StoreKit declarations (iOS, macOS, tvOS, visionOS)"
+bash scripts/check-storekit.sh
+
 echo "== C ABI, shared library, C and C++ layers"
 bash scripts/test-native.sh
 
