@@ -158,17 +158,43 @@ import Testing
         #expect(try !store.isEntitled(to: "pro"))
     }
 
-    @Test func anExpirationThatCannotBeVerifiedYetChangesNothing() async throws {
+    @Test func aRefundThatCannotBeVerifiedYetIsCheckedAgainUntilItIs() async throws {
         let offline = StoreError(.storeUnreachable, "offline")
         let verifier = ScriptedVerifier()
-        let (store, pro) = try await ownedPro(verifier)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
+                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(20), maximum: .milliseconds(40)))
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        let bought = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+        guard case .purchased(_, let pro) = bought.last else { Issue.record("\(bought)"); return }
+        try store.finish(transactionID: pro.id)
         var ended = pro
-        ended.expirationDate = Date(timeIntervalSince1970: 0)
-        verifier.script(.retryLater(offline))
-        backend.send(.expired(ended))
-        let events = try await store.pollUntil { _ in true }
+        ended.revocationDate = Date()
+        verifier.script(.retryLater(offline), .retryLater(offline))
+        backend.send(.revoked(ended))
+        let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
         guard case .verificationFailed(nil, ended, let error) = events.first else { Issue.record("\(events)"); return }
         #expect(error.code == .verificationRetryable)
-        #expect(try store.currentEntitlements() == [pro])
+        #expect(events.count == 2)  // said once, retried quietly, then applied
+        #expect(try !store.isEntitled(to: "pro"))
+    }
+
+    @Test func atLaunchTheStoresNewerCopyWinsOverTheJournals() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+            if case .purchased(_, let transaction) = events.last { bought = transaction }
+            store.close()  // not finished
+        }
+        // Refunded while the game was closed: the store still holds it unfinished, now revoked.
+        var refunded = try #require(bought)
+        refunded.revocationDate = Date()
+        refunded.revocationReason = .refundedDueToIssue
+        backend.holdUnfinished([refunded])
+        let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+        let events = try await relaunched.pollUntil { _ in true } + relaunched.pollFor(.milliseconds(100))
+        #expect(events == [.revoked(transaction: refunded)])
+        #expect(try !relaunched.isEntitled(to: "pro") && relaunched.unfinishedTransactions().isEmpty)
     }
 }

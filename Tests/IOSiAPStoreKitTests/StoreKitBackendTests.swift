@@ -164,6 +164,22 @@ import Testing
         #expect(try store.isEntitled(to: "pro"))
     }
 
+    @Test func aVerdictThatTurnsBadIsKeptForTheNextLaunch() async throws {
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(ScriptedStoreKit.transaction(9, "pro", .nonConsumable))))] }
+        var store = try await openLoaded()
+        guard case .purchased = try await buy(store, "pro") else { Issue.record("not purchased"); return }
+        store.close()  // not finished
+        storeKit.script.withLock { $0.unfinished = [.unverified(ScriptedStoreKit.transaction(9, "pro", .nonConsumable), .revokedCertificate)] }
+        store = try open()
+        guard case .verificationFailed = try await store.pollUntil({ _ in true }).first else { Issue.record("not failed"); return }
+        store.close()
+        storeKit.script.withLock { $0.unfinished = [] }  // StoreKit has not reported it yet in this launch
+        store = try open()
+        let events = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
+        guard events.count == 1, case .verificationFailed(nil, let transaction, _) = events[0] else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 9)
+    }
+
     @Test func aTransactionStoreKitVerifiedInAnEarlierLaunchIsDeliveredAgainAsVerified() async throws {
         storeKit.script.withLock { $0.purchases = [.success(.success(.verified(ScriptedStoreKit.transaction(8, "pro", .nonConsumable))))] }
         var store = try await openLoaded()

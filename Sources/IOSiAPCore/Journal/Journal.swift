@@ -68,7 +68,8 @@ package final class Journal: Sendable {
 
     /// Writes a transaction the store reported, with the verifier's verdict (`.none` when nothing
     /// verifies), in one commit. Known transactions keep their finish mark; a copy that passed replaces
-    /// theirs, so that a revocation or a new signature is kept, and one that did not pass changes nothing. A
+    /// theirs, so that a revocation or a new signature is kept, and one that did not pass changes nothing
+    /// but the recorded verdict (what entitles stays as it was). A
     /// new transaction is written either way, so that it is delivered again, but one that did not pass is
     /// no entitlement. A transaction first seen through a restore (`finished: true`) is recorded as
     /// finished: restoring charges nothing.
@@ -94,7 +95,9 @@ package final class Journal: Sendable {
             case .none:
                 try database.query("UPDATE transactions SET payload = ?, unverified = 0 WHERE id = ?", [.blob(payload), id])
             case .notVerified:
-                break
+                // The copy is not kept, but the verdict is: a later launch without a verdict of its own
+                // must not take an earlier "verified" for this one.
+                try database.query("UPDATE transactions SET verdict = 0 WHERE id = ?", [id])
             }
             return row[0].integer == 1 ? .knownFinished : .knownUnfinished
         }

@@ -10,6 +10,8 @@ enum StoreJob: Sendable {
     case redeliverUnfinished
     /// A transaction whose verification could not complete, checked again.
     case verifyAgain(StoreTransaction, attempt: Int)
+    /// A revocation or expiration whose verification could not complete, checked again.
+    case verifyStatusChangeAgain(StoreUpdate, attempt: Int)
 }
 
 /// The state the facade and its worker share.
@@ -60,6 +62,8 @@ final class StoreWorker: Sendable {
             await redeliverUnfinished()
         case .verifyAgain(let transaction, let attempt):
             await deliver(transaction, requestID: nil, attempt: attempt)
+        case .verifyStatusChangeAgain(let update, let attempt):
+            await applyStatusChange(update, attempt: attempt)
         }
     }
 
@@ -73,26 +77,34 @@ final class StoreWorker: Sendable {
             // Loaded, so that the game can pay for it at once.
             state.withLock { $0.products[product.id] = product }
             events.push(.purchaseIntent(product: product))
-        case .expired(let transaction):
-            // A status change, not a purchase: recorded (finished if new) so entitlements see it, once
-            // verified like a purchase, so that nothing unsigned changes the journal.
-            guard let verdict = await verifiedStatusChange(transaction) else { return }
-            do {
-                try journal.record(transaction, finished: true, verdict: verdict)
-                events.push(.expired(transaction: transaction))
-            } catch {
-                // Not journaled: entitlements still end by the expiration date the journal already has.
-            }
-        case .revoked(let transaction):
-            guard let verdict = await verifiedStatusChange(transaction) else { return }
-            do {
+        case .expired, .revoked:
+            await applyStatusChange(update)
+        }
+    }
+
+    /// Journals a revocation or an expiration once it is verified like a purchase, so that nothing unsigned
+    /// changes the journal, then tells the game. One that fails verification changes nothing; one whose
+    /// verification cannot complete is said once and checked again later, until it completes.
+    private func applyStatusChange(_ update: StoreUpdate, attempt: Int = 0) async {
+        let transaction: StoreTransaction
+        switch update {
+        case .revoked(let changed), .expired(let changed): transaction = changed
+        case .purchased, .declined, .purchaseIntent: return
+        }
+        guard let verdict = await verifiedStatusChange(update, transaction, attempt: attempt) else { return }
+        do {
+            // Recorded (finished if new) so that entitlements see it.
+            try journal.record(transaction, finished: true, verdict: verdict)
+            if case .revoked = update {
                 // A revoked transaction has nothing left to grant: it must never come back as a purchase.
-                try journal.record(transaction, finished: true, verdict: verdict)
                 try journal.markFinished(transaction.id)
                 events.push(.revoked(transaction: transaction))
-            } catch {
-                // Not journaled: the store reports revocations again with its entitlements; nothing granted.
+            } else {
+                events.push(.expired(transaction: transaction))
             }
+        } catch {
+            // Not journaled: the store reports it again (revocations with its entitlements); an expired
+            // subscription still ends by the expiration date the journal already has.
         }
     }
 
@@ -158,21 +170,36 @@ final class StoreWorker: Sendable {
 
     /// Delivers the journal's unfinished transactions again, then picks up what the store still holds
     /// unfinished but the journal lacks (a crash between the charge and the journal write), and re-sends
-    /// finish marks the store missed. The store is asked first: StoreKit gives its verdicts as it hands
-    /// transactions over, so the journal's copies are judged by this launch's verdicts where it has them.
+    /// finish marks the store missed. The store is asked first, and its copy of a transaction wins over the
+    /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it
+    /// hands transactions over. The journal's copy, judged with its recorded verdict, serves for the rest.
     private func redeliverUnfinished() async {
         let fromStore = (try? await backend.unfinishedTransactions()) ?? []
+        let storeCopies = Dictionary(fromStore.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let journaled = (try? journal.unfinishedTransactionsWithVerdicts()) ?? []
         for (transaction, verdict) in journaled {
-            await deliver(transaction, requestID: nil, recorded: verdict)
+            if let current = storeCopies[transaction.id] {
+                await redeliver(current)
+            } else {
+                await deliver(transaction, requestID: nil, recorded: verdict)
+            }
         }
         let journaledIDs = Set(journaled.map(\.transaction.id))
         for transaction in fromStore where !journaledIDs.contains(transaction.id) {
             if (try? journal.isFinished(transaction.id)) == true {
                 try? await backend.finish(transactionID: transaction.id)
             } else {
-                await deliver(transaction, requestID: nil)
+                await redeliver(transaction)
             }
+        }
+    }
+
+    /// A transaction the store still holds unfinished: a purchase to deliver, or a refund to apply.
+    private func redeliver(_ transaction: StoreTransaction) async {
+        if transaction.isRevoked {
+            await applyStatusChange(.revoked(transaction))
+        } else {
+            await deliver(transaction, requestID: nil)
         }
     }
 
@@ -189,8 +216,8 @@ final class StoreWorker: Sendable {
     }
 
     /// The verdict to journal a revocation or an expiration with, or `nil` when it did not pass: then the
-    /// journal keeps what it had, and the game hears why.
-    private func verifiedStatusChange(_ transaction: StoreTransaction) async -> RecordedVerdict? {
+    /// journal keeps what it had and the game hears why; a check that could not complete is tried again.
+    private func verifiedStatusChange(_ update: StoreUpdate, _ transaction: StoreTransaction, attempt: Int) async -> RecordedVerdict? {
         let outcome = await verify(transaction)
         switch outcome {
         case .verified, nil:
@@ -198,10 +225,23 @@ final class StoreWorker: Sendable {
         case .failed(let error):
             events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
         case .retryLater(let error):
-            events.push(.verificationFailed(requestID: nil, transaction: transaction,
-                                            error: StoreError(.verificationRetryable, error.message)))
+            if attempt == 0 {
+                events.push(.verificationFailed(requestID: nil, transaction: transaction,
+                                                error: StoreError(.verificationRetryable, error.message)))
+            }
+            schedule(.verifyStatusChangeAgain(update, attempt: attempt + 1), attempt: attempt + 1)
         }
         return nil
+    }
+
+    /// Queues `job` after the retry policy's delay before attempt `attempt`.
+    private func schedule(_ job: StoreJob, attempt: Int) {
+        let jobs = self.jobs
+        let delay = retryPolicy.delay(before: attempt)
+        Task.detached {
+            try? await Task.sleep(for: delay)
+            jobs.yield(job)
+        }
     }
 
     /// Verifies a purchased transaction if the store has a verifier, journals it with the verdict, then
@@ -236,13 +276,7 @@ final class StoreWorker: Sendable {
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
             }
-            let next = attempt + 1
-            let jobs = self.jobs
-            let delay = retryPolicy.delay(before: next)
-            Task.detached {
-                try? await Task.sleep(for: delay)
-                jobs.yield(.verifyAgain(transaction, attempt: next))
-            }
+            schedule(.verifyAgain(transaction, attempt: attempt + 1), attempt: attempt + 1)
             return
         case .verified, nil:
             break
