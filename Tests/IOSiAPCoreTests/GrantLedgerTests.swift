@@ -155,4 +155,12 @@ import Testing
         #expect(try reopened.balance(of: "coins") == nearlyFull)
         #expect(try reopened.unfinishedTransactions().count == 1)
     }
+
+    @Test func aRefusedGrantWithoutARequestReachesTheGameAsAPlainPurchase() async throws {
+        let store = try await openStore()
+        let eleven = backend.makeTransaction("coins", quantity: 11)
+        backend.send(.purchased(eleven))
+        #expect(try await store.pollUntil { _ in true } == [.purchased(requestID: nil, transaction: eleven)])
+        #expect(try store.balance(of: "coins") == 0 && store.unfinishedTransactions() == [eleven])
+    }
 }

@@ -10,14 +10,18 @@ public enum Grant: Sendable, Equatable, Hashable {
     public static let maximumAmountPerUnit: Int64 = 1_000_000_000_000
 
     /// The currency amount `transaction` grants: amount per unit times quantity; 0 for entitlements.
-    /// A quantity outside `PaymentRequest.allowedQuantities` (StoreKit's limit) is refused, so the product
-    /// never overflows.
+    /// A quantity outside `PaymentRequest.allowedQuantities` (StoreKit's limit), or a product that does not
+    /// fit an `Int64`, is refused.
     public func amount(for transaction: StoreTransaction) throws(StoreError) -> Int64 {
         guard case .currency(_, let perUnit) = self else { return 0 }
         guard PaymentRequest.allowedQuantities.contains(transaction.quantity) else {
             throw StoreError(.quantityOutOfRange, "transaction \(transaction.id) is for \(transaction.quantity) units; "
                 + "the ledger grants \(PaymentRequest.allowedQuantities.lowerBound)...\(PaymentRequest.allowedQuantities.upperBound)")
         }
-        return perUnit * Int64(transaction.quantity)
+        let (amount, overflow) = perUnit.multipliedReportingOverflow(by: Int64(transaction.quantity))
+        guard !overflow, amount >= 0 else {
+            throw StoreError(.invalidArgument, "\(perUnit) per unit for \(transaction.quantity) units is not an amount")
+        }
+        return amount
     }
 }

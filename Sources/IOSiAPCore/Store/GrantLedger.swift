@@ -56,13 +56,15 @@ package final class GrantLedger: Sendable {
                 // A request always ends; a transaction finished earlier that comes back on its own is dropped.
                 return granted || requestID != nil ? .granted(requestID: requestID, transaction: transaction, grant: grant) : nil
             } catch {
-                guard let requestID else { return nil }  // still unfinished: it comes back at the next launch
                 if error.code != .storageFailure {
-                    // Refused, not failed to write: it stays unfinished, and the game may grant it itself.
+                    // Refused, not failed to write: it stays unfinished. Without a request the game receives it as
+                    // a plain purchase, to grant itself; a request ends with the reason.
+                    guard let requestID else { return event }
                     return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
                         error.code, "purchase of '\(transaction.productID)' (transaction \(transaction.id)) completed but the "
                             + "ledger refused to grant it: \(error.message)"))
                 }
+                guard let requestID else { return nil }  // still unfinished: it comes back at the next launch
                 return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
                     .storageFailure, "purchase of '\(transaction.productID)' completed but could not be granted "
                         + "(\(error.message)); it will be granted at the next launch"))
