@@ -1,8 +1,8 @@
 import Foundation
 import IOSiAPCore
-import IOSiAPLocalStore
+@testable import IOSiAPLocalStore
 import IOSiAPTestSupport
-import IOSiAPVerification
+@testable import IOSiAPVerification
 import Testing
 
 @Suite struct TransactionSigningTests {
@@ -20,6 +20,19 @@ import Testing
         let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.prefix + product, quantity: quantity))
         guard case .purchased(_, let transaction) = events.last else { throw EventTimeout(description: "\(events)") }
         return transaction
+    }
+
+    @Test func theOfferIsSignedAsTheTransactionHasItAlsoWhenTheCatalogNoLongerHasIt() throws {
+        let signer = TransactionSigner(chain: try SigningChain.create(), bundleID: "com.iosiap.example")
+        let now = Date()
+        let transaction = StoreTransaction(id: 3, originalID: 3, productID: "gone", productType: .autoRenewable, quantity: 1,
+                                           purchaseDate: now, originalPurchaseDate: now, expirationDate: now.addingTimeInterval(60),
+                                           environment: .localTesting, storefront: "USA", offer: TransactionOffer(type: .introductory, id: nil))
+        let signed = try signer.sign(transaction, product: nil, offerTerms: nil, storefront: try #require(Storefront(code: "USA")),
+                                     renewal: RenewalState(), at: now)
+        let payload = try SignedDataVerifier.decodeUnverified(signed.transaction, as: SignedTransactionPayload.self)
+        #expect(payload.offerType == 1 && payload.offerIdentifier == nil)
+        #expect(payload.firstDifference(from: transaction) == nil)
     }
 
     @Test func purchasesCarryAnAppStoreShapedSignedTransaction() async throws {

@@ -28,27 +28,7 @@ import Testing
     }
 
     func sign(_ transaction: StoreTransaction, edit: (inout SignedTransactionPayload) -> Void = { _ in }) throws -> String {
-        var payload = SignedTransactionPayload()
-        payload.transactionId = String(transaction.id)
-        payload.originalTransactionId = String(transaction.originalID)
-        payload.bundleId = Self.bundleID
-        payload.productId = transaction.productID
-        payload.type = transaction.productType.payloadName
-        payload.quantity = Int32(transaction.quantity)
-        payload.purchaseDate = Milliseconds(transaction.purchaseDate)
-        payload.originalPurchaseDate = Milliseconds(transaction.originalPurchaseDate)
-        payload.expiresDate = transaction.expirationDate.map(Milliseconds.init)
-        payload.revocationDate = transaction.revocationDate.map(Milliseconds.init)
-        payload.revocationReason = transaction.revocationReason?.rawValue
-        payload.appAccountToken = transaction.appAccountToken?.uuidString.lowercased()
-        payload.inAppOwnershipType = transaction.ownershipType.rawValue
-        payload.signedDate = Milliseconds(Date())
-        payload.environment = transaction.environment.rawValue
-        payload.storefront = transaction.storefront
-        payload.transactionReason = transaction.reason.rawValue
-        payload.subscriptionGroupIdentifier = transaction.subscriptionGroupID
-        payload.offerType = transaction.offer?.type.rawValue
-        payload.offerIdentifier = transaction.offer?.id
+        var payload = SignedTransactionPayload(transaction, bundleID: Self.bundleID, signedDate: Date())
         edit(&payload)
         return try chain.sign(json: payload)
     }

@@ -12,35 +12,19 @@ struct TransactionSigner: Sendable {
     /// `offerTerms` are the catalog's terms of `transaction.offer`; they set the price it was charged.
     func sign(_ transaction: StoreTransaction, product: CatalogProduct?, offerTerms: CatalogOffer?, storefront: Storefront,
               renewal renewalState: RenewalState, at signedDate: Date) throws(StoreError) -> (transaction: String, renewalInfo: String?) {
-        var payload = SignedTransactionPayload()
-        payload.transactionId = String(transaction.id)
-        payload.originalTransactionId = String(transaction.originalID)
-        payload.bundleId = bundleID
-        payload.productId = transaction.productID
-        payload.type = transaction.productType.payloadName
-        payload.quantity = Int32(transaction.quantity)
-        payload.purchaseDate = Milliseconds(transaction.purchaseDate)
-        payload.originalPurchaseDate = Milliseconds(transaction.originalPurchaseDate)
-        payload.expiresDate = transaction.expirationDate.map(Milliseconds.init)
-        payload.revocationDate = transaction.revocationDate.map(Milliseconds.init)
-        payload.revocationReason = transaction.revocationReason?.rawValue
-        payload.appAccountToken = transaction.appAccountToken?.uuidString.lowercased()
-        payload.inAppOwnershipType = transaction.ownershipType.rawValue
-        payload.signedDate = Milliseconds(signedDate)
-        payload.environment = transaction.environment.rawValue
+        var payload = SignedTransactionPayload(transaction, bundleID: bundleID, signedDate: signedDate)
         payload.storefront = storefront.code
         payload.storefrontId = storefront.id
         payload.transactionReason = transaction.reason.rawValue
         payload.currency = storefront.currencyCode
         payload.price = (offerTerms?.price ?? product?.price).map(Self.milliunits)
-        payload.subscriptionGroupIdentifier = transaction.subscriptionGroupID
         if transaction.productType == .autoRenewable {
             payload.webOrderLineItemId = String(transaction.id)
             payload.isUpgraded = false
         }
-        if let offer = transaction.offer, let offerTerms {
-            payload.offerType = offer.type.rawValue
-            payload.offerIdentifier = offer.id
+        // The offer is the transaction's, signed whatever the catalog now says; its terms, where the catalog
+        // still has them.
+        if transaction.offer != nil, let offerTerms {
             payload.offerDiscountType = offerTerms.discountType
             payload.offerPeriod = offerTerms.period.iso8601
         }

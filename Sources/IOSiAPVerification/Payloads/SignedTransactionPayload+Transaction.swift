@@ -2,6 +2,31 @@ import Foundation
 import IOSiAPCore
 
 extension SignedTransactionPayload {
+    /// The payload that says what `transaction` says, field by field as Apple's payload names them.
+    package init(_ transaction: StoreTransaction, bundleID: String, signedDate: Date) {
+        self.init()
+        transactionId = String(transaction.id)
+        originalTransactionId = String(transaction.originalID)
+        bundleId = bundleID
+        productId = transaction.productID
+        type = transaction.productType.payloadName
+        quantity = Int32(clamping: transaction.quantity)
+        purchaseDate = Milliseconds(transaction.purchaseDate)
+        originalPurchaseDate = Milliseconds(transaction.originalPurchaseDate)
+        expiresDate = transaction.expirationDate.map(Milliseconds.init)
+        revocationDate = transaction.revocationDate.map(Milliseconds.init)
+        revocationReason = transaction.revocationReason?.rawValue
+        appAccountToken = transaction.appAccountToken?.uuidString.lowercased()
+        inAppOwnershipType = transaction.ownershipType.rawValue
+        self.signedDate = Milliseconds(signedDate)
+        environment = transaction.environment.rawValue
+        storefront = transaction.storefront
+        transactionReason = transaction.reason.rawValue
+        subscriptionGroupIdentifier = transaction.subscriptionGroupID
+        offerType = transaction.offer?.type.rawValue
+        offerIdentifier = transaction.offer?.id
+    }
+
     /// The first field of `transaction` that the game or the grant ledger reads and that this signed payload
     /// says otherwise, as "name: reported, signed"; `nil` when they agree. Dates agree to the millisecond.
     func firstDifference(from transaction: StoreTransaction) -> String? {
