@@ -1,7 +1,7 @@
 import Foundation
 import IOSiAPCore
 import IOSiAPTestSupport
-import IOSiAPVerification
+@testable import IOSiAPVerification
 import Testing
 
 /// The server verifier against a real HTTP server on loopback (Tests/python/verification_server.py).
@@ -29,14 +29,30 @@ import Testing
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    let transaction = StoreTransaction(id: 77, originalID: 77, productID: "coins", productType: .consumable, quantity: 1,
-                                       purchaseDate: Date(), originalPurchaseDate: Date(), environment: .sandbox,
-                                       storefront: "USA", signedJWS: "aGVhZGVy.cGF5bG9hZA.c2ln")
+    /// A transaction with the JWS signed for it (by a test chain: the server vouches for it here).
+    static let transaction: StoreTransaction = {
+        var transaction = StoreTransaction(id: 77, originalID: 77, productID: "coins", productType: .consumable, quantity: 1,
+                                           purchaseDate: Date(), originalPurchaseDate: Date(), environment: .sandbox, storefront: "USA")
+        transaction.signedJWS = try? SigningChain.create().sign(json: SignedTransactionPayload(transaction, bundleID: "com.iosiap.tests",
+                                                                                               signedDate: Date()))
+        return transaction
+    }()
+    var transaction: StoreTransaction { Self.transaction }
 
     func verify(_ path: String, sandbox: String? = nil, format: ServerVerifier.BodyFormat = .signedTransaction,
-                timeout: Duration = .seconds(5)) async -> VerificationOutcome {
+                timeout: Duration = .seconds(5), transaction: StoreTransaction = ServerVerifierTests.transaction) async -> VerificationOutcome {
         await ServerVerifier(url: url(path), sandboxURL: sandbox.map(url), format: format, timeout: timeout,
                              attempts: 2, backoff: .milliseconds(20)).verify(transaction)
+    }
+
+    @Test func aTransactionIsVerifiedOnlyAsTheJWSTheServerAcceptedSaysIt() async {
+        var moreCoins = transaction
+        moreCoins.quantity = 10
+        guard case .failed(let error) = await verify("/valid", transaction: moreCoins) else { Issue.record("verified"); return }
+        #expect(error.code == .verificationInvalidSignature && error.message.contains("quantity"))
+        var unreadable = transaction
+        unreadable.signedJWS = "aGVhZGVy.cGF5bG9hZA.c2ln"
+        #expect(code(await verify("/valid", transaction: unreadable)) == .verificationInvalidFormat)
     }
 
     func code(_ outcome: VerificationOutcome) -> StoreErrorCode? {

@@ -54,7 +54,7 @@ public struct ServerVerifier: TransactionVerifier {
         while attempt < attempts {
             switch await ask(target, body: body, transactionID: transaction.id) {
             case .valid:
-                return .verified
+                return Self.bind(transaction, to: jws)
             case .rejected(let status):
                 return .failed(StoreError(.verificationRejectedByServer, "\(target.absoluteString) answered status \(status)"))
             case .sandboxReceiptSentToProduction where !redirected:
@@ -122,5 +122,23 @@ public struct ServerVerifier: TransactionVerifier {
             }
             task.resume()
         }
+    }
+}
+
+extension ServerVerifier {
+    /// The server vouched for `jws`: the transaction is verified when every field the game or the ledger
+    /// reads is the one that JWS says (the payload, decoded without a second check of its signature).
+    static func bind(_ transaction: StoreTransaction, to jws: String) -> VerificationOutcome {
+        let payload: SignedTransactionPayload
+        do {
+            payload = try SignedDataVerifier.decodeUnverified(jws, as: SignedTransactionPayload.self)
+        } catch {
+            return .failed(StoreError(.verificationInvalidFormat, "the JWS the server accepted does not decode: \(error.message)"))
+        }
+        if let difference = payload.firstDifference(from: transaction) {
+            return .failed(StoreError(.verificationInvalidSignature,
+                                      "transaction \(transaction.id) is not what the JWS the server accepted says (\(difference))"))
+        }
+        return .verified
     }
 }
