@@ -4,9 +4,11 @@
 /// `Int32`) as "not valid JSON", without saying where. This splits the object into its top-level members
 /// (a lenient scan: it only finds where each member starts and ends) and decodes it again without one
 /// numeric member at a time: the first whose removal lets it decode is the one at fault. It runs only on
-/// the failure path, at most `maximumTries` decodes.
+/// the failure path, at most `maximumTries` decodes, on payloads of at most `maximumPayloadLength` bytes.
 enum RefusedFieldFinder {
     static let maximumTries = 64
+    /// An App Store payload is one or two KiB.
+    static let maximumPayloadLength = 8 * 1024
 
     /// The name of the top-level numeric member whose removal makes `decodes` succeed, if there is one.
     static func field(in bytes: [UInt8], decodes: ([UInt8]) -> Bool) -> String? {

@@ -101,6 +101,8 @@ public final class SignedDataVerifier: Sendable {
             let field = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
             return "the JWS payload's field '\(field)' is invalid: \(context.debugDescription)"
         }
+        // Only for payloads of an App Store's size: the search decodes again, before the signature is checked.
+        guard bytes.count <= RefusedFieldFinder.maximumPayloadLength else { return "the JWS payload is not the expected JSON" }
         let field = RefusedFieldFinder.field(in: bytes) { candidate in
             (try? decoder.decode(Payload.self, from: Data(candidate))) != nil
         }
