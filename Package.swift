@@ -104,6 +104,11 @@ let package = Package(
             dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification", "IOSiAPTestSupport"],
             path: "Tests/IOSiAPLocalStoreTests"
         ),
+        .testTarget(
+            name: "IOSiAPExportsTests",
+            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPExports"],
+            path: "Tests/IOSiAPExportsTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@ enum EventMarshalling {
             original_id: transaction.originalID,
             product_id: arena.copy(transaction.productID),
             product_type: transaction.productType.rawValue,
-            quantity: Int32(transaction.quantity),
+            quantity: CInt(clamping: transaction.quantity),
             purchase_date_ms: milliseconds(transaction.purchaseDate),
             original_purchase_date_ms: milliseconds(transaction.originalPurchaseDate),
             expiration_date_ms: milliseconds(transaction.expirationDate),
@@ -46,7 +46,7 @@ enum EventMarshalling {
         func carry(_ transaction: StoreTransaction, passedVerification: Bool = verified) {
             result.verified = passedVerification ? 1 : 0
             result.product_id = arena.copy(transaction.productID)
-            result.quantity = Int32(transaction.quantity)
+            result.quantity = CInt(clamping: transaction.quantity)
             result.transaction = arena.value(Self.transaction(transaction, in: arena))
         }
         switch event {
@@ -62,7 +62,7 @@ enum EventMarshalling {
         case .purchasing(_, let productID, let quantity):
             result.kind = kind(IOSIAP_EVENT_PURCHASING)
             result.product_id = arena.copy(productID)
-            result.quantity = Int32(quantity)
+            result.quantity = CInt(clamping: quantity)
         case .purchased(_, let transaction):
             result.kind = kind(IOSIAP_EVENT_PURCHASED)
             carry(transaction)
@@ -145,8 +145,11 @@ enum EventMarshalling {
         UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
-    private static func milliseconds(_ date: Date?) -> Int64 {
+    /// Unix milliseconds; a date beyond Int64's range is clamped to it (NaN: 0), never a trap.
+    static func milliseconds(_ date: Date?) -> Int64 {
         guard let date else { return 0 }
-        return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        if let exact = Int64(exactly: value) { return exact }
+        return value.isNaN ? 0 : value < 0 ? .min : .max
     }
 }

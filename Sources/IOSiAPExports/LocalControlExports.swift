@@ -31,9 +31,9 @@ public func iosiap_local_pending_purchases(_ store: OpaquePointer?, _ visit: ios
     withStatus { () throws(StoreError) in
         let pending = try localStore(store).pendingPurchases()
         for purchase in pending {
-            purchase.productID.withCString { visit?(purchase.id, $0, CInt(purchase.quantity), userData) }
+            purchase.productID.withCString { visit?(purchase.id, $0, CInt(clamping: purchase.quantity), userData) }
         }
-        return CInt(pending.count)
+        return CInt(clamping: pending.count)
     }
 }
 

@@ -47,7 +47,7 @@ public func iosiap_product_subscription_period(_ outValue: UnsafeMutablePointer<
         guard let period = handle.product.subscription?.period else {
             throw StoreError(.wrongState, "product '\(handle.product.id)' is not an auto-renewable subscription")
         }
-        outValue?.pointee = Int32(period.value)
+        outValue?.pointee = CInt(clamping: period.value)
         outUnit?.pointee = period.unit.rawValue
         return IOSIAP_OK.rawValue
     }
@@ -61,7 +61,7 @@ public func iosiap_product_subscription_group(_ product: OpaquePointer?) -> Unsa
 @c(iosiap_product_subscription_level)
 public func iosiap_product_subscription_level(_ product: OpaquePointer?) -> CInt {
     guard let handle = ProductHandle.from(product) else { return -1 }
-    return Int32(handle.product.subscription?.level ?? 0)
+    return CInt(clamping: handle.product.subscription?.level ?? 0)
 }
 
 @c(iosiap_product_subscription_group_name)

@@ -34,8 +34,8 @@ final class ProductHandle: @unchecked Sendable {
         let strings = self.strings
         func offer(_ offer: SubscriptionOffer) -> iosiap_offer {
             iosiap_offer(size: MemoryLayout<iosiap_offer>.size, id: strings.copy(offer.id),
-                         payment_mode: offer.paymentMode.rawValue, period_value: CInt(offer.period.value),
-                         period_unit: offer.period.unit.rawValue, period_count: CInt(offer.periodCount),
+                         payment_mode: offer.paymentMode.rawValue, period_value: CInt(clamping: offer.period.value),
+                         period_unit: offer.period.unit.rawValue, period_count: CInt(clamping: offer.periodCount),
                          price: strings.copy("\(offer.price)"), display_price: strings.copy(offer.displayPrice))
         }
         introductoryOffer = product.subscription?.introductoryOffer.map(offer)

@@ -123,7 +123,7 @@ public func iosiap_poll(_ store: OpaquePointer?, _ maxEvents: UInt) -> CInt {
     withStatus { () throws(StoreError) in
         let handle = try HandleRegistry.handle(store)
         let limit = maxEvents == 0 ? Int(CInt.max) : Int(min(maxEvents, UInt(CInt.max)))
-        return Int32(try handle.poll(limit: limit))
+        return CInt(clamping: try handle.poll(limit: limit))
     }
 }
 
@@ -160,7 +160,7 @@ public func iosiap_entitlements(_ store: OpaquePointer?, _ visit: iosiap_transac
             var cTransaction = EventMarshalling.transaction(transaction, in: arena)
             withUnsafePointer(to: &cTransaction) { visit?($0, userData) }
         }
-        return Int32(entitlements.count)
+        return CInt(clamping: entitlements.count)
     }
 }
 
