@@ -112,6 +112,11 @@ check "the local store's controls through the C ABI"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/ledger.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/ledger"
 "$work/ledger" "$catalog" "$work/state-ledger"
 check "the grant ledger and the controls through the C++ layer"
+# LeakSanitizer: an exception unwinding through the library's frames would skip their cleanup and leak.
+g++ -std=c++11 -Wall -Wextra -pedantic -Werror -fsanitize=leak -g -I"$sdk/include" Tests/native/callback_exceptions.cpp \
+    -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/callback_exceptions"
+"$work/callback_exceptions" "$catalog" "$work/state-callback-exceptions"
+check "exceptions in C++ visitors are caught at the C boundary and rethrown after the call"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"

@@ -7,9 +7,10 @@
  * empty default body. The thread rules are those of iosiap.h: in poll mode callbacks run inside
  * Store::poll, on the thread that calls it.
  *
- * An exception thrown by a delegate never crosses the C ABI: it is caught at the boundary and rethrown
- * from Store::poll once the C call has returned (in thread mode, where nothing can rethrow it, it is
- * reported on stderr and dropped).
+ * An exception never crosses the C ABI: one thrown by a delegate, or by the header's own code inside a C
+ * callback (e.g. std::bad_alloc while Store::entitlements collects), is caught at the boundary and rethrown
+ * once the C call has returned: from Store::poll, Store::entitlements, Store::localPendingPurchases (in
+ * thread mode, where nothing can rethrow a delegate's, it is reported on stderr and dropped).
  */
 #ifndef IOSIAP_IOSIAP_HPP
 #define IOSIAP_IOSIAP_HPP
@@ -322,11 +323,12 @@ public:
         return iosiap_is_entitled(&entitled, store_, productId.c_str()) == IOSIAP_OK && entitled == 1;
     }
 
-    /** The current entitlements (empty on error). */
+    /** The current entitlements (empty on error). Rethrows what collecting them threw (std::bad_alloc). */
     std::vector<Transaction> entitlements() const {
-        std::vector<Transaction> result;
-        iosiap_entitlements(store_, &collect, &result);
-        return result;
+        Collector<Transaction> collector;
+        iosiap_entitlements(store_, &collect, &collector);
+        collector.rethrow();
+        return std::move(collector.items);
     }
 
     bool canMakePayments() const { return iosiap_can_make_payments(store_) == 1; }
@@ -359,10 +361,12 @@ public:
         int quantity;
     };
     int localSetAskToBuy(bool enabled) { return iosiap_local_set_ask_to_buy(store_, enabled ? 1 : 0); }
+    /** The purchases waiting for approval. Rethrows what collecting them threw (std::bad_alloc). */
     std::vector<PendingPurchase> localPendingPurchases() const {
-        std::vector<PendingPurchase> pending;
-        iosiap_local_pending_purchases(store_, &collectPending, &pending);
-        return pending;
+        Collector<PendingPurchase> collector;
+        iosiap_local_pending_purchases(store_, &collectPending, &collector);
+        collector.rethrow();
+        return std::move(collector.items);
     }
     int localApproveAskToBuy(std::int64_t pendingId) { return iosiap_local_approve_ask_to_buy(store_, pendingId); }
     int localDeclineAskToBuy(std::int64_t pendingId) { return iosiap_local_decline_ask_to_buy(store_, pendingId); }
@@ -517,13 +521,45 @@ private:
         }
     }
 
+    /** What a C visitor collects, and the first exception collecting threw, rethrown after the C call. */
+    template <typename Item> struct Collector {
+        std::vector<Item> items;
+#if IOSIAP_CPP_EXCEPTIONS
+        std::exception_ptr pending;
+        void rethrow() const {
+            if (pending) std::rethrow_exception(pending);
+        }
+#else
+        void rethrow() const {}
+#endif
+    };
+
+    /** Runs `add` inside a C callback: an exception is kept in the collector, never thrown into the library;
+        after one, the remaining items are skipped. */
+    template <typename Item, typename Add> static void guarded(Collector<Item> &collector, Add add) {
+#if IOSIAP_CPP_EXCEPTIONS
+        if (collector.pending) return;
+        try {
+            add();
+        } catch (...) {
+            collector.pending = std::current_exception();
+        }
+#else
+        add();
+#endif
+    }
+
     static void collectPending(std::int64_t id, const char *productId, int quantity, void *userData) {
-        PendingPurchase pending = {id, text(productId), quantity};
-        static_cast<std::vector<PendingPurchase> *>(userData)->push_back(pending);
+        Collector<PendingPurchase> &collector = *static_cast<Collector<PendingPurchase> *>(userData);
+        guarded(collector, [&] {
+            PendingPurchase pending = {id, text(productId), quantity};
+            collector.items.push_back(pending);
+        });
     }
 
     static void collect(const iosiap_transaction *transaction, void *userData) {
-        static_cast<std::vector<Transaction> *>(userData)->push_back(Transaction(*transaction));
+        Collector<Transaction> &collector = *static_cast<Collector<Transaction> *>(userData);
+        guarded(collector, [&] { collector.items.push_back(Transaction(*transaction)); });
     }
 
     iosiap_store *store_;
