@@ -118,6 +118,7 @@ if ProcessInfo.processInfo.environment["IOSIAP_FUZZ"] != nil {
     package.targets += [
         .target(name: "FuzzDriver", path: "Tests/Fuzz/Driver"),
         .executableTarget(name: "FuzzJWS", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPVerification"], path: "Tests/Fuzz/JWS"),
+        .executableTarget(name: "FuzzPayload", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPVerification"], path: "Tests/Fuzz/Payload"),
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPLocalStore"], path: "Tests/Fuzz/Catalog"),
         .executableTarget(name: "FuzzCABI", dependencies: ["FuzzDriver", "CIOSiAP", "IOSiAPExports"], path: "Tests/Fuzz/CABI"),
     ]
