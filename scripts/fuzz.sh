@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets (Tests/Fuzz) for SECONDS each (default 60): the JWS parser and verifier, the
-# .storekit parser, and the C ABI's string inputs, under AddressSanitizer. A crash, a leak or a hang
+# Runs the libFuzzer targets (Tests/Fuzz) for SECONDS each (default 60): the JWS parser and verifier
+# (FuzzJWS), the verifier's decoding of signed payload and header JSON (FuzzPayload: decoded JSON, signed
+# with a test chain, so every input reaches the payload), the .storekit parser (FuzzCatalog), and the C
+# ABI's string inputs (FuzzCABI), under AddressSanitizer. A crash, a leak or a hang
 # (an input taking over 10 s) fails the run; the input that caused it is kept in .build-fuzz/artifacts.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 3600 FuzzJWS
 set -euo pipefail
@@ -9,7 +11,7 @@ source scripts/setup.sh
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzJWS FuzzCatalog FuzzCABI)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzJWS FuzzPayload FuzzCatalog FuzzCABI)
 # gold cannot link libFuzzer with Swift's entry point here; the toolchain's lld can.
 toolset=$(mktemp)
 trap 'rm -f "$toolset"' EXIT
@@ -23,6 +25,7 @@ for target in "${targets[@]}"; do
     per_input_leak_check=1
     case $target in
         FuzzJWS) seeds=Tests/Fuzz/corpus/jws ;;
+        FuzzPayload) seeds=Tests/Fuzz/corpus/payload ;;
         FuzzCatalog) seeds=Tests/Fuzz/corpus/catalog ;;
         # The store goes on working on its own threads after an input returns, so memory still in use
         # there looks leaked to a check right after the input: for this target leaks are checked at exit.

@@ -42,5 +42,5 @@ bash scripts/test-native.sh
 echo "== benchmarks, smoke run (scripts/benchmark.sh runs them in full)"
 IOSIAP_BENCHMARK_JSON=$(mktemp) bash scripts/benchmark.sh --quick
 
-echo "== fuzzing: the JWS parser and verifier, the .storekit parser, the C ABI's strings (60 s each)"
+echo "== fuzzing: the JWS parser and verifier, signed payload JSON, the .storekit parser, the C ABI's strings (60 s each)"
 bash scripts/fuzz.sh "${IOSIAP_FUZZ_SECONDS:-60}"
