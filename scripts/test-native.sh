@@ -112,6 +112,9 @@ check "the local store's controls through the C ABI"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/ledger.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/ledger"
 "$work/ledger" "$catalog" "$work/state-ledger"
 check "the grant ledger and the controls through the C++ layer"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/out_structs.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/out_structs"
+"$work/out_structs" "$catalog" "$work/state-out-structs"
+check "out-structs written at the caller's declared size, never past it"
 # LeakSanitizer: an exception unwinding through the library's frames would skip their cleanup and leak.
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -fsanitize=leak -g -I"$sdk/include" Tests/native/callback_exceptions.cpp \
     -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/callback_exceptions"

@@ -8,6 +8,11 @@
  *   - Out-parameters come first; callbacks take `void *user_data` last.
  *   - Option and callback structs begin with a version field and only grow at the end; fill them with their
  *     _INIT macro, then set the fields you need.
+ *   - Structs the library fills in the caller's memory (iosiap_offer, iosiap_offer_signature) begin with a
+ *     size_t size and only grow at the end. The caller sets size to the sizeof it was compiled with (their
+ *     _INIT macro does); the library writes at most that many bytes, never past them, and sets size to how
+ *     many it wrote: read a field added later only when size > offsetof(struct, field). A size below the
+ *     struct's first published layout is refused with IOSIAP_E_INVALID_ARGUMENT and nothing is written.
  *   - Strings are UTF-8 and NUL-terminated. Each comment says who owns a pointer and how long it lives.
  *
  * Thread rules:
@@ -33,7 +38,7 @@ extern "C" {
 /* ---- Versions ----------------------------------------------------------------------------------------- */
 
 #define IOSIAP_VERSION_MAJOR 0
-#define IOSIAP_VERSION_MINOR 2
+#define IOSIAP_VERSION_MINOR 3
 #define IOSIAP_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header; compare with iosiap_version() at run time. */
 #define IOSIAP_VERSION_NUMBER (IOSIAP_VERSION_MAJOR * 10000 + IOSIAP_VERSION_MINOR * 100 + IOSIAP_VERSION_PATCH)
@@ -165,9 +170,13 @@ typedef enum iosiap_offer_payment_mode {
     IOSIAP_OFFER_PAY_UP_FRONT = 2
 } iosiap_offer_payment_mode;
 
-/** A subscription offer. Its strings are owned by the product and live as long as it. */
+/**
+ * A subscription offer, filled in the caller's memory. Its strings are owned by the product and live as
+ * long as it. Initialise it with IOSIAP_OFFER_INIT (see the size rule at the top; the first published
+ * layout, 0.1, ends after display_price).
+ */
 typedef struct iosiap_offer {
-    size_t size;                           /* sizeof(iosiap_offer) of the library that filled it */
+    size_t size;                           /* in: sizeof(iosiap_offer) of the caller; out: bytes written */
     const char *id;                        /* promotional offer id; NULL for the introductory offer */
     int payment_mode;                      /* iosiap_offer_payment_mode */
     int period_value;                      /* one offer period: value and iosiap_period_unit */
@@ -177,11 +186,15 @@ typedef struct iosiap_offer {
     const char *display_price;             /* formatted for the storefront's locale */
 } iosiap_offer;
 
-/** The introductory offer; IOSIAP_E_WRONG_STATE when the product has none. */
+#define IOSIAP_OFFER_INIT { sizeof(iosiap_offer), NULL, 0, 0, 0, 0, NULL, NULL }
+
+/** Fills *out (out->size set, see the size rule) with the introductory offer; IOSIAP_E_WRONG_STATE when the
+    product has none. */
 int iosiap_product_intro_offer(iosiap_offer *out, const iosiap_product *product);
 /** How many promotional offers the product has (0 for a NULL product). */
 size_t iosiap_product_promotional_offer_count(const iosiap_product *product);
-/** Promotional offer `index` (0-based); IOSIAP_E_INVALID_ARGUMENT when index is out of range. */
+/** Fills *out (out->size set) with promotional offer `index` (0-based); IOSIAP_E_INVALID_ARGUMENT when index
+    is out of range. */
 int iosiap_product_promotional_offer(iosiap_offer *out, const iosiap_product *product, size_t index);
 
 /* ---- Transactions ------------------------------------------------------------------------------------- */
@@ -513,18 +526,24 @@ int iosiap_local_request_purchase_intent(iosiap_store *store, const char *produc
 /** Clears the history and every control's setting: the catalog's defaults apply again. */
 int iosiap_local_reset(iosiap_store *store);
 
-/** A promotional offer's signature, as a game's server would send it. */
+/**
+ * A promotional offer's signature, as a game's server would send it, filled in the caller's memory.
+ * Initialise it with IOSIAP_OFFER_SIGNATURE_INIT (see the size rule at the top; the first published
+ * layout, 0.2, ends after signature).
+ */
 typedef struct iosiap_offer_signature {
-    size_t size;                           /* sizeof(iosiap_offer_signature) of the library that filled it */
+    size_t size;                           /* in: sizeof(iosiap_offer_signature) of the caller; out: bytes written */
     char key_id[64];
     char nonce[40];                        /* lowercase UUID text */
     int64_t timestamp_ms;
     char signature[128];                   /* base64 DER ECDSA signature */
 } iosiap_offer_signature;
 
+#define IOSIAP_OFFER_SIGNATURE_INIT { sizeof(iosiap_offer_signature), {0}, {0}, 0, {0} }
+
 /**
  * Signs a promotional offer with the catalog's subscriptionOffersKeyPair, as the game's server would with
- * its In-App Purchase key: for QA and tests without that server. IOSIAP_E_WRONG_STATE when the catalog has
+ * its In-App Purchase key, into *out (out->size set): for QA and tests without that server. IOSIAP_E_WRONG_STATE when the catalog has
  * no key; app_account_token (UUID text or NULL) must be the one the payment passes.
  */
 int iosiap_local_sign_promotional_offer(iosiap_offer_signature *out, iosiap_store *store, const char *product_id,

@@ -66,7 +66,7 @@ struct Product {
           subscriptionGroup(text(iosiap_product_subscription_group(product))),
           subscriptionGroupName(text(iosiap_product_subscription_group_name(product))),
           subscriptionLevel(iosiap_product_subscription_level(product)) {
-        iosiap_offer offer;
+        iosiap_offer offer = IOSIAP_OFFER_INIT;
         if (iosiap_product_intro_offer(&offer, product) == IOSIAP_OK) introOfferDisplayPrice = text(offer.display_price);
     }
 
@@ -401,7 +401,7 @@ public:
     /** Signs an offer with the catalog's key, as the game's server would (for QA and tests). */
     int localSignPromotionalOffer(PromotionalOffer *out, const std::string &productId, const std::string &offerId,
                                   const std::string &appAccountToken = std::string()) {
-        iosiap_offer_signature signature;
+        iosiap_offer_signature signature = IOSIAP_OFFER_SIGNATURE_INIT;
         int status = iosiap_local_sign_promotional_offer(&signature, store_, productId.c_str(), offerId.c_str(),
                                                          appAccountToken.empty() ? nullptr : appAccountToken.c_str());
         if (status == IOSIAP_OK && out) {

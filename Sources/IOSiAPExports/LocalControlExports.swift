@@ -142,7 +142,8 @@ public func iosiap_local_sign_promotional_offer(_ out: UnsafeMutablePointer<iosi
                                                 _ productID: UnsafePointer<CChar>?, _ offerID: UnsafePointer<CChar>?,
                                                 _ appAccountToken: UUIDText?) -> CInt {
     withStatus { () throws(StoreError) in
-        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
+        let minimumSize = OutStruct.offerSignatureMinimumSize
+        _ = try OutStruct.declaredSize(out, minimumSize: minimumSize, "iosiap_offer_signature")
         let signed = try localStore(store).signPromotionalOffer(
             productID: try CStringInput.productID(productID),
             offerID: try CStringInput.required(offerID, "offer_id", maximumLength: 255),
@@ -153,7 +154,7 @@ public func iosiap_local_sign_promotional_offer(_ out: UnsafeMutablePointer<iosi
         try copy(signed.nonce.uuidString.lowercased(), into: &result.nonce, "nonce")
         try copy(signed.signature.base64EncodedString(), into: &result.signature, "signature")
         result.timestamp_ms = signed.timestamp
-        out.pointee = result
+        try OutStruct.write(result, to: out, minimumSize: minimumSize, "iosiap_offer_signature")
         return IOSIAP_OK.rawValue
     }
 }

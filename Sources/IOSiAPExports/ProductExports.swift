@@ -76,8 +76,7 @@ public func iosiap_product_intro_offer(_ out: UnsafeMutablePointer<iosiap_offer>
         guard let offer = handle.introductoryOffer else {
             throw StoreError(.wrongState, "product '\(handle.product.id)' has no introductory offer")
         }
-        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
-        out.pointee = offer
+        try OutStruct.write(offer, to: out, minimumSize: OutStruct.offerMinimumSize, "iosiap_offer")
         return IOSIAP_OK.rawValue
     }
 }
@@ -96,8 +95,8 @@ public func iosiap_product_promotional_offer(_ out: UnsafeMutablePointer<iosiap_
             throw StoreError(.invalidArgument, "offer index \(index) is out of range: '\(handle.product.id)' has "
                 + "\(handle.promotionalOffers.count) promotional offers")
         }
-        guard let out else { throw StoreError(.invalidArgument, "out is NULL") }
-        out.pointee = handle.promotionalOffers[Int(index)]
+        try OutStruct.write(handle.promotionalOffers[Int(index)], to: out, minimumSize: OutStruct.offerMinimumSize,
+                            "iosiap_offer")
         return IOSIAP_OK.rawValue
     }
 }

@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
     const iosiap_product *product = NULL;
     const iosiap_product *gold = NULL;
     const char *gold_id[] = {"com.iosiap.example.club_gold_monthly"};
-    iosiap_offer offer;
+    iosiap_offer offer = IOSIAP_OFFER_INIT;
     int period_value = 0, period_unit = -1;
     counts seen = {0, 0, 0};
     uint64_t request = 0;

@@ -5,10 +5,13 @@
 int main(void) {
     iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_offer offer = IOSIAP_OFFER_INIT;
+    iosiap_offer_signature signature = IOSIAP_OFFER_SIGNATURE_INIT;
     iosiap_event event;
     event.kind = IOSIAP_EVENT_PURCHASED;
     event.status = IOSIAP_E_SK_PAYMENT_CANCELLED;
     return (options.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION && callbacks.on_event == NULL &&
-            options.delivery == IOSIAP_DELIVERY_POLL && event.kind == 4 && event.status == -102 &&
+            options.delivery == IOSIAP_DELIVERY_POLL && offer.size == sizeof offer && offer.id == NULL &&
+            signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&
             IOSIAP_VERSION_NUMBER >= 100) ? 0 : 1;
 }

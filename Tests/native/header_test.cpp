@@ -19,6 +19,9 @@ public:
 };
 
 int main() {
+    iosiap_offer offer = IOSIAP_OFFER_INIT;
+    iosiap_offer_signature signature = IOSIAP_OFFER_SIGNATURE_INIT;
+    if (offer.size != sizeof offer || signature.size != sizeof signature) return 1;
     iosiap::Store store;
     iosiap::Store moved(std::move(store));
     Bridge bridge;

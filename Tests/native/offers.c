@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     iosiap_store *store = NULL;
     const char *ids[2];
-    iosiap_offer_signature signed_offer, tampered;
+    iosiap_offer_signature signed_offer = IOSIAP_OFFER_SIGNATURE_INIT, tampered = IOSIAP_OFFER_SIGNATURE_INIT;
     iosiap_payment_options options;
     uint64_t request = 0;
 

@@ -66,6 +66,7 @@ private func fuzzCABI(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     options.offer_signature = piece(5)
     _ = iosiap_request_payment_with_options(nil, store, first, &options)
     var signature = iosiap_offer_signature()
+    signature.size = MemoryLayout<iosiap_offer_signature>.size
     _ = iosiap_local_sign_promotional_offer(&signature, store, first, piece(1), piece(2))
     var product: OpaquePointer?
     _ = iosiap_store_product(&product, store, first)
