@@ -543,8 +543,9 @@ typedef struct iosiap_offer_signature {
 
 /**
  * Signs a promotional offer with the catalog's subscriptionOffersKeyPair, as the game's server would with
- * its In-App Purchase key, into *out (out->size set): for QA and tests without that server. IOSIAP_E_WRONG_STATE when the catalog has
- * no key; app_account_token (UUID text or NULL) must be the one the payment passes.
+ * its In-App Purchase key, into *out (out->size set): for QA and tests without that server.
+ * IOSIAP_E_WRONG_STATE when the catalog has no key; app_account_token (UUID text or NULL) must be the one
+ * the payment passes.
  */
 int iosiap_local_sign_promotional_offer(iosiap_offer_signature *out, iosiap_store *store, const char *product_id,
                                         const char *offer_id, const char *app_account_token);
