@@ -317,4 +317,27 @@ import Testing
         #expect(store.closeAndWaitForWorker(timeout: .seconds(1)))  // it ended: nothing to wait for
         store.close()  // and closing again does nothing
     }
+
+    @Test func afterCloseTheLedgerAndEntitlementsAnswerStoreNotOpen() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        try store.registerGrant(.entitlement("pro"), for: "pro")
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 3))
+        #expect(try store.balance(of: "coins") == 300)
+        store.close()
+        // Another store owns the directory now: the closed one must not spend from it, nor read it.
+        let other = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        defer { other.close() }
+        func code(_ call: () throws -> Void) -> StoreErrorCode? {
+            do { try call(); return nil } catch { return (error as? StoreError)?.code }
+        }
+        #expect(code { try store.spend(100, of: "coins") } == .storeNotOpen)
+        #expect(code { _ = try store.balance(of: "coins") } == .storeNotOpen)
+        #expect(code { _ = try store.hasEntitlement("pro") } == .storeNotOpen)
+        #expect(code { _ = try store.currentEntitlements() } == .storeNotOpen)
+        #expect(code { _ = try store.isEntitled(to: "pro") } == .storeNotOpen)
+        #expect(code { _ = try store.unfinishedTransactions() } == .storeNotOpen)
+        #expect(try other.balance(of: "coins") == 300)
+    }
 }

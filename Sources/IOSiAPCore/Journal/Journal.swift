@@ -163,6 +163,15 @@ package final class Journal: Sendable {
         try transactions(where: "unverified = 0")
     }
 
+    /// Whether the transaction is recorded as revoked.
+    package func isRecordedRevoked(_ id: UInt64) throws(StoreError) -> Bool {
+        let payload = try database.withLock { database throws(StoreError) in
+            try database.query("SELECT payload FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))]).first?.first?.bytes
+        }
+        guard let payload else { return false }
+        return try decode(payload).isRevoked
+    }
+
     /// Whether the transaction is recorded and finished.
     package func isFinished(_ id: UInt64) throws(StoreError) -> Bool {
         try database.withLock { database throws(StoreError) in

@@ -129,12 +129,14 @@ public final class PurchaseStore: Sendable {
 
     /// The ledger's balance of `currency`. C: `iosiap_ledger_balance`.
     public func balance(of currency: String) throws(StoreError) -> Int64 {
-        try worker.journal.balance(of: currency)
+        try ensureOpen()
+        return try worker.journal.balance(of: currency)
     }
 
     /// Takes `amount` (above 0) from the balance of `currency`; `insufficientBalance` if it is lower, and
     /// then nothing changes. C: `iosiap_ledger_spend`.
     public func spend(_ amount: Int64, of currency: String) throws(StoreError) {
+        try ensureOpen()
         guard amount > 0 else { throw StoreError(.invalidArgument, "amount to spend must be above 0, not \(amount)") }
         try worker.journal.spend(amount, of: currency)
     }
@@ -142,6 +144,7 @@ public final class PurchaseStore: Sendable {
     /// Whether a product registered with `.entitlement(name)` entitles the user now.
     /// C: `iosiap_ledger_has_entitlement`.
     public func hasEntitlement(_ name: String) throws(StoreError) -> Bool {
+        try ensureOpen()
         let products = ledger.products(grantingEntitlement: name)
         guard !products.isEmpty else { return false }
         return try currentEntitlements().contains { products.contains($0.productID) }
@@ -163,7 +166,8 @@ public final class PurchaseStore: Sendable {
     /// The non-consumables owned and the subscriptions active now, without revoked ones.
     /// C: `iosiap_entitlements`.
     public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
-        Entitlements.current(from: try worker.journal.verifiedTransactions(), at: now())
+        try ensureOpen()
+        return Entitlements.current(from: try worker.journal.verifiedTransactions(), at: now())
     }
 
     /// Whether the user owns `productID` now. C: `iosiap_is_entitled`.
@@ -173,7 +177,8 @@ public final class PurchaseStore: Sendable {
 
     /// The transactions delivered but not finished yet.
     public func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
-        try worker.journal.unfinishedTransactions()
+        try ensureOpen()
+        return try worker.journal.unfinishedTransactions()
     }
 
     /// The user's storefront, ISO 3166-1 alpha-3, e.g. "USA".
@@ -195,9 +200,11 @@ public final class PurchaseStore: Sendable {
     /// Whether the store is open.
     public var isOpen: Bool { worker.state.withLock { $0.isOpen } }
 
-    /// Stops the store: later requests fail with `storeNotOpen`, queued requests are not run, and events
-    /// not yet queued are dropped (purchases among them are journaled and come back at the next launch).
-    /// Events already queued can still be polled; then `events` ends. Closing twice does nothing.
+    /// Stops the store: later calls fail with `storeNotOpen` (requests, finish, the ledger, entitlements:
+    /// the journal's directory is released for another store), and closing cancels the requests still
+    /// waiting or running: they get no further event. A purchase one of them made is journaled (or still
+    /// unfinished in the store) and is delivered at the next launch. Events already queued can still be
+    /// polled; then `events` ends. Closing twice does nothing.
     /// C: `iosiap_store_close`.
     public func close() {
         shutDown()
@@ -242,7 +249,8 @@ public final class PurchaseStore: Sendable {
         guard isOpen else { throw StoreError(.storeNotOpen, "the store was closed") }
     }
 
-    /// Numbers and queues a job under the lock that `close` takes, so an accepted request is never dropped.
+    /// Numbers and queues a job under the lock that `close` takes: a request is either refused or queued
+    /// before the queue closes.
     private func submit(_ makeJob: (RequestID) -> StoreJob) throws(StoreError) -> RequestID {
         let requestID: RequestID? = worker.state.withLock { state in
             guard state.isOpen else { return nil }

@@ -91,6 +91,8 @@ final class StoreWorker: Sendable {
         case .revoked(let changed), .expired(let changed): transaction = changed
         case .purchased, .declined, .purchaseIntent: return
         }
+        // A refund the journal has recorded already was told before (a store reports refunds again at launch).
+        if case .revoked = update, (try? journal.isRecordedRevoked(transaction.id)) == true { return }
         guard let verdict = await verifiedStatusChange(update, transaction, attempt: attempt) else { return }
         do {
             // Recorded (finished if new) so that entitlements see it.

@@ -45,6 +45,12 @@ public final class LocalStore: StoreBackend {
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
         self.state = state
         (updateStream, updateSink) = (stream, sink)
+        // Refunds made while no game ran (the transaction manager, another process): every refund is reported
+        // at launch, as StoreKit reports them through its updates; the core applies those its journal has
+        // not recorded and drops the rest.
+        for revoked in try state.withLock({ state throws(StoreError) in try state.revokedTransactions() }) {
+            sink.yield(.revoked(revoked))
+        }
         // Subscription time moves on, and other processes write: both are looked at off the game's thread.
         let clockwork = LocalStoreClockwork(catalog: catalog, signer: signer, state: state, now: now)
         self.clockwork = clockwork

@@ -197,6 +197,11 @@ final class LocalStoreState {
         try transactions(where: "finished = 0")
     }
 
+    /// Every refunded transaction, oldest id first.
+    func revokedTransactions() throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: "revocation_date IS NOT NULL")
+    }
+
     /// Whether the user ever had a subscription in `groupID` (introductory offers are once per group).
     func hasSubscribed(inGroup groupID: String) throws(StoreError) -> Bool {
         try !database.query("SELECT 1 FROM transactions WHERE subscription_group_id = ? LIMIT 1", [.text(groupID)]).isEmpty

@@ -1,0 +1,70 @@
+import Foundation
+import IOSiAPCore
+@testable import IOSiAPLocalStore
+import IOSiAPTestSupport
+import IOSiAPVerification
+import Testing
+
+/// The launch after something changed outside the running game: a refund made with the game closed.
+@Suite struct RelaunchAfterOutsideChangeTests {
+    let folder = TemporaryDirectory()
+    static let prefix = "com.iosiap.example."
+
+    func open(verifying: Bool) throws -> (LocalStore, PurchaseStore) {
+        let local = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                   bundleID: "com.iosiap.example")
+        let verifier = verifying ? OnDeviceVerifier(try local.makeVerifier()) : nil
+        let store = try PurchaseStore(backend: local, stateDirectory: folder.state, verifier: verifier)
+        try store.registerGrant(.currency("coins", amountPerUnit: 100), for: Self.prefix + "coins_100")
+        store.setDeductsRefundedConsumables(true)
+        return (local, store)
+    }
+
+    func buy(_ store: PurchaseStore, _ product: String, quantity: Int = 1) async throws -> StoreTransaction {
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.prefix + product]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.prefix + product, quantity: quantity))
+        switch events.last {
+        case .purchased(_, let transaction), .granted(_, let transaction, _): return transaction
+        default: throw EventTimeout(description: "\(events)")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aRefundMadeWhileTheGameWasClosedReachesItOnceAtTheNextLaunch(verifying: Bool) async throws {
+        var pro: StoreTransaction
+        var coins: StoreTransaction
+        do {
+            let (_, store) = try open(verifying: verifying)
+            pro = try await buy(store, "pro_upgrade")
+            try store.finish(transactionID: pro.id)
+            coins = try await buy(store, "coins_100", quantity: 2)
+            #expect(try store.balance(of: "coins") == 200)
+            store.close()
+        }
+        // The transaction manager refunds both while the game is closed.
+        do {
+            let manager = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                         bundleID: "com.iosiap.example")
+            _ = try manager.refund(transactionID: pro.id)
+            _ = try manager.refund(transactionID: coins.id, reason: .refundedDueToIssue)
+            manager.close()
+        }
+        do {
+            let (_, store) = try open(verifying: verifying)
+            var revoked: [UInt64] = []
+            let events = try await store.pollUntil { event in
+                if case .revoked(let transaction) = event { revoked.append(transaction.id) }
+                return revoked.count == 2
+            } + store.pollFor(.milliseconds(200))
+            #expect(Set(revoked) == [pro.id, coins.id], "\(events)")
+            #expect(events.count == 2, "\(events)")
+            #expect(try !store.isEntitled(to: Self.prefix + "pro_upgrade"))
+            #expect(try store.balance(of: "coins") == 0)
+            store.close()
+        }
+        // Told once: the next launch has nothing to say.
+        let (_, store) = try open(verifying: verifying)
+        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+        #expect(try !store.isEntitled(to: Self.prefix + "pro_upgrade"))
+    }
+}
