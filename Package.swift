@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "IOSiAPCore", targets: ["IOSiAPCore"]),
         .library(name: "IOSiAPLocalStore", targets: ["IOSiAPLocalStore"]),
+        .library(name: "IOSiAPSignedData", targets: ["IOSiAPSignedData"]),
         .library(name: "IOSiAPVerification", targets: ["IOSiAPVerification"]),
         .library(name: "IOSiAPStoreKit", targets: ["IOSiAPStoreKit"]),
         // libiosiap: the C ABI of Include/iosiap/iosiap.h. scripts/build-sdk.sh builds it self-contained.
@@ -35,9 +36,16 @@ let package = Package(
             dependencies: ["CSQLite"],
             path: "Sources/IOSiAPCore"
         ),
+        // Signed data without cryptography: JWS parsing, the payloads, server verification. Every platform.
+        .target(
+            name: "IOSiAPSignedData",
+            dependencies: ["IOSiAPCore"],
+            path: "Sources/IOSiAPSignedData"
+        ),
+        // What needs OpenSSL: signing, certificate chains, on-device verification. Re-exports IOSiAPSignedData.
         .target(
             name: "IOSiAPVerification",
-            dependencies: ["CCrypto", "IOSiAPCore"],
+            dependencies: ["CCrypto", "IOSiAPCore", "IOSiAPSignedData"],
             path: "Sources/IOSiAPVerification"
         ),
         .target(

@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPSignedData
 
 /// A root → intermediate → leaf chain of P-256 certificates shaped like the App Store's, and the leaf's
 /// key: what the local store signs transactions with, and what tests forge with.

@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPSignedData
 
 /// Verifies transactions on the device: the JWS each carries, by Apple's algorithm (`SignedDataVerifier`),
 /// and that every field the game or the grant ledger reads is the signed one (ids, product, type, quantity,

@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPSignedData
 
 /// Signs promotional offers as a developer's server does with its In-App Purchase key, and checks such
 /// signatures as the App Store does (Apple: "Generating a signature for promotional offers").

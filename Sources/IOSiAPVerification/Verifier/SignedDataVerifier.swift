@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPSignedData
 
 /// Verifies signed transactions and renewal infos as Apple's App Store Server Library does, step by step,
 /// with a distinct error code for each step that fails: three-part JWS, ES256 only, exactly three
@@ -55,7 +56,7 @@ public final class SignedDataVerifier: Sendable {
 
     /// Decodes a JWS without verifying anything: for looking at data, never for granting.
     public static func decodeUnverified<Payload: Decodable>(_ jws: String, as type: Payload.Type) throws(StoreError) -> Payload {
-        try decodePayload(CompactJWS(jws))
+        try CompactJWS.decodeUnverified(jws, as: type)
     }
 
     private func verify<Payload: Decodable>(_ text: String, signedDate: (Payload) -> Milliseconds?) throws(StoreError) -> Payload {
@@ -63,7 +64,7 @@ public final class SignedDataVerifier: Sendable {
         guard jws.header.alg == "ES256" else {
             throw StoreError(.verificationUnsupportedAlgorithm, "alg is '\(jws.header.alg ?? "missing")'; only ES256 is accepted")
         }
-        let payload: Payload = try Self.decodePayload(jws)
+        let payload: Payload = try jws.decodedPayload()
         let date: Date = switch validationDate {
         case .signedDate: signedDate(payload)?.date ?? Date()
         case .now: Date()
@@ -74,40 +75,6 @@ public final class SignedDataVerifier: Sendable {
             throw StoreError(.verificationInvalidSignature, "the ES256 signature does not match the signed data")
         }
         return payload
-    }
-
-    /// Shared: decoding leaves it unchanged, and a new one per call is an allocation per verification.
-    private static let decoder = JSONDecoder()
-
-    /// The fast decoder first; what it does not read exactly as `JSONDecoder` does, `JSONDecoder`.
-    private static func decodePayload<Payload: Decodable>(_ jws: CompactJWS) throws(StoreError) -> Payload {
-        if let payload = try? PayloadDecoder.decode(Payload.self, from: jws.payload) { return payload }
-        do {
-            return try decoder.decode(Payload.self, from: Data(jws.payload))
-        } catch {
-            throw StoreError(.verificationInvalidFormat, describe(error, Payload.self, jws.payload))
-        }
-    }
-
-    /// Why the payload was refused, naming the field at fault (a number out of range, a value of the wrong
-    /// type) where the decoder says which, or where removing one number lets the payload decode.
-    private static func describe<Payload: Decodable>(_ error: any Error, _ type: Payload.Type, _ bytes: [UInt8]) -> String {
-        let context: DecodingError.Context? = switch error as? DecodingError {
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-             .keyNotFound(_, let context): context
-        default: nil
-        }
-        if let context, !context.codingPath.isEmpty {
-            let field = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            return "the JWS payload's field '\(field)' is invalid: \(context.debugDescription)"
-        }
-        // Only for payloads of an App Store's size: the search decodes again, before the signature is checked.
-        guard bytes.count <= RefusedFieldFinder.maximumPayloadLength else { return "the JWS payload is not the expected JSON" }
-        let field = RefusedFieldFinder.field(in: bytes) { candidate in
-            (try? decoder.decode(Payload.self, from: Data(candidate))) != nil
-        }
-        guard let field else { return "the JWS payload is not the expected JSON" }
-        return "the JWS payload's field '\(field)' is invalid: a number out of its range"
     }
 
     private func checkEnvironment(_ value: String?) throws(StoreError) {

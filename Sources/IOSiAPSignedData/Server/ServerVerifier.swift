@@ -131,7 +131,7 @@ extension ServerVerifier {
     static func bind(_ transaction: StoreTransaction, to jws: String) -> VerificationOutcome {
         let payload: SignedTransactionPayload
         do {
-            payload = try SignedDataVerifier.decodeUnverified(jws, as: SignedTransactionPayload.self)
+            payload = try CompactJWS.decodeUnverified(jws, as: SignedTransactionPayload.self)
         } catch {
             return .failed(StoreError(.verificationInvalidFormat, "the JWS the server accepted does not decode: \(error.message)"))
         }

@@ -29,7 +29,7 @@ extension SignedTransactionPayload {
 
     /// The first field of `transaction` that the game or the grant ledger reads and that this signed payload
     /// says otherwise, as "name: reported, signed"; `nil` when they agree. Dates agree to the millisecond.
-    func firstDifference(from transaction: StoreTransaction) -> String? {
+    package func firstDifference(from transaction: StoreTransaction) -> String? {
         func same(_ date: Date?, _ signed: Milliseconds?) -> Bool {
             switch (date, signed) {
             case (nil, nil): true

@@ -1,7 +1,8 @@
 import Foundation
 import IOSiAPCore
 
-/// A compact JWS (`header.payload.signature`) split and decoded, not yet verified.
+/// A compact JWS (`header.payload.signature`) split and decoded, not yet verified. Nothing here needs
+/// cryptography: signing and checking signatures are IOSiAPVerification's (OpenSSL, Linux and macOS only).
 package struct CompactJWS: Sendable {
     /// The protected header of an App Store JWS.
     package struct Header: Codable, Sendable {
@@ -9,6 +10,13 @@ package struct CompactJWS: Sendable {
         package var x5c: [String]?
         package var kid: String?
         package var typ: String?
+
+        package init(alg: String?, x5c: [String]?, kid: String?, typ: String?) {
+            self.alg = alg
+            self.x5c = x5c
+            self.kid = kid
+            self.typ = typ
+        }
     }
 
     /// Signed data larger than this is refused before any parsing (an App Store JWS is a few KiB).
@@ -57,18 +65,6 @@ package struct CompactJWS: Sendable {
         self.payload = payload
         self.signature = signature
         signingInput = Array(bytes[..<dots[1]])
-    }
-
-    /// Signs `payload` with `key` as ES256 with the certificate chain `x5c` (DER, leaf first).
-    package static func sign(payload: [UInt8], key: PrivateKey, x5c: [[UInt8]]) throws(StoreError) -> String {
-        let header = Header(alg: "ES256", x5c: x5c.map { Data($0).base64EncodedString() }, kid: nil, typ: "JWT")
-        let headerJSON: Data
-        do { headerJSON = try JSONEncoder().encode(header) } catch {
-            throw StoreError(.systemError, "cannot encode a JWS header: \(error)")
-        }
-        let input = Base64URL.encode(Array(headerJSON)) + "." + Base64URL.encode(payload)
-        let signature = try key.signES256(Array(input.utf8))
-        return input + "." + Base64URL.encode(signature)
     }
 }
 
