@@ -18,7 +18,8 @@
  * reported as IOSIAP_PAYMENT_FAILED (as StoreKit 1 reported a cancel) and deferred ones (Ask to Buy) as
  * IOSIAP_PAYMENT_REMOVED, so no spinner waits forever; restores always end in onRestoreFinished.
  * Transactions are finished after onPaymentEvent(PURCHAED or RESTORED) returns: grant inside it. A game
- * that dies before it returns gets the purchase again at the next launch.
+ * that dies or throws before it returns gets the purchase again at the next launch. Until a delegate is
+ * set, poll() delivers nothing and events wait.
  * For transactions, refunds and error messages, use the modern layer in <iosiap/iosiap.hpp>.
  */
 #ifndef IOSIAP_CLASSIC_IOSIAP_H
@@ -110,8 +111,11 @@ public:
         if (status != IOSIAP_OK) later(Pending::restoreFailed());
     }
 
-    /** The per-frame event pump: calls the delegate for everything that happened since the last call. */
+    /** The per-frame event pump: calls the delegate for everything that happened since the last call.
+        While no delegate is set, events wait (nothing is finished). May be called again from inside a
+        delegate callback. */
     int poll() {
+        if (!delegate) return 0;
         std::vector<Pending> pending;
         pending.swap(pending_);
         for (size_t i = 0; i < pending.size(); i++) deliver(pending[i]);
@@ -155,13 +159,15 @@ private:
             if (owner_->delegate) owner_->delegate->onRequestProductsError(status);
         }
         void onPaymentEvent(const std::string &productId, iosiap::PaymentState state, int quantity) {
+            // This event's transaction, taken now: a poll from inside the delegate sets its own.
+            std::uint64_t transactionId = finishAfterDelegate_;
+            finishAfterDelegate_ = 0;
             std::string identifier = productId;
-            if (owner_->delegate) owner_->delegate->onPaymentEvent(identifier, static_cast<IOSiAPPaymentEvent>(state), quantity);
-            // Reached only when the delegate returned: a crash inside it leaves the purchase unfinished.
-            if (finishAfterDelegate_ != 0) {
-                owner_->store_.finishTransaction(finishAfterDelegate_);
-                finishAfterDelegate_ = 0;
-            }
+            if (!owner_->delegate) return;  // set to NULL inside a callback: unfinished, it comes back
+            owner_->delegate->onPaymentEvent(identifier, static_cast<IOSiAPPaymentEvent>(state), quantity);
+            // Reached only when the delegate returned: a crash or an exception inside it leaves the purchase
+            // unfinished, and it comes back at the next launch.
+            if (transactionId != 0) owner_->store_.finishTransaction(transactionId);
         }
         void onPurchased(std::uint64_t, const iosiap::Transaction &transaction) { finishAfterDelegate_ = transaction.id; }
         void onRestored(std::uint64_t, const iosiap::Transaction &transaction) { finishAfterDelegate_ = transaction.id; }
@@ -171,7 +177,7 @@ private:
 
     private:
         IOSiAP *owner_;
-        /** The transaction of the classic event being delivered, finished once the delegate returns. */
+        /** The transaction of the classic event about to be delivered (set by onPurchased / onRestored). */
         std::uint64_t finishAfterDelegate_ = 0;
     };
 

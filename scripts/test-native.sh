@@ -178,6 +178,21 @@ g++ -std=c++11 -Wall -Wextra -Werror -I"$sdk/include" Examples/cpp/game.cpp -L"$
 bash Tests/native/store_manager.sh "$(swift build --show-bin-path)/iosiap-store" "$work/game" "$catalog" "$work"
 check "iosiap-store: every control, its errors, and a running game that hears of it"
 
+echo "== the classic IOSiAP.h finishes only what a delegate was given"
+g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_lifecycle.cpp -L"$sdk/lib" -liosiap \
+    -Wl,-rpath,"$sdk/lib" -o "$work/classic_lifecycle"
+lifecycle() {  # lifecycle STATE PHASE: one launch of the classic game
+    IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-lifecycle-$1 IOSIAP_STORE_TOOL="$(swift build --show-bin-path)/iosiap-store" \
+        "$work/classic_lifecycle" "$2" >>"$work/lifecycle-$1.out"
+}
+lifecycle late die && lifecycle late late-delegate && lifecycle late relaunch
+expect_in "$work/lifecycle-late.out" "late delegate saw 1" "redelivered 0"
+lifecycle throw throw && lifecycle throw relaunch
+expect_in "$work/lifecycle-throw.out" "poll rethrew: the game failed to grant" "redelivered 1"
+lifecycle reentrant reentrant && lifecycle reentrant relaunch
+expect_in "$work/lifecycle-reentrant.out" "reentrant done, 2 purchases" "redelivered 0"
+check "events wait for a delegate; a delegate that throws or polls again loses and doubles nothing"
+
 echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
 check "30 rounds of SIGKILL: nothing lost, nothing granted twice"

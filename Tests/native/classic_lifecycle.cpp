@@ -1,0 +1,119 @@
+// The classic IOSiAP.h finishes only what a delegate was given, exactly once, whatever the delegate does:
+// events wait while no delegate is set, a delegate that throws leaves its purchase unfinished (it comes back
+// at the next launch), and a delegate that polls again from inside onPaymentEvent does not lose the outer
+// purchase's finish. Each phase runs in its own process: `classic_lifecycle PHASE` with IOSIAP_CATALOG and
+// IOSIAP_STATE_DIR set (and IOSIAP_STORE_TOOL, the iosiap-store command, for "reentrant"); it prints what the
+// delegate saw, which the test script checks.
+#include "IOSiAP.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+static void frame() {
+    struct timespec duration = {0, 10000000};
+    nanosleep(&duration, NULL);
+}
+
+class Game : public IOSiAPDelegate {
+public:
+    explicit Game(const char *phase) : phase(phase), loaded(false), purchases(0), innerDone(false) {}
+
+    virtual void onRequestProductsFinish(void) { loaded = true; }
+    virtual void onRequestProductsError(int code) { printf("products error %d\n", code); }
+    virtual void onRestoreFinished(bool) {}
+
+    virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int) {
+        if (event != IOSIAP_PAYMENT_PURCHAED) return;
+        purchases++;
+        printf("purchased %s\n", identifier.c_str());
+        fflush(stdout);
+        if (phase == "die" && identifier == coins) _exit(0);  // killed before the grant: must come back
+        if (phase == "throw" && identifier == coins) throw std::runtime_error("the game failed to grant");
+        if (phase == "reentrant" && identifier == coins) {
+            // A purchase made outside the game (the transaction manager, IOSIAP_STORE_TOOL) arrives as a
+            // purchase without a request; this callback pumps events until it has been delivered.
+            std::string command = std::string(std::getenv("IOSIAP_STORE_TOOL")) + " --state '" +
+                                  std::getenv("IOSIAP_STATE_DIR") + "' buy " + pro + " >/dev/null";
+            if (std::system(command.c_str()) != 0) printf("iosiap-store buy failed\n");
+            for (int i = 0; i < 500 && !innerDone; i++) {
+                iap->poll();
+                frame();
+            }
+        }
+        if (identifier == pro) innerDone = true;
+    }
+
+    void load() {
+        std::vector<std::string> ids;
+        ids.push_back(coins);
+        ids.push_back(pro);
+        iap->requestProducts(ids);
+        pump(500, &loaded);
+    }
+
+    void pay(const std::string &id) {
+        std::string name = id;
+        iap->paymentWithProduct(iap->iOSProductByIdentifier(name), 1);
+    }
+
+    /** Polls once per frame for `frames` frames, or until *until is true. */
+    void pump(int frames, const bool *until = NULL) {
+        for (int i = 0; i < frames && !(until && *until); i++) {
+            try {
+                iap->poll();
+            } catch (const std::exception &error) {
+                printf("poll rethrew: %s\n", error.what());
+            }
+            frame();
+        }
+    }
+
+    IOSiAP *iap;
+    std::string phase;
+    bool loaded;
+    int purchases;
+    bool innerDone;
+    const std::string coins = "com.iosiap.example.coins_100";
+    const std::string pro = "com.iosiap.example.pro_upgrade";
+};
+
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    Game game(argv[1]);
+    IOSiAP iap;
+    game.iap = &iap;
+    const std::string phase = argv[1];
+    if (phase == "relaunch") {
+        // What earlier launches left unfinished comes back now.
+        iap.delegate = &game;
+        game.pump(100);
+        printf("redelivered %d\n", game.purchases);
+        return 0;
+    }
+    if (phase == "late-delegate") {
+        // A purchase redelivered at launch while the game has not set its delegate yet: it must wait.
+        game.pump(100);
+        iap.delegate = &game;
+        game.pump(100);
+        printf("late delegate saw %d\n", game.purchases);
+        return 0;
+    }
+    iap.delegate = &game;
+    game.load();
+    game.pay(game.coins);
+    for (int i = 0; i < 300 && game.purchases == 0; i++) game.pump(1);
+    if (phase == "throw") {
+        // The next payment's events must not finish the purchase whose delegate threw.
+        game.pay(game.pro);
+        for (int i = 0; i < 300 && game.purchases < 2; i++) game.pump(1);
+    }
+    game.pump(20);
+    printf("%s done, %d purchases\n", phase.c_str(), game.purchases);
+    return 0;
+}
