@@ -67,4 +67,22 @@ import Testing
         #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
         #expect(try !store.isEntitled(to: Self.prefix + "pro_upgrade"))
     }
+
+    @Test func aRefusedOpenChangesNothingTheRunningGameUses() async throws {
+        let (_, running) = try open(verifying: false)
+        defer { running.close() }
+        #expect(try LocalStore.remembered(in: folder.state).bundleID == "com.iosiap.example")
+        // A second game on the same directory, with another catalog and bundle id: refused, and it leaves
+        // what the transaction manager reads as the running game set it.
+        let other = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                   bundleID: "com.other.game")
+        do {
+            _ = try PurchaseStore(backend: other, stateDirectory: folder.state)
+            Issue.record("a second store opened the directory")
+        } catch {
+            #expect((error as? StoreError)?.code == .stateDirectoryInUse)
+        }
+        other.close()
+        #expect(try LocalStore.remembered(in: folder.state).bundleID == "com.iosiap.example")
+    }
 }

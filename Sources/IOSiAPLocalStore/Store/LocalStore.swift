@@ -22,7 +22,9 @@ public final class LocalStore: StoreBackend {
     private let now: @Sendable () -> Date
     private let updateStream: AsyncStream<StoreUpdate>
     private let updateSink: AsyncStream<StoreUpdate>.Continuation
-    private let watcher: PeriodicWatcher
+    /// Started by `updates()`, when a purchase store has taken the state directory: a store opened only to
+    /// be refused, or by the transaction manager, watches nothing.
+    private let watcher = Locked<PeriodicWatcher?>(nil)
 
     /// How often the store looks for changes another process made to its state (a refund from the
     /// transaction manager): one cheap `PRAGMA data_version` each time, off the game's thread.
@@ -51,15 +53,7 @@ public final class LocalStore: StoreBackend {
         for revoked in try state.withLock({ state throws(StoreError) in try state.revokedTransactions() }) {
             sink.yield(.revoked(revoked))
         }
-        // Subscription time moves on, and other processes write: both are looked at off the game's thread.
-        let clockwork = LocalStoreClockwork(catalog: catalog, signer: signer, state: state, now: now)
-        self.clockwork = clockwork
-        watcher = PeriodicWatcher(name: "iosiap.localstore", interval: Self.externalChangeInterval) {
-            for update in (try? clockwork.advanceTime()) ?? [] { sink.yield(update) }
-        }
-        // The transaction manager finds the catalog and bundle id of a state directory here.
-        try setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
-        try setOverride(LocalStoreSettings.Key.bundleID, bundleID)
+        clockwork = LocalStoreClockwork(catalog: catalog, signer: signer, state: state, now: now)
     }
 
     /// The catalog file and bundle id the state directory was last opened with (for the transaction manager).
@@ -154,13 +148,27 @@ public final class LocalStore: StoreBackend {
         }
     }
 
+    /// Called once, by the purchase store that opens on this store after it has taken the state directory's
+    /// lock: only then does this store write what the transaction manager reads (the catalog and bundle id
+    /// a game last opened the directory with) and start watching time and other processes' writes.
     public func updates() -> AsyncStream<StoreUpdate> {
         clockwork.handsOutPurchaseIntents.withLock { $0 = true }
+        // Best effort: the transaction manager can also be told the catalog (--catalog).
+        try? setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
+        try? setOverride(LocalStoreSettings.Key.bundleID, bundleID)
+        let (clockwork, sink) = (self.clockwork, updateSink)
+        watcher.withLock { watcher in
+            guard watcher == nil else { return }
+            // Subscription time moves on, and other processes write: both are looked at off the game's thread.
+            watcher = PeriodicWatcher(name: "iosiap.localstore", interval: Self.externalChangeInterval) {
+                for update in (try? clockwork.advanceTime()) ?? [] { sink.yield(update) }
+            }
+        }
         return updateStream
     }
 
     public func close() {
-        watcher.stop()
+        watcher.withLock { $0 }?.stop()
         updateSink.finish()
     }
 
@@ -171,7 +179,7 @@ public final class LocalStore: StoreBackend {
     }
 
     deinit {
-        watcher.stop()
+        watcher.withLock { $0 }?.stop()
     }
 
     // MARK: - Controls (SKTestSession)
