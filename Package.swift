@@ -4,6 +4,22 @@ import PackageDescription
 
 // Layers (see DESIGN.md §2): the platform-neutral core, the local App Store backend, and the
 // system libraries they reach through systemLibrary targets. Nothing outside the toolchain.
+
+// The Apple graph (IOSIAP_APPLE_GRAPH=1, on Linux only; scripts/check-apple-graph.sh builds it with its own
+// --build-path): the package as iOS, tvOS and visionOS build it, built on Linux. Linux then leaves out what
+// those platforms leave out, and the declarations-only StoreKit stands in for Apple's (see the end of this file).
+#if os(Linux)
+let appleGraph = ProcessInfo.processInfo.environment["IOSIAP_APPLE_GRAPH"] != nil
+#else
+let appleGraph = false
+#endif
+
+// Where OpenSSL's libcrypto exists, and with it the local App Store, its signer and on-device JWS verification:
+// Linux and macOS. The one list that decides it: libiosiap depends on IOSiAPLocalStore and IOSiAPVerification,
+// and its IOSIAP_LOCAL_STORE condition is set, on these platforms only; elsewhere (iOS, tvOS, visionOS) the
+// functions that need them answer IOSIAP_E_UNSUPPORTED_PLATFORM (Sources/IOSiAPExports/LocalStoreSupport.swift).
+let localStorePlatforms: [Platform] = appleGraph ? [.macOS] : [.linux, .macOS]
+
 let package = Package(
     name: "IOSiAP",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
@@ -21,6 +37,8 @@ let package = Package(
         .executable(name: "iosiap-benchmarks", targets: ["Benchmarks"]),
     ],
     targets: [
+        // <sqlite3.h> and libsqlite3: Debian's libsqlite3-dev on Linux; on Apple platforms every SDK ships both
+        // (the SDK's SQLite3 module), so the same shim serves everywhere.
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
@@ -64,8 +82,13 @@ let package = Package(
         ),
         .target(
             name: "IOSiAPExports",
-            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPLocalStore", "IOSiAPStoreKit", "IOSiAPVerification"],
-            path: "Sources/IOSiAPExports"
+            dependencies: [
+                "CIOSiAP", "IOSiAPCore", "IOSiAPSignedData", "IOSiAPStoreKit",
+                .target(name: "IOSiAPLocalStore", condition: .when(platforms: localStorePlatforms)),
+                .target(name: "IOSiAPVerification", condition: .when(platforms: localStorePlatforms)),
+            ],
+            path: "Sources/IOSiAPExports",
+            swiftSettings: [.define("IOSIAP_LOCAL_STORE", .when(platforms: localStorePlatforms))]
         ),
         .executableTarget(
             name: "StoreManager",
@@ -131,3 +154,24 @@ if ProcessInfo.processInfo.environment["IOSIAP_FUZZ"] != nil {
         .executableTarget(name: "FuzzCABI", dependencies: ["FuzzDriver", "CIOSiAP", "IOSiAPExports"], path: "Tests/Fuzz/CABI"),
     ]
 }
+
+// The Apple graph's StoreKit: Tests/AppleSDK/StoreKit, declarations only, as a target named `StoreKit`, so that
+// `canImport(StoreKit)` is true and LiveStoreKit and iosiap_store_open_storekit's StoreKit branch are compiled
+// and linked into libiosiap (nothing of it can run: its bodies are fatalError()). As iOS: no
+// IOSIAP_STOREKIT_CHECK_* condition. Only in that configuration and only on Linux: a target named `StoreKit`
+// where Apple's framework exists would shadow it.
+#if os(Linux)
+if appleGraph {
+    // Warnings are errors in our code; not in the stub, where library evolution warns about importing Foundation
+    // (built without it on Linux), so -warnings-as-errors is set per target, not with -Xswiftc.
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+    package.targets.append(.target(
+        name: "StoreKit",
+        path: "Tests/AppleSDK/StoreKit",
+        swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-enable-library-evolution"])]
+    ))
+    package.targets.first { $0.name == "IOSiAPStoreKit" }!.dependencies.append("StoreKit")
+}
+#endif

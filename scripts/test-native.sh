@@ -41,8 +41,10 @@ check "ldd: $(ldd "$lib" | awk '{print $1}' | tr '\n' ' ')"
 echo "== the hand-written header matches the Swift exports"
 swift build --target IOSiAPExports -Xswiftc -warnings-as-errors >/dev/null
 # The exports use `package` declarations of the core, so the check needs SwiftPM's package name.
+# IOSIAP_LOCAL_STORE: Package.swift sets it on Linux, where the local store's functions are the real ones
+# (scripts/check-apple-graph.sh compares the other branch, UnavailableExports.swift).
 package_name=$(grep -o 'package-name","[^"]*' .build/debug.yaml | head -1 | cut -d'"' -f3)
-swiftc -typecheck -parse-as-library -module-name IOSiAPExports -package-name "$package_name" \
+swiftc -typecheck -parse-as-library -module-name IOSiAPExports -package-name "$package_name" -D IOSIAP_LOCAL_STORE \
     -I "$(swift build --show-bin-path)/Modules" \
     -Xcc -fmodule-map-file=Sources/CIOSiAP/module.modulemap -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
     -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap \

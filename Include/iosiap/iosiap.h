@@ -15,6 +15,13 @@
  *     struct's first published layout is refused with IOSIAP_E_INVALID_ARGUMENT and nothing is written.
  *   - Strings are UTF-8 and NUL-terminated. Each comment says who owns a pointer and how long it lives.
  *
+ * Platforms: this header and the library's set of functions are the same everywhere. The local App Store and
+ * Apple's verification algorithm need OpenSSL and exist on Linux and macOS only: on iOS, tvOS and visionOS,
+ * iosiap_store_open_local, every iosiap_local_* function and iosiap_verify_transaction return
+ * IOSIAP_E_UNSUPPORTED_PLATFORM whatever their arguments (setting *out or *out_payload_json to NULL, writing
+ * nothing else); open the store with iosiap_store_open_storekit there. StoreKit exists on Apple platforms only:
+ * elsewhere iosiap_store_open_storekit returns IOSIAP_E_SK_UNSUPPORTED_PLATFORM.
+ *
  * Thread rules:
  *   - Every function may be called from any thread, except as stated here.
  *   - iosiap_poll delivers events on the thread that calls it; call it from one thread at a time (the game
@@ -68,6 +75,7 @@ typedef enum iosiap_status {
     IOSIAP_E_STRING_TOO_LONG = -15,
     IOSIAP_E_INSUFFICIENT_BALANCE = -16,     /* a ledger spend larger than the balance */
     IOSIAP_E_STATE_DIRECTORY_IN_USE = -17,   /* another open store, in this or another process, uses it */
+    IOSIAP_E_UNSUPPORTED_PLATFORM = -18,     /* not in this platform's library (see Platforms at the top) */
     IOSIAP_E_SK_UNKNOWN = -100,
     IOSIAP_E_SK_CLIENT_INVALID = -101,
     IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
@@ -366,9 +374,9 @@ typedef struct iosiap_storekit_options {
 #define IOSIAP_STOREKIT_OPTIONS_INIT { IOSIAP_STOREKIT_OPTIONS_VERSION, NULL, IOSIAP_DELIVERY_POLL, NULL }
 
 /**
- * Opens the store over StoreKit 2 (iOS 17, macOS 14, tvOS 17, visionOS 1 and later): the real App Store,
- * or the .storekit configuration an Xcode scheme selects. Where StoreKit does not exist (Linux) it returns
- * IOSIAP_E_SK_UNSUPPORTED_PLATFORM: use iosiap_store_open_local there.
+ * Opens the store over StoreKit 2 (the library is built for iOS 18, macOS 15, tvOS 18, visionOS 2 and later):
+ * the real App Store, or the .storekit configuration an Xcode scheme selects. Where StoreKit does not exist
+ * (Linux) it returns IOSIAP_E_SK_UNSUPPORTED_PLATFORM: use iosiap_store_open_local there.
  */
 int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options *options,
                                const iosiap_callbacks *callbacks);
@@ -460,8 +468,9 @@ int iosiap_can_make_payments(iosiap_store *store);
 
 /*
  * For QA and tests, on a store opened with iosiap_store_open_local (IOSIAP_E_WRONG_STATE on a StoreKit
- * store). Each takes effect at once and is kept in the state directory; iosiap-store offers the same from
- * a shell. What they cause reaches the game as events, like anything the store does.
+ * store; IOSIAP_E_UNSUPPORTED_PLATFORM on iOS, tvOS and visionOS, which have no local store). Each takes
+ * effect at once and is kept in the state directory; iosiap-store offers the same from a shell. What they
+ * cause reaches the game as events, like anything the store does.
  */
 
 /** The APIs whose failure can be simulated (values of `iosiap_local_set_simulated_error`). */

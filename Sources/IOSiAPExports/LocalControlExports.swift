@@ -1,8 +1,10 @@
 import CIOSiAP
 import IOSiAPCore
+#if IOSIAP_LOCAL_STORE
 import IOSiAPLocalStore
 
-// The local store's controls in C: convert and forward to LocalStore.
+// The local store's controls in C: convert and forward to LocalStore. Only on the platforms that have it
+// (LocalStoreSupport.swift); elsewhere UnavailableExports.swift exports the same functions.
 
 /// The local store behind a handle, or `wrongState` for a StoreKit store.
 private func localStore(_ store: OpaquePointer?) throws(StoreError) -> LocalStore {
@@ -194,3 +196,4 @@ public func iosiap_local_set_billing_grace_period(_ store: OpaquePointer?, _ ena
 public func iosiap_local_resolve_billing_issue(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
     withLocalStore(store) { local throws(StoreError) in try local.resolveBillingIssue(productID: try CStringInput.productID(productID)) }
 }
+#endif

@@ -1,13 +1,13 @@
 import CIOSiAP
 import Foundation
 import IOSiAPCore
-import IOSiAPLocalStore
 
 /// What an `iosiap_store *` stands for: the core's store, the game's callback, the product handles C
 /// holds, and in thread mode the library's delivery thread.
 package final class StoreHandle: Sendable {
     package let store: PurchaseStore
-    let localStore: LocalStore?
+    /// The local App Store, for the `iosiap_local_*` controls; nil for a StoreKit store.
+    let localStore: LocalStoreSupport.Store?
     private let callback: EventCallback
     private let usesDeliveryThread: Bool
     /// Current product handles by id, and replaced ones, which C may still hold until close.
@@ -15,7 +15,7 @@ package final class StoreHandle: Sendable {
     private let deliveryThreadDone = DispatchSemaphore(value: 0)
     private let deliveryThreadID = Locked<pthread_t?>(nil)
 
-    init(store: PurchaseStore, localStore: LocalStore?, callback: EventCallback, usesDeliveryThread: Bool) {
+    init(store: PurchaseStore, localStore: LocalStoreSupport.Store?, callback: EventCallback, usesDeliveryThread: Bool) {
         self.store = store
         self.localStore = localStore
         self.callback = callback

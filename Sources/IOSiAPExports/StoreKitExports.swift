@@ -18,9 +18,6 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
                 + "this library reads version \(IOSIAP_STOREKIT_OPTIONS_VERSION) (use IOSIAP_STOREKIT_OPTIONS_INIT)")
         }
         #if canImport(StoreKit)
-        guard #available(iOS 17.0, macOS 14.0, tvOS 17.0, visionOS 1.0, *) else {
-            throw StoreError(.unsupportedPlatform, "IOSiAP's StoreKit backend needs iOS 17, macOS 14, tvOS 17 or visionOS 1")
-        }
         let settings = options.pointee
         let directory = try StateDirectory(path: try CStringInput.required(settings.state_directory, "options.state_directory"))
         let backend = StoreKitBackend(api: LiveStoreKit())

@@ -1,8 +1,11 @@
 import CIOSiAP
 import Foundation
 import IOSiAPCore
+#if IOSIAP_LOCAL_STORE
 import IOSiAPVerification
 
+// Apple's verification algorithm needs OpenSSL: only where the local store is built (LocalStoreSupport.swift);
+// elsewhere UnavailableExports.swift exports the same function.
 @c(iosiap_verify_transaction)
 public func iosiap_verify_transaction(_ outPayloadJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                                       _ jws: UnsafePointer<CChar>?, _ trustedRootDER: UnsafePointer<UInt8>?,
@@ -33,6 +36,7 @@ public func iosiap_verify_transaction(_ outPayloadJSON: UnsafeMutablePointer<Uns
         return IOSIAP_OK.rawValue
     }
 }
+#endif
 
 @c(iosiap_string_free)
 public func iosiap_string_free(_ string: UnsafeMutablePointer<CChar>?) {

@@ -1,33 +1,11 @@
 import CIOSiAP
 import Foundation
 import IOSiAPCore
-import IOSiAPLocalStore
-import IOSiAPVerification
+import IOSiAPSignedData
 
-/// Turns `iosiap_verification_options` into the core's verifier.
+/// Turns `iosiap_verification_options` into the core's verifier. The modes that need the local store or
+/// OpenSSL (`verifier(_:localStore:)`) are in LocalStoreExports.swift.
 enum VerificationOptions {
-    static func verifier(_ options: UnsafePointer<iosiap_verification_options>?,
-                         localStore: LocalStore) throws(StoreError) -> (any TransactionVerifier)? {
-        guard let options else { return nil }
-        let settings = options.pointee
-        guard settings.version == IOSIAP_VERIFICATION_OPTIONS_VERSION else {
-            throw StoreError(.invalidArgument, "verification options version \(settings.version) is not supported; "
-                + "this library reads version \(IOSIAP_VERIFICATION_OPTIONS_VERSION) (use IOSIAP_VERIFICATION_OPTIONS_INIT)")
-        }
-        switch UInt32(bitPattern: settings.mode) {
-        case IOSIAP_VERIFY_NONE.rawValue:
-            return nil
-        case IOSIAP_VERIFY_ON_DEVICE.rawValue:
-            let root = try rootCertificate(settings) ?? localStore.signingRootCertificate
-            return OnDeviceVerifier(try SignedDataVerifier(trustedRoots: [root], bundleID: localStore.bundleID,
-                                                           environment: localStore.environment))
-        case IOSIAP_VERIFY_SERVER.rawValue:
-            return try serverVerifier(settings)
-        default:
-            throw StoreError(.invalidArgument, "verification.mode \(settings.mode) is not an iosiap_verification_mode")
-        }
-    }
-
     /// The server verifier the options describe (mode SERVER).
     static func serverVerifier(_ settings: iosiap_verification_options) throws(StoreError) -> ServerVerifier {
         let url = try serverURL(settings.server_url, "verification.server_url")
@@ -42,14 +20,6 @@ enum VerificationOptions {
         return ServerVerifier(url: url, sandboxURL: sandbox, format: format,
                               timeout: .milliseconds(settings.timeout_ms == 0 ? 10_000 : Int(settings.timeout_ms)),
                               attempts: settings.attempts == 0 ? 3 : Int(settings.attempts))
-    }
-
-    static func rootCertificate(_ settings: iosiap_verification_options) throws(StoreError) -> [UInt8]? {
-        guard let bytes = settings.trusted_root_der else { return nil }
-        guard settings.trusted_root_der_length > 0, settings.trusted_root_der_length <= 64 * 1024 else {
-            throw StoreError(.invalidArgument, "verification.trusted_root_der_length must be 1 to 65536")
-        }
-        return Array(UnsafeBufferPointer(start: bytes, count: settings.trusted_root_der_length))
     }
 
     private static func serverURL(_ text: UnsafePointer<CChar>?, _ name: String) throws(StoreError) -> URL? {

@@ -24,6 +24,9 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
     case stringTooLong = -15
     case insufficientBalance = -16
     case stateDirectoryInUse = -17
+    /// The function needs a part this platform's library is built without (the local App Store and OpenSSL's
+    /// verification are Linux and macOS only); on iOS, tvOS and visionOS the store is StoreKit's.
+    case unavailableOnPlatform = -18
 
     // StoreKit's SKError.Code, offset by -100.
     case unknown = -100
@@ -95,6 +98,7 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
         case .stringTooLong: "string too long"
         case .insufficientBalance: "the balance is too low"
         case .stateDirectoryInUse: "another process uses the state directory"
+        case .unavailableOnPlatform: "not available on this platform"
         case .unknown: "unknown store error"
         case .clientInvalid: "client is not allowed to make the request"
         case .paymentCancelled: "payment cancelled by the user"
