@@ -1,7 +1,9 @@
 // A declarations-only `StoreKit` for Linux: exactly the StoreKit 2 API that Sources/IOSiAPStoreKit/Live uses,
 // so that scripts/check-storekit.sh type-checks LiveStoreKit.swift against StoreKit's real signatures without
-// an Apple SDK. Nothing here runs: every body is `fatalError()`. It is NOT a SwiftPM target and must never be
-// built where the real StoreKit exists (a module named `StoreKit` would shadow Apple's framework).
+// an Apple SDK. Nothing here runs: every body is `fatalError()`. It must never be built where the real StoreKit
+// exists (a module named `StoreKit` would shadow Apple's framework): it is a SwiftPM target only in the Apple
+// graph, a configuration Package.swift has on Linux only with IOSIAP_APPLE_GRAPH=1 (scripts/check-apple-graph.sh),
+// where it is linked into libiosiap as iOS's StoreKit.
 //
 // Sources (transcribed by us, declarations only; no SDK code bodies are copied):
 // - The iOS 18.0 SDK's interface text, as published in the GitHub repository xybp888/iOS-SDKs, path
