@@ -306,7 +306,8 @@ typedef struct iosiap_callbacks {
 
 typedef enum iosiap_delivery_mode {
     IOSIAP_DELIVERY_POLL = 0,              /* events wait until iosiap_poll (the default) */
-    IOSIAP_DELIVERY_THREAD = 1             /* events arrive on a library-owned serial thread */
+    IOSIAP_DELIVERY_THREAD = 1             /* events arrive on a library-owned serial thread, started once
+                                              the open call has stored the handle */
 } iosiap_delivery_mode;
 
 /** An open store. Opaque. */
@@ -382,8 +383,10 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
                                const iosiap_callbacks *callbacks);
 
 /** Closes the store and frees it. Queued events are dropped (purchases among them come back at the next
-    launch). Waits for the store's threads to end, at most about 2 s (a server verification in progress may
-    outlast that; it then ends on its own). NULL does nothing. */
+    launch); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first and none runs after this
+    returns. Requests still waiting or running are cancelled: they get no further event. Waits for the
+    store's threads to end, at most about 2 s (a server verification in progress may outlast that; it then
+    ends on its own). NULL does nothing. */
 void iosiap_store_close(iosiap_store *store);
 
 /* ---- Requests (each queues work and returns at once; the result comes as events) --------------------- */

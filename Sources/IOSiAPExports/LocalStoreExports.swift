@@ -43,7 +43,7 @@ public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?
         let store = try PurchaseStore(backend: localStore, stateDirectory: directory, verifier: verifier)
         let handle = StoreHandle(store: store, localStore: localStore, callback: callback,
                                  usesDeliveryThread: delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
-        out.pointee = HandleRegistry.register(handle)
+        handle.open(into: out)
         return IOSIAP_OK.rawValue
     }
 }

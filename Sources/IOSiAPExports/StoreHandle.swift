@@ -14,12 +14,19 @@ package final class StoreHandle: Sendable {
     private let products = Locked<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
     private let deliveryThreadDone = DispatchSemaphore(value: 0)
     private let deliveryThreadID = Locked<pthread_t?>(nil)
+    private let deliveryThreadStarted = Locked(false)
 
     init(store: PurchaseStore, localStore: LocalStoreSupport.Store?, callback: EventCallback, usesDeliveryThread: Bool) {
         self.store = store
         self.localStore = localStore
         self.callback = callback
         self.usesDeliveryThread = usesDeliveryThread
+    }
+
+    /// Registers the handle and stores it in `out`, then, in thread mode, starts delivering: no callback
+    /// runs before C holds the handle.
+    func open(into out: UnsafeMutablePointer<OpaquePointer?>) {
+        out.pointee = HandleRegistry.register(self)
         if usesDeliveryThread { startDeliveryThread() }
     }
 
@@ -53,10 +60,11 @@ package final class StoreHandle: Sendable {
     }
 
     /// Stops the store and waits (a while) for its worker thread to end, so that nothing of it runs after
-    /// `iosiap_store_close`; in thread mode, waits until the delivery thread has delivered its last event.
+    /// `iosiap_store_close`; in thread mode, waits until the delivery thread has ended: a callback in
+    /// progress finishes, queued events are dropped (as in poll mode, where the handle is dead after close).
     func close() {
         store.closeAndWaitForWorker(timeout: .seconds(2))
-        guard usesDeliveryThread else { return }
+        guard deliveryThreadStarted.withLock({ $0 }) else { return }
         let isDeliveryThread = deliveryThreadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         // Closing from the callback is a documented caller error; waiting for ourselves would hang.
         if !isDeliveryThread { deliveryThreadDone.wait() }
@@ -69,11 +77,12 @@ package final class StoreHandle: Sendable {
     }
 
     private func startDeliveryThread() {
+        deliveryThreadStarted.withLock { $0 = true }
         let thread = Thread { [self] in
             deliveryThreadID.withLock { $0 = pthread_self() }
+            // One event at a time, so that close stops delivery after the callback in progress.
             while store.isOpen {
-                store.poll { deliver($0) }
-                store.waitForEvents()
+                if store.poll(limit: 1, { deliver($0) }) == 0 { store.waitForEvents() }
             }
             deliveryThreadDone.signal()
         }

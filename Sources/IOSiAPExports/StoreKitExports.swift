@@ -29,7 +29,7 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
         let callback = try EventCallback.from(callbacks)
         let handle = StoreHandle(store: store, localStore: nil, callback: callback,
                                  usesDeliveryThread: settings.delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
-        out.pointee = HandleRegistry.register(handle)
+        handle.open(into: out)
         return IOSIAP_OK.rawValue
         #else
         _ = try EventCallback.from(callbacks)

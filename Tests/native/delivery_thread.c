@@ -1,6 +1,7 @@
 /*
  * IOSIAP_DELIVERY_THREAD: events arrive on one library-owned thread, never on the thread that made the
- * request, one at a time; after iosiap_store_close returns, no callback runs.
+ * request, one at a time; after iosiap_store_close returns, no callback runs; and no callback runs before
+ * iosiap_store_open_local has stored the handle (events queued at open: the purchases left unfinished).
  * usage: delivery_thread CATALOG.storekit STATE_DIRECTORY
  */
 #define _POSIX_C_SOURCE 200809L
@@ -20,9 +21,18 @@ static atomic_int inside_callback;
 static atomic_int overlapping;
 static atomic_int after_close;
 static atomic_int closed;
+static atomic_int reopening;
+static atomic_int reopen_events;
+static atomic_int before_handle;
+static iosiap_store *reopened;  /* written by iosiap_store_open_local; read by the callback (TSan watches) */
 
 static void on_event(const iosiap_event *event, void *user_data) {
     (void)user_data;
+    if (atomic_load(&reopening)) {
+        if (reopened == NULL) atomic_fetch_add(&before_handle, 1);
+        atomic_fetch_add(&reopen_events, 1);
+        return;
+    }
     if (atomic_fetch_add(&inside_callback, 1) != 0) atomic_fetch_add(&overlapping, 1);
     if (atomic_load(&closed)) atomic_fetch_add(&after_close, 1);
     if (pthread_equal(pthread_self(), main_thread)) atomic_fetch_add(&on_main_thread, 1);
@@ -68,6 +78,24 @@ int main(int argc, char **argv) {
         struct timespec pause = {0, 50 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
+    /* Reopened: the purchases left unfinished above are queued at once; the first callback must find the
+       handle stored. */
+    atomic_store(&reopening, 1);
+    for (round = 0; ok && round < 5; round++) {
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        int waited;
+        reopened = NULL;
+        atomic_store(&reopen_events, 0);
+        if (iosiap_store_open_local(&reopened, &options, &callbacks) != IOSIAP_OK) {
+            ok = 0;
+            break;
+        }
+        for (waited = 0; waited < 5000 && atomic_load(&reopen_events) == 0; waited++) nanosleep(&pause, NULL);
+        ok = atomic_load(&reopen_events) > 0;
+        iosiap_store_close(reopened);
+    }
+    printf("delivery thread: %d callbacks before the handle was stored\n", atomic_load(&before_handle));
+    ok = ok && atomic_load(&before_handle) == 0;
     printf("delivery thread: %d terminal events, %d on the main thread, %d on other threads, %d overlapping, %d after close\n",
            atomic_load(&terminal_events), atomic_load(&on_main_thread), atomic_load(&on_other_threads),
            atomic_load(&overlapping), atomic_load(&after_close));
