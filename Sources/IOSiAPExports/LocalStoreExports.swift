@@ -36,12 +36,11 @@ public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?
 
         let directory = try StateDirectory(path: statePath)
         let catalog = try Catalog.load(contentsOf: URL(fileURLWithPath: catalogPath))
-        let localStore = try LocalStore(catalog: catalog, stateDirectory: directory, bundleID: bundleID)
-        if let locale { try localStore.setLocale(locale) }
-        if let storefront { try localStore.setStorefront(storefront) }
-        let verifier = try VerificationOptions.verifier(verification, localStore: localStore)
-        let store = try PurchaseStore(backend: localStore, stateDirectory: directory, verifier: verifier)
-        let handle = StoreHandle(store: store, localStore: localStore, callback: callback,
+        let opened = try LocalPurchaseStore.open(catalog: catalog, stateDirectory: directory, bundleID: bundleID,
+                                                 locale: locale, storefront: storefront) { localStore throws(StoreError) in
+            try VerificationOptions.verifier(verification, localStore: localStore)
+        }
+        let handle = StoreHandle(store: opened.store, localStore: opened.localStore, callback: callback,
                                  usesDeliveryThread: delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
         handle.open(into: out)
         return IOSIAP_OK.rawValue

@@ -85,4 +85,26 @@ import Testing
         other.close()
         #expect(try LocalStore.remembered(in: folder.state).bundleID == "com.iosiap.example")
     }
+
+    @Test func theLocaleAndStorefrontOfAnOpenAreTheCatalogsUnlessGivenAndARefusedOpenSavesNeither() throws {
+        let catalog = try Catalog.load(contentsOf: Fixtures.exampleCatalog)
+        let first = try LocalPurchaseStore.open(catalog: catalog, stateDirectory: folder.state, locale: "de_DE", storefront: "DEU")
+        #expect(try first.localStore.currentSettings().locale == "de_DE")
+        // A second open of the directory, refused: it saves nothing.
+        #expect(throws: StoreError.self) {
+            try LocalPurchaseStore.open(catalog: catalog, stateDirectory: folder.state, locale: "ja_JP", storefront: "JPN")
+        }
+        #expect(try first.localStore.currentSettings().locale == "de_DE")
+        #expect(try first.localStore.currentSettings().storefront.code == "DEU")
+        first.store.close()
+        first.localStore.close()
+        // The next launch gives neither: the catalog's apply again, not the last launch's.
+        let next = try LocalPurchaseStore.open(catalog: catalog, stateDirectory: folder.state)
+        defer { next.store.close() }
+        #expect(try next.localStore.currentSettings().locale == catalog.settings.locale)
+        #expect(try next.localStore.currentSettings().storefront.code == catalog.settings.storefront.code)
+        #expect(throws: StoreError.self) {
+            try LocalPurchaseStore.open(catalog: catalog, stateDirectory: TemporaryDirectory().state, storefront: "XYZ")
+        }
+    }
 }

@@ -220,6 +220,16 @@ public final class LocalStore: StoreBackend {
         try setOverride(LocalStoreSettings.Key.locale, locale)
     }
 
+    /// The locale override, or the catalog's (`nil`), for a store being opened.
+    func setLocaleOverride(_ locale: String?) throws(StoreError) {
+        if let locale { try setLocale(locale) } else { try setOverride(LocalStoreSettings.Key.locale, nil) }
+    }
+
+    /// The storefront override, or the catalog's (`nil`), for a store being opened.
+    func setStorefrontOverride(_ code: String?) throws(StoreError) {
+        if let code { try setStorefront(code) } else { try setOverride(LocalStoreSettings.Key.storefront, nil) }
+    }
+
     /// Sets how fast subscription time runs (SKTestSession `timeRate`).
     public func setTimeRate(_ rate: TimeRate) throws(StoreError) {
         try setOverride(LocalStoreSettings.Key.timeRate, String(rate.rawValue))
