@@ -6,6 +6,9 @@
  *
  *     iap->poll();   // once per frame, on the game's thread: the delegate is called from here
  *
+ * On Apple platforms the store is StoreKit 2, with the journal in the app's Application Support folder
+ * (IOSIAP_STATE_DIR, if set, names another); an Xcode scheme's StoreKit configuration applies as usual.
+ * (IOSIAP_CLASSIC_STOREKIT takes that branch elsewhere too: for compile checks.)
  * Off Apple platforms the store is the local App Store, chosen by environment variables, the way an Xcode
  * scheme selects a StoreKit configuration:
  *     IOSIAP_CATALOG     the .storekit file (required)
@@ -65,6 +68,15 @@ public:
 class IOSiAP {
 public:
     IOSiAP() : delegate(NULL), adapter_(this) {
+#if defined(__APPLE__) || defined(IOSIAP_CLASSIC_STOREKIT)
+        iosiap::StoreKitOptions options;
+        options.stateDirectory = environment("IOSIAP_STATE_DIR", "");  // empty: Application Support/IOSiAP
+        openStatus_ = store_.openStoreKit(options, &adapter_);
+        if (openStatus_ != IOSIAP_OK) {
+            std::fprintf(stderr, "IOSiAP: cannot open StoreKit (%s): %s\n", iosiap_status_text(openStatus_),
+                         iosiap_last_error_message());
+        }
+#else
         iosiap::LocalStoreOptions options;
         options.catalogPath = environment("IOSIAP_CATALOG", "");
         options.stateDirectory = environment("IOSIAP_STATE_DIR", "iosiap-state");
@@ -77,6 +89,7 @@ public:
             std::fprintf(stderr, "IOSiAP: cannot open the local store (%s): %s\n", iosiap_status_text(openStatus_),
                          options.catalogPath.empty() ? "IOSIAP_CATALOG is not set" : iosiap_last_error_message());
         }
+#endif
     }
 
     ~IOSiAP() {

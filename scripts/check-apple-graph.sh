@@ -63,3 +63,10 @@ echo "-- a C program gets IOSIAP_E_UNSUPPORTED_PLATFORM from the local store and
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -IInclude Tests/native/unsupported_platform.c \
     -L"$apple_bin" -liosiap -Wl,-rpath,"$apple_bin" -Wl,-rpath,"$toolchain/lib/swift/linux" -o "$work/unsupported_platform"
 "$work/unsupported_platform" Examples/Products.storekit "$work/state" | sed 's/^/  /'
+
+echo "-- the C++ layers take their Apple branch: the classic game builds against this library"
+g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DIOSIAP_CLASSIC_STOREKIT -IInclude Tests/native/classic_game.cpp \
+    -L"$apple_bin" -liosiap -Wl,-rpath,"$apple_bin" -o "$work/classic_game_apple"
+nm -C "$work/classic_game_apple" | grep -q "U iosiap_store_open_storekit" || fail "the classic game's Apple branch does not open StoreKit"
+nm -C "$work/classic_game_apple" | grep -q "U iosiap_store_open_local" && fail "the classic game's Apple branch still opens the local store"
+echo "  ok: IOSiAP.h opens StoreKit on Apple platforms and links against the Apple graph's libiosiap"

@@ -366,7 +366,8 @@ int iosiap_store_open_local(iosiap_store **out, const iosiap_local_store_options
 /** How to open the store over StoreKit 2. Copied during iosiap_store_open_storekit. */
 typedef struct iosiap_storekit_options {
     unsigned int version;                  /* IOSIAP_STOREKIT_OPTIONS_VERSION */
-    const char *state_directory;           /* where the journal is kept (e.g. Application Support); required */
+    const char *state_directory;           /* where the journal is kept; NULL: "IOSiAP" in the app's
+                                              Application Support folder */
     int delivery;                          /* iosiap_delivery_mode */
     const iosiap_verification_options *verification; /* NULL or ON_DEVICE: StoreKit's own verdict;
                                                         SERVER: StoreKit's verdict, then the server's */

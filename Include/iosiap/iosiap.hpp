@@ -201,6 +201,18 @@ struct LocalStoreOptions {
     LocalStoreOptions() : deliverOnLibraryThread(false), verification(IOSIAP_VERIFY_NONE) {}
 };
 
+/** How to open the store over StoreKit 2 (Apple platforms). */
+struct StoreKitOptions {
+    std::string stateDirectory;        /* where the journal is kept; empty: "IOSiAP" in Application Support */
+    bool deliverOnLibraryThread;       /* false: events arrive in poll() */
+    iosiap_verification_mode verification;  /* IOSIAP_VERIFY_NONE or _ON_DEVICE: StoreKit's own verdict;
+                                               _SERVER: StoreKit's, then the server's */
+    std::string serverUrl;             /* SERVER */
+    std::string sandboxServerUrl;      /* SERVER: where a 21007 answer is sent again */
+
+    StoreKitOptions() : deliverOnLibraryThread(false), verification(IOSIAP_VERIFY_NONE) {}
+};
+
 /** One open store: RAII over iosiap_store, movable, not copyable. Closed when destroyed. */
 class Store {
 public:
@@ -224,7 +236,6 @@ public:
 
     /** Opens the local App Store; events go to `delegate` (not owned; it must outlive the store). */
     int openLocal(const LocalStoreOptions &options, StoreDelegate *delegate) {
-        close();
         iosiap_local_store_options settings = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
         settings.catalog_path = options.catalogPath.c_str();
         settings.state_directory = options.stateDirectory.c_str();
@@ -239,18 +250,24 @@ public:
         verification.server_url = options.serverUrl.empty() ? nullptr : options.serverUrl.c_str();
         verification.sandbox_server_url = options.sandboxServerUrl.empty() ? nullptr : options.sandboxServerUrl.c_str();
         settings.verification = &verification;
-        Dispatcher *dispatcher = new Dispatcher(delegate, options.deliverOnLibraryThread);
-        iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
-        callbacks.on_event = &Dispatcher::onEvent;
-        callbacks.user_data = dispatcher;
-        int status = iosiap_store_open_local(&store_, &settings, &callbacks);
-        if (status != IOSIAP_OK) {
-            delete dispatcher;
-            store_ = nullptr;
-            return status;
-        }
-        dispatcher_ = dispatcher;
-        return IOSIAP_OK;
+        return openWith(delegate, options.deliverOnLibraryThread, [&](iosiap_store **out, const iosiap_callbacks *callbacks) {
+            return iosiap_store_open_local(out, &settings, callbacks);
+        });
+    }
+
+    /** Opens the store over StoreKit 2; elsewhere IOSIAP_E_SK_UNSUPPORTED_PLATFORM. */
+    int openStoreKit(const StoreKitOptions &options, StoreDelegate *delegate) {
+        iosiap_storekit_options settings = IOSIAP_STOREKIT_OPTIONS_INIT;
+        settings.state_directory = options.stateDirectory.empty() ? nullptr : options.stateDirectory.c_str();
+        settings.delivery = options.deliverOnLibraryThread ? IOSIAP_DELIVERY_THREAD : IOSIAP_DELIVERY_POLL;
+        iosiap_verification_options verification = IOSIAP_VERIFICATION_OPTIONS_INIT;
+        verification.mode = options.verification;
+        verification.server_url = options.serverUrl.empty() ? nullptr : options.serverUrl.c_str();
+        verification.sandbox_server_url = options.sandboxServerUrl.empty() ? nullptr : options.sandboxServerUrl.c_str();
+        settings.verification = &verification;
+        return openWith(delegate, options.deliverOnLibraryThread, [&](iosiap_store **out, const iosiap_callbacks *callbacks) {
+            return iosiap_store_open_storekit(out, &settings, callbacks);
+        });
     }
 
     /** Closes the store; events not yet delivered are dropped. Safe to call twice. */
@@ -445,6 +462,25 @@ private:
 #endif
         }
     };
+
+    /** Closes what is open, then opens through `open` (a C open call given the callbacks); the dispatcher
+        is kept on success. */
+    template <typename OpenCall>
+    int openWith(StoreDelegate *delegate, bool onLibraryThread, OpenCall open) {
+        close();
+        Dispatcher *dispatcher = new Dispatcher(delegate, onLibraryThread);
+        iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+        callbacks.on_event = &Dispatcher::onEvent;
+        callbacks.user_data = dispatcher;
+        int status = open(&store_, &callbacks);
+        if (status != IOSIAP_OK) {
+            delete dispatcher;
+            store_ = nullptr;
+            return status;
+        }
+        dispatcher_ = dispatcher;
+        return IOSIAP_OK;
+    }
 
     static std::string text(const char *value) { return Product::text(value); }
 

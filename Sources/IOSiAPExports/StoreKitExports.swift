@@ -19,13 +19,14 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
         }
         #if canImport(StoreKit)
         let settings = options.pointee
-        let directory = try StateDirectory(path: try CStringInput.required(settings.state_directory, "options.state_directory"))
-        let backend = StoreKitBackend(api: LiveStoreKit())
-        var verifiers: [any TransactionVerifier] = [backend.verifier]
-        if let verification = settings.verification, UInt32(bitPattern: verification.pointee.mode) == IOSIAP_VERIFY_SERVER.rawValue {
-            verifiers.append(try VerificationOptions.serverVerifier(verification.pointee))
+        let directory = try CStringInput.optional(settings.state_directory, "options.state_directory").map { path throws(StoreError) in
+            try StateDirectory(path: path)
         }
-        let store = try PurchaseStore(backend: backend, stateDirectory: directory, verifier: VerifierChain(verifiers))
+        var serverVerifier: (any TransactionVerifier)?
+        if let verification = settings.verification, UInt32(bitPattern: verification.pointee.mode) == IOSIAP_VERIFY_SERVER.rawValue {
+            serverVerifier = try VerificationOptions.serverVerifier(verification.pointee)
+        }
+        let store = try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: directory, serverVerifier: serverVerifier)
         let callback = try EventCallback.from(callbacks)
         let handle = StoreHandle(store: store, localStore: nil, callback: callback,
                                  usesDeliveryThread: settings.delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
