@@ -124,16 +124,24 @@ public:
         if (status != IOSIAP_OK) later(Pending::restoreFailed());
     }
 
-    /** The per-frame event pump: calls the delegate for everything that happened since the last call.
-        While no delegate is set, events wait (nothing is finished). May be called again from inside a
-        delegate callback. */
+    /** The per-frame event pump: calls the delegate for everything that happened since the last call, one
+        event at a time. While no delegate is set (also when one is cleared inside a callback) events wait,
+        and nothing is finished; if the delegate throws, the events after that one wait for the next poll.
+        May be called again from inside a delegate callback. */
     int poll() {
-        if (!delegate) return 0;
-        std::vector<Pending> pending;
-        pending.swap(pending_);
-        for (size_t i = 0; i < pending.size(); i++) deliver(pending[i]);
-        int delivered = store_.isOpen() ? store_.poll() : 0;
-        return static_cast<int>(pending.size()) + (delivered > 0 ? delivered : 0);
+        int delivered = 0;
+        while (delegate && !pending_.empty()) {
+            Pending next = pending_.front();
+            pending_.erase(pending_.begin());  // taken before the delegate sees it: delivered once
+            deliver(next);
+            delivered++;
+        }
+        while (delegate && store_.isOpen()) {
+            int one = store_.poll(1);
+            if (one <= 0) break;
+            delivered += one;
+        }
+        return delivered;
     }
 
     IOSiAPDelegate *delegate;

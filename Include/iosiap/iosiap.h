@@ -384,10 +384,10 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
                                const iosiap_callbacks *callbacks);
 
 /** Closes the store and frees it. Queued events are dropped (purchases among them come back at the next
-    launch); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first and none runs after this
-    returns. Requests still waiting or running are cancelled: they get no further event. Waits for the
-    store's threads to end, at most about 2 s (a server verification in progress may outlast that; it then
-    ends on its own). NULL does nothing. */
+    launch); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
+    a limit) and none runs after this returns. Requests still waiting or running are cancelled: they get no
+    further event. Waits for the store's worker to end, at most about 2 s (a server verification in
+    progress may outlast that; it then ends on its own). NULL does nothing. */
 void iosiap_store_close(iosiap_store *store);
 
 /* ---- Requests (each queues work and returns at once; the result comes as events) --------------------- */

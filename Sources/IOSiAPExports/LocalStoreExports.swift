@@ -23,10 +23,7 @@ public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?
                 + "this library reads versions 1 to \(IOSIAP_LOCAL_STORE_OPTIONS_VERSION) (use IOSIAP_LOCAL_STORE_OPTIONS_INIT)")
         }
         let callback = try EventCallback.from(callbacks)
-        let delivery = options.pointer(to: \.delivery)!.pointee
-        guard delivery == Int32(IOSIAP_DELIVERY_POLL.rawValue) || delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue) else {
-            throw StoreError(.invalidArgument, "delivery \(delivery) is neither IOSIAP_DELIVERY_POLL nor IOSIAP_DELIVERY_THREAD")
-        }
+        let usesDeliveryThread = try StoreHandle.usesDeliveryThread(options.pointer(to: \.delivery)!.pointee)
         let catalogPath = try CStringInput.required(options.pointer(to: \.catalog_path)!.pointee, "options.catalog_path")
         let statePath = try CStringInput.required(options.pointer(to: \.state_directory)!.pointee, "options.state_directory")
         let bundleID = try CStringInput.optional(options.pointer(to: \.bundle_id)!.pointee, "options.bundle_id") ?? "com.example.game"
@@ -41,7 +38,7 @@ public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?
             try VerificationOptions.verifier(verification, localStore: localStore)
         }
         let handle = StoreHandle(store: opened.store, localStore: opened.localStore, callback: callback,
-                                 usesDeliveryThread: delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
+                                 usesDeliveryThread: usesDeliveryThread)
         handle.open(into: out)
         return IOSIAP_OK.rawValue
     }

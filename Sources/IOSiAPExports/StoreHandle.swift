@@ -23,6 +23,16 @@ package final class StoreHandle: Sendable {
         self.usesDeliveryThread = usesDeliveryThread
     }
 
+    /// Whether `delivery` (an `iosiap_delivery_mode`) asks for the delivery thread; anything but the two
+    /// modes is refused.
+    static func usesDeliveryThread(_ delivery: CInt) throws(StoreError) -> Bool {
+        switch delivery {
+        case CInt(IOSIAP_DELIVERY_POLL.rawValue): return false
+        case CInt(IOSIAP_DELIVERY_THREAD.rawValue): return true
+        default: throw StoreError(.invalidArgument, "delivery \(delivery) is neither IOSIAP_DELIVERY_POLL nor IOSIAP_DELIVERY_THREAD")
+        }
+    }
+
     /// Registers the handle and stores it in `out`, then, in thread mode, starts delivering: no callback
     /// runs before C holds the handle.
     func open(into out: UnsafeMutablePointer<OpaquePointer?>) {

@@ -17,23 +17,20 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
             throw StoreError(.invalidArgument, "options version \(options.pointee.version) is not supported; "
                 + "this library reads version \(IOSIAP_STOREKIT_OPTIONS_VERSION) (use IOSIAP_STOREKIT_OPTIONS_INIT)")
         }
-        #if canImport(StoreKit)
-        let settings = options.pointee
-        let directory = try CStringInput.optional(settings.state_directory, "options.state_directory").map { path throws(StoreError) in
-            try StateDirectory(path: path)
-        }
-        var serverVerifier: (any TransactionVerifier)?
-        if let verification = settings.verification, UInt32(bitPattern: verification.pointee.mode) == IOSIAP_VERIFY_SERVER.rawValue {
-            serverVerifier = try VerificationOptions.serverVerifier(verification.pointee)
-        }
-        let store = try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: directory, serverVerifier: serverVerifier)
+        // Everything is checked before the store opens: a refused open takes nothing.
         let callback = try EventCallback.from(callbacks)
-        let handle = StoreHandle(store: store, localStore: nil, callback: callback,
-                                 usesDeliveryThread: settings.delivery == Int32(IOSIAP_DELIVERY_THREAD.rawValue))
+        let settings = options.pointee
+        let usesDeliveryThread = try StoreHandle.usesDeliveryThread(settings.delivery)
+        let serverVerifier = try VerificationOptions.storeKitServerVerifier(settings.verification)
+        let path = try CStringInput.optional(settings.state_directory, "options.state_directory")
+        #if canImport(StoreKit)
+        let directory = try path.map { path throws(StoreError) in try StateDirectory(path: path) }
+        let store = try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: directory, serverVerifier: serverVerifier)
+        let handle = StoreHandle(store: store, localStore: nil, callback: callback, usesDeliveryThread: usesDeliveryThread)
         handle.open(into: out)
         return IOSIAP_OK.rawValue
         #else
-        _ = try EventCallback.from(callbacks)
+        _ = (callback, usesDeliveryThread, serverVerifier, path)
         throw StoreError(.unsupportedPlatform,
                          "StoreKit exists only on Apple platforms; open the local App Store with iosiap_store_open_local")
         #endif

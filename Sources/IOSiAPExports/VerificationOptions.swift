@@ -22,6 +22,22 @@ enum VerificationOptions {
                               attempts: settings.attempts == 0 ? 3 : Int(settings.attempts))
     }
 
+    /// What a StoreKit store verifies with beyond StoreKit's own verdict: nothing (NULL, NONE, ON_DEVICE),
+    /// or the server (SERVER).
+    static func storeKitServerVerifier(_ options: UnsafePointer<iosiap_verification_options>?) throws(StoreError) -> ServerVerifier? {
+        guard let options else { return nil }
+        let settings = options.pointee
+        guard settings.version == IOSIAP_VERIFICATION_OPTIONS_VERSION else {
+            throw StoreError(.invalidArgument, "verification options version \(settings.version) is not supported; "
+                + "this library reads version \(IOSIAP_VERIFICATION_OPTIONS_VERSION) (use IOSIAP_VERIFICATION_OPTIONS_INIT)")
+        }
+        switch UInt32(bitPattern: settings.mode) {
+        case IOSIAP_VERIFY_NONE.rawValue, IOSIAP_VERIFY_ON_DEVICE.rawValue: return nil
+        case IOSIAP_VERIFY_SERVER.rawValue: return try serverVerifier(settings)
+        default: throw StoreError(.invalidArgument, "verification.mode \(settings.mode) is not an iosiap_verification_mode")
+        }
+    }
+
     private static func serverURL(_ text: UnsafePointer<CChar>?, _ name: String) throws(StoreError) -> URL? {
         guard let string = try CStringInput.optional(text, name) else { return nil }
         guard let url = URL(string: string), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {

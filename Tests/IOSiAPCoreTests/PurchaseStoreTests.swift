@@ -339,5 +339,13 @@ import Testing
         #expect(code { _ = try store.isEntitled(to: "pro") } == .storeNotOpen)
         #expect(code { _ = try store.unfinishedTransactions() } == .storeNotOpen)
         #expect(try other.balance(of: "coins") == 300)
+        do {
+            _ = try await store.storefront()
+            Issue.record("storefront after close")
+        } catch { #expect(error.code == .storeNotOpen) }
+        do {
+            _ = try await store.subscriptionStatus(groupID: "club")
+            Issue.record("subscription status after close")
+        } catch { #expect(error.code == .storeNotOpen) }
     }
 }

@@ -197,4 +197,31 @@ import Testing
         #expect(events == [.revoked(transaction: refunded)])
         #expect(try !relaunched.isEntitled(to: "pro") && relaunched.unfinishedTransactions().isEmpty)
     }
+
+    @Test func aRefundReportedTwiceWhileItsCheckIsUnderwayIsToldOnce() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+            if case .purchased(_, let transaction) = events.last { bought = transaction }
+            store.close()  // not finished
+        }
+        var refunded = try #require(bought)
+        refunded.revocationDate = Date()
+        let store = ScriptedBackend()       // the store at the next launch (a closed backend's updates have ended)
+        store.holdUnfinished([refunded])    // reported by the store's unfinished list at launch ...
+        let relaunched = try PurchaseStore(backend: store, stateDirectory: folder.state, verifier: SlowVerifier())
+        store.send(.revoked(refunded))      // ... and by its updates, while the first check is underway
+        let events = try await relaunched.pollUntil { _ in true } + relaunched.pollFor(.milliseconds(400))
+        #expect(events == [.revoked(transaction: refunded)])
+    }
+}
+
+/// Verifies everything, after a pause: a server's round trip.
+struct SlowVerifier: TransactionVerifier {
+    func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+        try? await Task.sleep(for: .milliseconds(150))
+        return .verified
+    }
 }

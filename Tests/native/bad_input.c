@@ -225,6 +225,17 @@ int main(int argc, char **argv) {
         storekit.state_directory = argv[2];
         EXPECT_STATUS(iosiap_store_open_storekit(&apple, &storekit, NULL), IOSIAP_E_SK_UNSUPPORTED_PLATFORM, "iosiap_store_open_local");
         EXPECT(apple == NULL);
+        /* Its arguments are checked before anything opens, as the local store's are. */
+        storekit.delivery = 7;
+        EXPECT_STATUS(iosiap_store_open_storekit(&apple, &storekit, NULL), IOSIAP_E_INVALID_ARGUMENT, "delivery 7");
+        storekit.delivery = IOSIAP_DELIVERY_POLL;
+        {
+            iosiap_verification_options verification = IOSIAP_VERIFICATION_OPTIONS_INIT;
+            verification.mode = (iosiap_verification_mode)9;
+            storekit.verification = &verification;
+            EXPECT_STATUS(iosiap_store_open_storekit(&apple, &storekit, NULL), IOSIAP_E_INVALID_ARGUMENT, "verification.mode 9");
+            storekit.verification = NULL;
+        }
         storekit.version = 3;
         EXPECT_STATUS(iosiap_store_open_storekit(&apple, &storekit, NULL), IOSIAP_E_INVALID_ARGUMENT, "options version 3");
         EXPECT_STATUS(iosiap_store_open_storekit(NULL, &storekit, NULL), IOSIAP_E_INVALID_ARGUMENT, "out is NULL");

@@ -1,9 +1,10 @@
 // The classic IOSiAP.h finishes only what a delegate was given, exactly once, whatever the delegate does:
 // events wait while no delegate is set, a delegate that throws leaves its purchase unfinished (it comes back
 // at the next launch), and a delegate that polls again from inside onPaymentEvent does not lose the outer
-// purchase's finish. Each phase runs in its own process: `classic_lifecycle PHASE` with IOSIAP_CATALOG and
-// IOSIAP_STATE_DIR set (and IOSIAP_STORE_TOOL, the iosiap-store command, for "reentrant"); it prints what the
-// delegate saw, which the test script checks.
+// purchase's finish; a delegate cleared inside a callback or throwing loses none of the events after it.
+// Each phase runs in its own process: `classic_lifecycle PHASE` with IOSIAP_CATALOG and IOSIAP_STATE_DIR
+// set (and IOSIAP_STORE_TOOL, the iosiap-store command, for "reentrant"); it prints what the delegate saw,
+// which the test script checks.
 #include "IOSiAP.h"
 
 #include <cstdio>
@@ -22,13 +23,19 @@ static void frame() {
 
 class Game : public IOSiAPDelegate {
 public:
-    explicit Game(const char *phase) : phase(phase), loaded(false), purchases(0), innerDone(false) {}
+    explicit Game(const char *phase) : phase(phase), loaded(false), purchases(0), failures(0), innerDone(false) {}
 
     virtual void onRequestProductsFinish(void) { loaded = true; }
     virtual void onRequestProductsError(int code) { printf("products error %d\n", code); }
-    virtual void onRestoreFinished(bool) {}
+    virtual void onRestoreFinished(bool) { printf("restore finished\n"); }
 
     virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int) {
+        if (event == IOSIAP_PAYMENT_PURCHASING && phase == "clear-delegate") iap->delegate = NULL;  // the game looks away
+        if (event == IOSIAP_PAYMENT_FAILED) {
+            failures++;
+            printf("failed %d\n", failures);
+            if (phase == "throw-failure" && failures == 1) throw std::runtime_error("the game failed to show it");
+        }
         if (event != IOSIAP_PAYMENT_PURCHAED) return;
         purchases++;
         printf("purchased %s\n", identifier.c_str());
@@ -78,6 +85,7 @@ public:
     std::string phase;
     bool loaded;
     int purchases;
+    int failures;
     bool innerDone;
     const std::string coins = "com.iosiap.example.coins_100";
     const std::string pro = "com.iosiap.example.pro_upgrade";
@@ -106,6 +114,26 @@ int main(int argc, char **argv) {
     }
     iap.delegate = &game;
     game.load();
+    if (phase == "throw-failure") {
+        // Two payments that fail at once (no product): the second failure must still reach the delegate.
+        iap.paymentWithProduct(NULL);
+        iap.paymentWithProduct(NULL);
+        game.pump(20);
+        printf("throw-failure done, %d failures\n", game.failures);
+        return 0;
+    }
+    if (phase == "clear-delegate") {
+        // The delegate clears itself on PURCHASING; events after it wait until it is back.
+        game.pay(game.coins);
+        iap.restorePayment();
+        struct timespec settle = {1, 500000000};
+        nanosleep(&settle, NULL);
+        iap.poll();
+        iap.delegate = &game;
+        game.pump(200);
+        printf("clear-delegate done, %d purchases\n", game.purchases);
+        return 0;
+    }
     game.pay(game.coins);
     for (int i = 0; i < 300 && game.purchases == 0; i++) game.pump(1);
     if (phase == "throw") {

@@ -106,8 +106,11 @@ public final class PurchaseStore: Sendable {
     @discardableResult
     public func poll(limit: Int = .max, _ handler: (StoreEvent) -> Void) -> Int {
         var delivered = 0
+        // After close the journal's directory may belong to another store: the ledger writes nothing then,
+        // and a purchase is delivered as it is (unfinished, it is granted at the next launch).
+        let grants = isOpen
         for event in worker.events.drain(limit: limit) {
-            guard let event = ledger.apply(event) else { continue }
+            guard let event = grants ? ledger.apply(event) : event else { continue }
             handler(event)
             delivered += 1
         }
@@ -183,12 +186,14 @@ public final class PurchaseStore: Sendable {
 
     /// The user's storefront, ISO 3166-1 alpha-3, e.g. "USA".
     public func storefront() async throws(StoreError) -> String {
-        try await worker.backend.storefront()
+        try ensureOpen()
+        return try await worker.backend.storefront()
     }
 
     /// Where the subscription of `groupID` stands; `nil` when the user never subscribed in it.
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
-        try await worker.backend.subscriptionStatus(groupID: groupID)
+        try ensureOpen()
+        return try await worker.backend.subscriptionStatus(groupID: groupID)
     }
 
     /// Whether transactions are verified before the game hears of them.

@@ -22,6 +22,9 @@ struct SharedStoreState {
     var products: [String: StoreProduct] = [:]
     /// Transactions already queued as `purchased` in this launch, so that each is delivered once per launch.
     var deliveredTransactionIDs = Set<UInt64>()
+    /// Refunds being verified now: the same refund reported twice (at launch, by the store's updates and
+    /// its unfinished list) is checked and told once.
+    var revocationsInFlight = Set<UInt64>()
 }
 
 /// Runs requests against the backend, off the game's thread, and turns results into journal writes and
@@ -91,8 +94,15 @@ final class StoreWorker: Sendable {
         case .revoked(let changed), .expired(let changed): transaction = changed
         case .purchased, .declined, .purchaseIntent: return
         }
-        // A refund the journal has recorded already was told before (a store reports refunds again at launch).
-        if case .revoked = update, (try? journal.isRecordedRevoked(transaction.id)) == true { return }
+        // A refund the journal has recorded already was told before (a store reports refunds again at launch),
+        // and one being checked now is told by that check.
+        var isRevocation = false
+        if case .revoked = update {
+            guard (try? journal.isRecordedRevoked(transaction.id)) != true,
+                  state.withLock({ $0.revocationsInFlight.insert(transaction.id).inserted }) else { return }
+            isRevocation = true
+        }
+        defer { if isRevocation { _ = state.withLock { $0.revocationsInFlight.remove(transaction.id) } } }
         guard let verdict = await verifiedStatusChange(update, transaction, attempt: attempt) else { return }
         do {
             // Recorded (finished if new) so that entitlements see it.

@@ -6,7 +6,8 @@ import IOSiAPVerification
 /// simulated user owns in the state directory, and can be told to defer, cancel or fail (the controls).
 ///
 /// It is a `StoreBackend`: open a `PurchaseStore` over it. Its controls are the StoreKitTest
-/// `SKTestSession` equivalents; they are stored in the state directory, so they survive restarts.
+/// `SKTestSession` equivalents; they are stored in the state directory, so they survive restarts (but the
+/// locale and storefront, which `LocalPurchaseStore.open` sets at each open).
 public final class LocalStore: StoreBackend {
     /// The catalog it sells.
     public let catalog: Catalog
