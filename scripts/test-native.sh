@@ -53,10 +53,6 @@ python3 Tests/native/compare_headers.py Include/iosiap/iosiap.h "$work/generated
     Sources/IOSiAPCore/Errors/StoreErrorCode.swift Sources/IOSiAPCore/Store/RequestValidation.swift
 check "no drift"
 
-echo "== the StoreKit-calling file parses (it is compiled only where StoreKit exists)"
-swiftc -parse Sources/IOSiAPStoreKit/Live/LiveStoreKit.swift
-check "Sources/IOSiAPStoreKit/Live/LiveStoreKit.swift parses"
-
 echo "== headers compile in every language mode"
 for cc in gcc "$clang"; do
     for std in c99 c11; do
