@@ -86,7 +86,8 @@ import Testing
         let numbers = ["-0", "0", "-0.0", "1e3", "1E-400", "1e400", "-1e400", "2147483647", "2147483648", "-2147483649",
                        "9223372036854775807", "9223372036854775808", "-9223372036854775809", String(repeating: "9", count: 300),
                        "0." + String(repeating: "0", count: 300) + "1", "1." + String(repeating: "5", count: 400),
-                       "1767225600000.9999999999999999999", "253402300799999", "253402300800000", "4.9e-324", "1.7976931348623157e308"]
+                       "1767225600000.9999999999999999999", "253402300799999", "253402300800000", "4.9e-324", "1.7976931348623157e308",
+                       "0." + String(repeating: "0", count: 400) + "600123"]  // found by FuzzPayload: JSONDecoder refuses it
         let transactionFields = ["quantity", "price", "revocationReason", "offerType", "revocationPercentage", "signedDate",
                                  "purchaseDate", "expiresDate"]
         let renewalFields = ["expirationIntent", "autoRenewStatus", "priceIncreaseStatus", "renewalPrice", "offerType",

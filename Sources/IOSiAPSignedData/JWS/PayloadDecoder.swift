@@ -119,8 +119,13 @@ package enum PayloadDecoder {
             throw Unsupported()
         }
 
-        /// An integer as JSON writes it (`-?(0|[1-9][0-9]*)`), optionally with a fraction; exponents are left
-        /// to `JSONDecoder`.
+        /// The longest number text read here: signed payloads' numbers are at most about 20 characters (a
+        /// date in milliseconds with a fraction); longer ones (hundreds of digits, which `JSONDecoder` may
+        /// refuse as unrepresentable) are left to `JSONDecoder`.
+        static let maximumNumberLength = 40
+
+        /// An integer as JSON writes it (`-?(0|[1-9][0-9]*)`), optionally with a fraction; exponents and
+        /// numbers over `maximumNumberLength` characters are left to `JSONDecoder`.
         private mutating func number() throws -> Value {
             let start = index
             if bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -135,6 +140,7 @@ package enum PayloadDecoder {
                 guard index > fractionStart else { throw Unsupported() }
             }
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") { throw Unsupported() }
+            guard index - start <= Self.maximumNumberLength else { throw Unsupported() }
             return .number(Substring(decoding: bytes[start..<index], as: UTF8.self))
         }
 
