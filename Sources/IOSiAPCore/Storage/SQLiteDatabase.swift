@@ -118,17 +118,27 @@ package final class SQLiteDatabase {
     }
 
     /// Brings the schema up to date: runs `migrations[i]` for every version `i` the file has not reached,
-    /// each in its own transaction together with the version bump. A file from a newer release is refused.
+    /// each in its own transaction together with the version bump, reading the version under the write
+    /// lock, so that two processes opening a fresh folder at once run each migration once. A file from a
+    /// newer release is refused.
     package func migrate(_ migrations: [String]) throws(StoreError) {
-        let current = try userVersion
-        guard current <= migrations.count else {
-            throw StoreError(.storageFailure,
-                             "database \(path) has schema version \(current), newer than this library's \(migrations.count)")
+        func checked(_ version: Int) throws(StoreError) -> Int {
+            guard version <= migrations.count else {
+                throw StoreError(.storageFailure,
+                                 "database \(path) has schema version \(version), newer than this library's \(migrations.count)")
+            }
+            return version
         }
-        for version in current..<migrations.count {
-            try transaction { () throws(StoreError) in
+        guard try checked(try userVersion) < migrations.count else { return }  // the usual case: no write lock
+        var migrated = false
+        while !migrated {
+            migrated = try transaction { () throws(StoreError) -> Bool in
+                // Read again under the write lock: another process opening the same folder may have migrated.
+                let version = try checked(try userVersion)
+                guard version < migrations.count else { return true }
                 try execute(migrations[version])
                 try execute("PRAGMA user_version = \(version + 1)")
+                return false
             }
         }
     }
