@@ -225,3 +225,62 @@ struct SlowVerifier: TransactionVerifier {
         return .verified
     }
 }
+
+/// Launch with a slow verification server: what an earlier launch left unfinished is verified a few at a
+/// time, beside the game's requests.
+@Suite struct SlowVerificationAtLaunchTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    @Test func requestsRunWhileRedeliveredTransactionsWaitForTheirVerification() async throws {
+        do {
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+            for _ in 0..<6 { _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins")) }
+            store.close()  // six purchases left unfinished
+        }
+        let gate = GatedVerifier()
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: gate)
+        // The server hangs: the game's products request is answered all the same.
+        let answered = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+        guard case .productsReceived = answered.last else { Issue.record("\(answered)"); return }
+        for _ in 0..<500 where gate.waiting < GatedVerifier.expected { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(gate.waiting == GatedVerifier.expected)  // a few at a time, not all six, not one
+        gate.open()
+        var purchased = 0
+        _ = try await store.pollUntil { event in
+            if case .purchased(nil, _) = event { purchased += 1 }
+            return purchased == 6
+        }
+    }
+}
+
+/// Holds every verification until the test opens it, then verifies.
+final class GatedVerifier: TransactionVerifier, Sendable {
+    /// How many redelivered transactions the store verifies at once.
+    static let expected = 4
+    private let waitingChecks = Locked<[CheckedContinuation<Void, Never>]?>([])
+
+    func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+        await withCheckedContinuation { continuation in
+            let isOpen = waitingChecks.withLock { waiting in
+                guard waiting != nil else { return true }
+                waiting?.append(continuation)
+                return false
+            }
+            if isOpen { continuation.resume() }
+        }
+        return .verified
+    }
+
+    var waiting: Int { waitingChecks.withLock { $0?.count ?? 0 } }
+
+    func open() {
+        let waiting = waitingChecks.withLock { waiting in
+            defer { waiting = nil }
+            return waiting ?? []
+        }
+        waiting.forEach { $0.resume() }
+    }
+}

@@ -32,7 +32,6 @@ public final class PurchaseStore: Sendable {
         self.now = now
         jobs = continuation
         ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
-        continuation.yield(.redeliverUnfinished)
         let executor = SerialThreadExecutor(name: "iosiap.worker")
         self.executor = executor
         let updates = backend.updates()
@@ -41,6 +40,8 @@ public final class PurchaseStore: Sendable {
                 group.addTask {
                     for await job in stream where worker.state.withLock({ $0.isOpen }) { await worker.run(job) }
                 }
+                // Beside the jobs: a slow verification of what an earlier launch left holds up no request.
+                group.addTask { await worker.redeliverUnfinished() }
                 group.addTask {
                     for await update in updates { await worker.handle(update) }
                 }

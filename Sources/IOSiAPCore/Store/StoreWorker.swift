@@ -6,8 +6,6 @@ enum StoreJob: Sendable {
     case payment(RequestID, PaymentRequest, StoreProduct)
     case restore(RequestID)
     case finish(UInt64)
-    /// At launch: the journal's unfinished transactions, then what the store still holds unfinished.
-    case redeliverUnfinished
     /// A transaction whose verification could not complete, checked again.
     case verifyAgain(StoreTransaction, attempt: Int)
     /// A revocation or expiration whose verification could not complete, checked again.
@@ -61,8 +59,6 @@ final class StoreWorker: Sendable {
             // The journal already holds the finish mark; a failure here only means the store keeps the
             // transaction unfinished, and the next launch's sync finishes it again.
             try? await backend.finish(transactionID: transactionID)
-        case .redeliverUnfinished:
-            await redeliverUnfinished()
         case .verifyAgain(let transaction, let attempt):
             await deliver(transaction, requestID: nil, attempt: attempt)
         case .verifyStatusChangeAgain(let update, let attempt):
@@ -180,28 +176,44 @@ final class StoreWorker: Sendable {
         }
     }
 
+    /// How many redelivered transactions are verified at once at launch.
+    static let redeliveryConcurrency = 4
+
     /// Delivers the journal's unfinished transactions again, then picks up what the store still holds
     /// unfinished but the journal lacks (a crash between the charge and the journal write), and re-sends
     /// finish marks the store missed. The store is asked first, and its copy of a transaction wins over the
     /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it
     /// hands transactions over. The journal's copy, judged with its recorded verdict, serves for the rest.
-    private func redeliverUnfinished() async {
+    /// Runs beside the request jobs, `redeliveryConcurrency` transactions at a time, so that a slow
+    /// verification server holds up neither requests nor the other transactions.
+    func redeliverUnfinished() async {
         let fromStore = (try? await backend.unfinishedTransactions()) ?? []
         let storeCopies = Dictionary(fromStore.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let journaled = (try? journal.unfinishedTransactionsWithVerdicts()) ?? []
-        for (transaction, verdict) in journaled {
-            if let current = storeCopies[transaction.id] {
-                await redeliver(current)
-            } else {
-                await deliver(transaction, requestID: nil, recorded: verdict)
-            }
-        }
         let journaledIDs = Set(journaled.map(\.transaction.id))
+        var work: [@Sendable () async -> Void] = journaled.map { transaction, verdict in
+            if let current = storeCopies[transaction.id] {
+                return { await self.redeliver(current) }
+            }
+            return { await self.deliver(transaction, requestID: nil, recorded: verdict) }
+        }
         for transaction in fromStore where !journaledIDs.contains(transaction.id) {
             if (try? journal.isFinished(transaction.id)) == true {
-                try? await backend.finish(transactionID: transaction.id)
+                work.append { try? await self.backend.finish(transactionID: transaction.id) }
             } else {
-                await redeliver(transaction)
+                work.append { await self.redeliver(transaction) }
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for item in work {
+                guard state.withLock({ $0.isOpen }) else { break }
+                if running == Self.redeliveryConcurrency {
+                    await group.next()
+                    running -= 1
+                }
+                group.addTask(operation: item)
+                running += 1
             }
         }
     }
