@@ -15,8 +15,9 @@ public final class PurchaseStore: Sendable {
 
     /// Opens the store over `backend`, keeping the journal in `stateDirectory`.
     ///
-    /// Transactions left unfinished by earlier launches are delivered again first, each as a `purchased`
-    /// event without a request id; what the backend still holds unfinished follows.
+    /// Transactions left unfinished by earlier launches are delivered again, each as a `purchased` event
+    /// without a request id (with what the backend still holds unfinished), beside the game's first requests:
+    /// their verification holds up no request.
     /// - Parameters:
     ///   - verifier: checks every transaction before the game hears of it (on the device or on a server);
     ///     `nil` delivers them unchecked.
