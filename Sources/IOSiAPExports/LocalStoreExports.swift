@@ -48,23 +48,17 @@ extension VerificationOptions {
     /// The verifier of a local store: none, on-device (OpenSSL), or the server's.
     static func verifier(_ options: UnsafePointer<iosiap_verification_options>?,
                          localStore: LocalStore) throws(StoreError) -> (any TransactionVerifier)? {
-        guard let options else { return nil }
+        guard let options, let mode = try mode(options) else { return nil }
         let settings = options.pointee
-        guard settings.version == IOSIAP_VERIFICATION_OPTIONS_VERSION else {
-            throw StoreError(.invalidArgument, "verification options version \(settings.version) is not supported; "
-                + "this library reads version \(IOSIAP_VERIFICATION_OPTIONS_VERSION) (use IOSIAP_VERIFICATION_OPTIONS_INIT)")
-        }
-        switch UInt32(bitPattern: settings.mode) {
-        case IOSIAP_VERIFY_NONE.rawValue:
-            return nil
-        case IOSIAP_VERIFY_ON_DEVICE.rawValue:
+        switch mode {
+        case IOSIAP_VERIFY_ON_DEVICE:
             let root = try rootCertificate(settings) ?? localStore.signingRootCertificate
             return OnDeviceVerifier(try SignedDataVerifier(trustedRoots: [root], bundleID: localStore.bundleID,
                                                            environment: localStore.environment))
-        case IOSIAP_VERIFY_SERVER.rawValue:
+        case IOSIAP_VERIFY_SERVER:
             return try serverVerifier(settings)
         default:
-            throw StoreError(.invalidArgument, "verification.mode \(settings.mode) is not an iosiap_verification_mode")
+            return nil
         }
     }
 

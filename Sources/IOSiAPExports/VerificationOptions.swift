@@ -22,9 +22,8 @@ enum VerificationOptions {
                               attempts: settings.attempts == 0 ? 3 : Int(settings.attempts))
     }
 
-    /// What a StoreKit store verifies with beyond StoreKit's own verdict: nothing (NULL, NONE, ON_DEVICE),
-    /// or the server (SERVER).
-    static func storeKitServerVerifier(_ options: UnsafePointer<iosiap_verification_options>?) throws(StoreError) -> ServerVerifier? {
+    /// The options' mode, once their version is one this library reads; `nil` for NULL options.
+    static func mode(_ options: UnsafePointer<iosiap_verification_options>?) throws(StoreError) -> iosiap_verification_mode? {
         guard let options else { return nil }
         let settings = options.pointee
         guard settings.version == IOSIAP_VERIFICATION_OPTIONS_VERSION else {
@@ -32,10 +31,18 @@ enum VerificationOptions {
                 + "this library reads version \(IOSIAP_VERIFICATION_OPTIONS_VERSION) (use IOSIAP_VERIFICATION_OPTIONS_INIT)")
         }
         switch UInt32(bitPattern: settings.mode) {
-        case IOSIAP_VERIFY_NONE.rawValue, IOSIAP_VERIFY_ON_DEVICE.rawValue: return nil
-        case IOSIAP_VERIFY_SERVER.rawValue: return try serverVerifier(settings)
-        default: throw StoreError(.invalidArgument, "verification.mode \(settings.mode) is not an iosiap_verification_mode")
+        case IOSIAP_VERIFY_NONE.rawValue, IOSIAP_VERIFY_ON_DEVICE.rawValue, IOSIAP_VERIFY_SERVER.rawValue:
+            return iosiap_verification_mode(rawValue: UInt32(bitPattern: settings.mode))
+        default:
+            throw StoreError(.invalidArgument, "verification.mode \(settings.mode) is not an iosiap_verification_mode")
         }
+    }
+
+    /// What a StoreKit store verifies with beyond StoreKit's own verdict: nothing (NULL, NONE, ON_DEVICE),
+    /// or the server (SERVER).
+    static func storeKitServerVerifier(_ options: UnsafePointer<iosiap_verification_options>?) throws(StoreError) -> ServerVerifier? {
+        guard let options, try mode(options) == IOSIAP_VERIFY_SERVER else { return nil }
+        return try serverVerifier(options.pointee)
     }
 
     private static func serverURL(_ text: UnsafePointer<CChar>?, _ name: String) throws(StoreError) -> URL? {
