@@ -178,17 +178,19 @@ import Testing
         #expect(try !store.isEntitled(to: "pro"))
     }
 
+    /// A launch that buys the pro upgrade and closes without finishing it.
+    func buyProAndCloseUnfinished() async throws -> StoreTransaction {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+        guard case .purchased(_, let transaction) = events.last else { throw EventTimeout(description: "\(events)") }
+        return transaction
+    }
+
     @Test func atLaunchTheStoresNewerCopyWinsOverTheJournals() async throws {
-        var bought: StoreTransaction?
-        do {
-            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
-            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
-            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
-            if case .purchased(_, let transaction) = events.last { bought = transaction }
-            store.close()  // not finished
-        }
         // Refunded while the game was closed: the store still holds it unfinished, now revoked.
-        var refunded = try #require(bought)
+        var refunded = try await buyProAndCloseUnfinished()
         refunded.revocationDate = Date()
         refunded.revocationReason = .refundedDueToIssue
         backend.holdUnfinished([refunded])
@@ -199,15 +201,7 @@ import Testing
     }
 
     @Test func aRefundReportedTwiceWhileItsCheckIsUnderwayIsToldOnce() async throws {
-        var bought: StoreTransaction?
-        do {
-            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
-            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
-            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
-            if case .purchased(_, let transaction) = events.last { bought = transaction }
-            store.close()  // not finished
-        }
-        var refunded = try #require(bought)
+        var refunded = try await buyProAndCloseUnfinished()
         refunded.revocationDate = Date()
         let store = ScriptedBackend()       // the store at the next launch (a closed backend's updates have ended)
         store.holdUnfinished([refunded])    // reported by the store's unfinished list at launch ...
