@@ -124,25 +124,29 @@ public:
         if (status != IOSIAP_OK) later(Pending::restoreFailed());
     }
 
-    /** The per-frame event pump: calls the delegate for everything that happened since the last call, one
-        event at a time. While no delegate is set (also when one is cleared inside a callback) events wait,
-        and nothing is finished; if the delegate throws, the events after that one wait for the next poll.
-        May be called again from inside a delegate callback. */
+    /** The per-frame event pump: calls the delegate, one event at a time, for what was waiting when it was
+        called (at most maxEventsPerPoll of the store's events; the rest wait for the next frame, as do
+        events that a callback's own requests cause). While no delegate is set (also when one is cleared
+        inside a callback) events wait, and nothing is finished; if the delegate throws, the events after that
+        one wait for the next poll. May be called again from inside a delegate callback. */
     int poll() {
         int delivered = 0;
-        while (delegate && !pending_.empty()) {
+        for (size_t waiting = pending_.size(); waiting > 0 && delegate && !pending_.empty(); waiting--) {
             Pending next = pending_.front();
             pending_.erase(pending_.begin());  // taken before the delegate sees it: delivered once
             deliver(next);
             delivered++;
         }
-        while (delegate && store_.isOpen()) {
+        for (int budget = maxEventsPerPoll; budget > 0 && delegate && store_.isOpen(); budget--) {
             int one = store_.poll(1);
             if (one <= 0) break;
             delivered += one;
         }
         return delivered;
     }
+
+    /** How many of the store's events one poll() delivers at most. */
+    static const int maxEventsPerPoll = 64;
 
     IOSiAPDelegate *delegate;
     std::vector<IOSProduct *> iOSProducts;

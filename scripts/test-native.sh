@@ -192,7 +192,8 @@ lifecycle throw throw && lifecycle throw relaunch
 expect_in "$work/lifecycle-throw.out" "poll rethrew: the game failed to grant" "redelivered 1"
 lifecycle reentrant reentrant && lifecycle reentrant relaunch
 expect_in "$work/lifecycle-reentrant.out" "reentrant done, 2 purchases" "redelivered 0"
-lifecycle clear clear-delegate && lifecycle failures throw-failure
+lifecycle clear clear-delegate && lifecycle failures throw-failure && lifecycle retry retry
+expect_in "$work/lifecycle-retry.out" "retry: 50 polls returned, 50 failures"
 expect_in "$work/lifecycle-clear.out" "clear-delegate done, 1 purchases" "restore finished"
 expect_in "$work/lifecycle-failures.out" "poll rethrew: the game failed to show it" "throw-failure done, 2 failures"
 check "events wait for a delegate; a delegate that throws or polls again loses and doubles nothing"

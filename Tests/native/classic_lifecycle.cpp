@@ -35,6 +35,7 @@ public:
             failures++;
             printf("failed %d\n", failures);
             if (phase == "throw-failure" && failures == 1) throw std::runtime_error("the game failed to show it");
+            if (phase == "retry") iap->paymentWithProduct(NULL);  // tries again at once: fails again at once
         }
         if (event != IOSIAP_PAYMENT_PURCHAED) return;
         purchases++;
@@ -120,6 +121,14 @@ int main(int argc, char **argv) {
         iap.paymentWithProduct(NULL);
         game.pump(20);
         printf("throw-failure done, %d failures\n", game.failures);
+        return 0;
+    }
+    if (phase == "retry") {
+        // A delegate that retries every failure: each poll returns, one frame's worth at a time.
+        iap.paymentWithProduct(NULL);
+        int polls = 0;
+        for (; polls < 50; polls++) iap.poll();
+        printf("retry: %d polls returned, %d failures\n", polls, game.failures);
         return 0;
     }
     if (phase == "clear-delegate") {
