@@ -200,6 +200,24 @@ import Testing
         #expect(try !relaunched.isEntitled(to: "pro") && relaunched.unfinishedTransactions().isEmpty)
     }
 
+    @Test func aRefundWhoseCheckOutlivesCloseIsToldAtTheNextOpen() async throws {
+        var refunded = try await buyProAndCloseUnfinished()
+        refunded.revocationDate = Date()
+        let first = ScriptedBackend()
+        first.holdUnfinished([refunded])
+        let gate = GatedVerifier()
+        let closing = try PurchaseStore(backend: first, stateDirectory: folder.state, verifier: gate)
+        for _ in 0..<500 where gate.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        closing.close()                          // the game closes while the refund's check is underway
+        gate.open()                              // the check completes after close
+        try await Task.sleep(for: .milliseconds(100))
+        let second = ScriptedBackend()
+        second.holdUnfinished([refunded])
+        let next = try PurchaseStore(backend: second, stateDirectory: folder.state, verifier: ScriptedVerifier())
+        let events = try await next.pollUntil { _ in true } + next.pollFor(.milliseconds(100))
+        #expect(events == [.revoked(transaction: refunded)])
+    }
+
     @Test func aRefundReportedTwiceWhileItsCheckIsUnderwayIsToldOnce() async throws {
         var refunded = try await buyProAndCloseUnfinished()
         refunded.revocationDate = Date()

@@ -9,7 +9,7 @@ extension Journal {
     package func grantAndFinish(_ transaction: StoreTransaction, _ grant: Grant) throws(StoreError) -> Bool {
         let payload = try encode(transaction)
         let amount = try grant.amount(for: transaction)
-        return try database.withLock { database throws(StoreError) in
+        return try write { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
                 let before = try Self.upsert(transaction, payload: payload, finished: false, in: database)
                 guard before != .knownFinished else { return false }
@@ -53,7 +53,7 @@ extension Journal {
 
     /// Takes `amount` from the balance of `currency`, or fails and changes nothing.
     package func spend(_ amount: Int64, of currency: String) throws(StoreError) {
-        try database.withLock { database throws(StoreError) in
+        try write { database throws(StoreError) in
             try database.query("UPDATE balances SET amount = amount - ? WHERE currency = ? AND amount >= ?",
                                [.integer(amount), .text(currency), .integer(amount)])
             guard database.changes == 1 else {
@@ -68,7 +68,7 @@ extension Journal {
     /// far as the balance allows (a balance never goes below zero). Returns the amount taken back.
     @discardableResult
     package func revokeGrant(of transactionID: UInt64, deduct: Bool) throws(StoreError) -> Int64 {
-        try database.withLock { database throws(StoreError) in
+        try write { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
                 let id = SQLiteValue.integer(Int64(bitPattern: transactionID))
                 guard let row = try database.query("SELECT currency, amount FROM grants WHERE transaction_id = ? AND revoked = 0", [id]).first

@@ -53,6 +53,8 @@ package final class Journal: Sendable {
     ]
 
     let database: Locked<SQLiteDatabase>
+    /// Set, under the database's lock, when the directory is released: from then on nothing writes.
+    private let released = Locked(false)
     private let encoder = JSONEncoder()
     private let lock: StateDirectoryLock
 
@@ -77,7 +79,7 @@ package final class Journal: Sendable {
     package func record(_ transaction: StoreTransaction, finished: Bool = false,
                         verdict: RecordedVerdict = .none) throws(StoreError) -> RecordResult {
         let payload = try encode(transaction)
-        return try database.withLock { database throws(StoreError) in
+        return try write { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
                 try Self.upsert(transaction, payload: payload, finished: finished, verdict: verdict, in: database)
             }
@@ -112,8 +114,21 @@ package final class Journal: Sendable {
         return .inserted
     }
 
-    /// Lets another journal open the directory; this one must not be used for new work afterwards.
+    /// Runs a write under the database's lock, unless the directory was released: then `storeNotOpen`, and
+    /// nothing changes (work that outlived close, e.g. a verification, writes nothing after another store
+    /// may own the directory; what it would have written is done again at the next launch).
+    func write<T>(_ body: (SQLiteDatabase) throws(StoreError) -> T) throws(StoreError) -> T {
+        try database.withLock { database throws(StoreError) in
+            guard !released.withLock({ $0 }) else {
+                throw StoreError(.storeNotOpen, "the store was closed; the journal's directory is released")
+            }
+            return try body(database)
+        }
+    }
+
+    /// Lets another journal open the directory; this one writes nothing afterwards.
     package func releaseDirectory() {
+        database.withLock { _ in released.withLock { $0 = true } }
         lock.release()
     }
 
@@ -121,7 +136,7 @@ package final class Journal: Sendable {
     /// Throws `unknownTransaction` for an id the journal never recorded.
     @discardableResult
     package func markFinished(_ id: UInt64) throws(StoreError) -> Bool {
-        try database.withLock { database throws(StoreError) in
+        try write { database throws(StoreError) in
             let rows = try database.query("SELECT finished FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
             guard let row = rows.first else {
                 throw StoreError(.unknownTransaction, "no transaction with id \(id) was delivered to this app")
