@@ -5,7 +5,7 @@
 # the C ABI's checks (scripts/test-native.sh), and a short fuzzing run (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+IOSIAP_SETUP_PACKAGES=shellcheck source scripts/setup.sh
 
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
@@ -39,6 +39,10 @@ bash scripts/check-storekit.sh
 
 echo "== the Apple graph (libiosiap as iOS builds it: no OpenSSL, no local store, StoreKit's branch): same symbols as Linux"
 bash scripts/check-apple-graph.sh
+
+echo "== scripts/build-xcframework.sh (it runs on macOS only: here it is parsed and linted)"
+bash -n scripts/build-xcframework.sh
+shellcheck --shell=bash scripts/build-xcframework.sh
 
 echo "== C ABI, shared library, C and C++ layers"
 bash scripts/test-native.sh
