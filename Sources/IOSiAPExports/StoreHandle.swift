@@ -12,9 +12,7 @@ package final class StoreHandle: Sendable {
     private let usesDeliveryThread: Bool
     /// Current product handles by id, and replaced ones, which C may still hold until close.
     private let products = Locked<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
-    private let deliveryThreadDone = DispatchSemaphore(value: 0)
-    private let deliveryThreadID = Locked<pthread_t?>(nil)
-    private let deliveryThreadStarted = Locked(false)
+    private let deliveryThread = Locked<EventDeliveryThread?>(nil)
 
     init(store: PurchaseStore, localStore: LocalStoreSupport.Store?, callback: EventCallback, usesDeliveryThread: Bool) {
         self.store = store
@@ -37,7 +35,9 @@ package final class StoreHandle: Sendable {
     /// runs before C holds the handle.
     func open(into out: UnsafeMutablePointer<OpaquePointer?>) {
         out.pointee = HandleRegistry.register(self)
-        if usesDeliveryThread { startDeliveryThread() }
+        guard usesDeliveryThread else { return }
+        let thread = EventDeliveryThread(store: store) { [self] in deliver($0) }
+        deliveryThread.withLock { $0 = thread }
     }
 
     /// Delivers queued events on the calling thread (poll mode).
@@ -72,31 +72,15 @@ package final class StoreHandle: Sendable {
     /// Stops the store and waits (a while) for its worker thread to end, so that nothing of it runs after
     /// `iosiap_store_close`; in thread mode, waits until the delivery thread has ended: a callback in
     /// progress finishes, queued events are dropped (as in poll mode, where the handle is dead after close).
+    /// Closing from the callback is a documented caller error; it does not wait for itself.
     func close() {
         store.closeAndWaitForWorker(timeout: .seconds(2))
-        guard deliveryThreadStarted.withLock({ $0 }) else { return }
-        let isDeliveryThread = deliveryThreadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        // Closing from the callback is a documented caller error; waiting for ourselves would hang.
-        if !isDeliveryThread { deliveryThreadDone.wait() }
+        deliveryThread.withLock { $0 }?.waitUntilEnded()
     }
 
     private func deliver(_ event: StoreEvent) {
         let arena = CStringArena()
         var cEvent = EventMarshalling.event(event, in: arena, verified: store.verifiesTransactions) { productHandle(for: $0) }
         withUnsafePointer(to: &cEvent) { callback($0) }
-    }
-
-    private func startDeliveryThread() {
-        deliveryThreadStarted.withLock { $0 = true }
-        let thread = Thread { [self] in
-            deliveryThreadID.withLock { $0 = pthread_self() }
-            // One event at a time, so that close stops delivery after the callback in progress.
-            while store.isOpen {
-                if store.poll(limit: 1, { deliver($0) }) == 0 { store.waitForEvents() }
-            }
-            deliveryThreadDone.signal()
-        }
-        thread.name = "iosiap.delivery"
-        thread.start()
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPTestSupport
+import Testing
+
+@Suite struct EventDeliveryThreadTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    /// What a callback saw: each event, and whether it ran on the delivery thread.
+    final class Received: Sendable {
+        let events = Locked<[(StoreEvent, onDeliveryThread: Bool)]>([])
+
+        func waitFor(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [(StoreEvent, onDeliveryThread: Bool)] {
+            let clock = ContinuousClock()
+            let deadline = clock.now + timeout
+            while clock.now < deadline {
+                let seen = events.withLock { $0 }
+                if seen.count >= count { return seen }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            throw EventTimeout(description: "expected \(count) events, got \(events.withLock { $0.map(\.0) })")
+        }
+    }
+
+    @Test func eventsArriveInOrderOnTheDeliveryThreadWithoutPolling() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        let received = Received()
+        let holder = Locked<EventDeliveryThread?>(nil)
+        let thread = EventDeliveryThread(store: store) { event in
+            let onThread = holder.withLock { $0 }?.isCurrentThread ?? false
+            received.events.withLock { $0.append((event, onThread)) }
+        }
+        holder.withLock { $0 = thread }
+        let products = try store.requestProducts(["coins"])
+        _ = try await received.waitFor(1)
+        let payment = try store.requestPayment(productID: "coins", quantity: 2)
+        let seen = try await received.waitFor(3)
+        #expect(seen.map(\.0.requestID) == [products, payment, payment])
+        guard case .purchased = seen[2].0 else { Issue.record("expected purchased, got \(seen[2].0)"); return }
+        #expect(!thread.isCurrentThread)
+        store.close()
+        thread.waitUntilEnded()
+        // Only the first callback can have run before `holder` was set.
+        #expect(seen.dropFirst().allSatisfy { $0.onDeliveryThread })
+    }
+
+    @Test func waitingForTheEndLetsTheCallbackInProgressFinishAndDeliversNothingAfter() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        let insideCallback = DispatchSemaphore(value: 0)
+        let releaseCallback = DispatchSemaphore(value: 0)
+        let callbackReturned = Locked(false)
+        let calls = Locked(0)
+        let thread = EventDeliveryThread(store: store) { _ in
+            guard calls.withLock({ $0 += 1; return $0 }) == 1 else { return }
+            insideCallback.signal()
+            releaseCallback.wait()
+            callbackReturned.withLock { $0 = true }
+        }
+        _ = try store.requestProducts(["coins"])
+        _ = try store.requestProducts(["pro"])
+        insideCallback.wait()
+        store.close()
+        let waited = Locked(false)
+        let waiter = Thread {
+            thread.waitUntilEnded()
+            // The callback in progress had returned before the wait ended.
+            waited.withLock { $0 = callbackReturned.withLock { $0 } }
+        }
+        waiter.start()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(waited.withLock { $0 } == false)
+        releaseCallback.signal()
+        thread.waitUntilEnded()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(waited.withLock { $0 })
+        // The second products request's answer, queued or not, was never delivered after close.
+        #expect(calls.withLock { $0 } == 1)
+    }
+
+    @Test func waitingForTheEndFromInsideACallbackReturnsAtOnce() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        let returned = DispatchSemaphore(value: 0)
+        let holder = Locked<EventDeliveryThread?>(nil)
+        let opened = DispatchSemaphore(value: 0)
+        let thread = EventDeliveryThread(store: store) { _ in
+            opened.wait()
+            store.close()
+            holder.withLock { $0 }?.waitUntilEnded()
+            returned.signal()
+        }
+        holder.withLock { $0 = thread }
+        opened.signal()
+        _ = try store.requestProducts(["coins"])
+        #expect(returned.wait(timeout: .now() + 10) == .success)
+        thread.waitUntilEnded()
+    }
+}
