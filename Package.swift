@@ -76,6 +76,19 @@ let package = Package(
             dependencies: ["IOSiAPCore", "IOSiAPVerification"],
             path: "Sources/IOSiAPLocalStore"
         ),
+        // GNU libmicrohttpd, the HTTP server of `iosiap-store serve` (the App Store Server API): a tool's
+        // dependency on local-store platforms, never libiosiap's.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        // The App Store Server API over a local store's history: routing, Apple's JSON shapes, bearer tokens.
+        .target(
+            name: "IOSiAPServerAPI",
+            dependencies: ["CMicroHTTPD", "IOSiAPCore", "IOSiAPVerification"],
+            path: "Sources/IOSiAPServerAPI"
+        ),
         .systemLibrary(
             name: "CIOSiAP",
             path: "Sources/CIOSiAP"
@@ -92,7 +105,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StoreManager",
-            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification"],
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPVerification"],
             path: "Tools/StoreManager"
         ),
         .executableTarget(
@@ -134,6 +147,11 @@ let package = Package(
             name: "IOSiAPLocalStoreTests",
             dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification", "IOSiAPTestSupport"],
             path: "Tests/IOSiAPLocalStoreTests"
+        ),
+        .testTarget(
+            name: "IOSiAPServerAPITests",
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPTestSupport", "IOSiAPVerification"],
+            path: "Tests/IOSiAPServerAPITests"
         ),
         .testTarget(
             name: "IOSiAPExportsTests",

@@ -4,7 +4,7 @@
 # folder, a CMake consumer, bad input through the C ABI, ASan+UBSan runs, and a ThreadSanitizer stress run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-IOSIAP_SETUP_PACKAGES=cmake
+IOSIAP_SETUP_PACKAGES="cmake libmicrohttpd-dev"  # libmicrohttpd: iosiap-store serve
 source scripts/setup.sh
 root=$PWD
 work=$(mktemp -d)

@@ -5,7 +5,7 @@
 # the C ABI's checks (scripts/test-native.sh), and a short fuzzing run (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-IOSIAP_SETUP_PACKAGES=shellcheck source scripts/setup.sh
+IOSIAP_SETUP_PACKAGES="shellcheck libmicrohttpd-dev" source scripts/setup.sh
 
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors

@@ -9,6 +9,8 @@ struct Command: Sendable {
     let arguments: String
     let help: String
     let run: @Sendable (LocalStore, [String], Output) throws -> Void
+    /// Instead of `run`, for the commands that also need the state directory (ServerCommands.swift).
+    var runInDirectory: (@Sendable (LocalStore, StateDirectory, [String], Output) throws -> Void)? = nil
 }
 
 /// Bad arguments: exit status 2.
@@ -217,4 +219,4 @@ let commands: [Command] = [
         try store.resetToDefaultState()
         out.done("reset", [:])
     },
-]
+] + serverAPICommands

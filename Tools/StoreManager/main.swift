@@ -55,7 +55,11 @@ do {
     let store = try LocalStore(catalogURL: URL(fileURLWithPath: catalogFile), stateDirectory: directory,
                                bundleID: remembered.bundleID ?? "com.example.game")
     defer { store.close() }
-    try command.run(store, Array(rest.dropFirst()), Output(json: json))
+    if let run = command.runInDirectory {
+        try run(store, directory, Array(rest.dropFirst()), Output(json: json))
+    } else {
+        try command.run(store, Array(rest.dropFirst()), Output(json: json))
+    }
 } catch let error as UsageError {
     fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
 } catch let error as StoreError {

@@ -1,0 +1,63 @@
+#ifndef IOSIAP_CMICROHTTPD_SHIM_H
+#define IOSIAP_CMICROHTTPD_SHIM_H
+/* GNU libmicrohttpd (Debian: libmicrohttpd-dev; Homebrew: libmicrohttpd), the HTTP server of
+ * `iosiap-store serve`. Wrappers for what Swift cannot call: MHD_start_daemon and MHD_get_daemon_info are
+ * variadic. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+/* Limits that keep one client from holding the server: connections at once, seconds a client may stay
+ * idle (a slow client is dropped), and the memory one connection may use for its request line and
+ * headers (larger headers are answered with an error by libmicrohttpd itself). */
+enum {
+    IOSIAP_MHD_CONNECTION_LIMIT = 64,
+    IOSIAP_MHD_TIMEOUT_SECONDS = 10,
+    IOSIAP_MHD_CONNECTION_MEMORY = 32 * 1024
+};
+
+/* Starts a server on 127.0.0.1:port (0: a free port) with one internal thread that answers every
+ * connection in turn through `handler`; `completed` is told when a request is over, to free what the
+ * handler kept for it. NULL when the port cannot be bound. */
+static inline struct MHD_Daemon *iosiap_mhd_start_loopback(uint16_t port, MHD_AccessHandlerCallback handler,
+                                                           void *context, MHD_RequestCompletedCallback completed) {
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, port, NULL, NULL, handler, context,
+                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned int)IOSIAP_MHD_CONNECTION_LIMIT,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IOSIAP_MHD_TIMEOUT_SECONDS,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)IOSIAP_MHD_CONNECTION_MEMORY,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_END);
+}
+
+/* The port the server listens on (the one the system chose when asked for port 0); 0 if unknown. */
+static inline uint16_t iosiap_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info != NULL ? info->port : 0;
+}
+
+/* Queues a response with `length` bytes of `body` (copied) and its Content-Type. */
+static inline enum MHD_Result iosiap_mhd_respond(struct MHD_Connection *connection, unsigned int status,
+                                                 const void *body, size_t length, const char *content_type) {
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
+    if (response == NULL) return MHD_NO;
+    if (content_type != NULL && MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type) != MHD_YES) {
+        MHD_destroy_response(response);
+        return MHD_NO;
+    }
+    enum MHD_Result queued = MHD_queue_response(connection, status, response);
+    MHD_destroy_response(response);
+    return queued;
+}
+#endif

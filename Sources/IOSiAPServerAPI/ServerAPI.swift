@@ -1,0 +1,170 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPVerification
+
+/// A transaction as the server serves it: what the store signed, and whether the app finished it.
+public struct ServerAPITransaction: Sendable {
+    public let transaction: StoreTransaction
+    public let isFinished: Bool
+
+    public init(_ transaction: StoreTransaction, isFinished: Bool) {
+        self.transaction = transaction
+        self.isFinished = isFinished
+    }
+}
+
+/// The App Store Server API over one local store's history: routing, the bearer token check, Apple's
+/// response shapes and error bodies. No sockets: `handle` takes a request and returns the response, and the
+/// HTTP layer (`ServerAPIHTTPServer`) only carries them.
+///
+/// The signed fields are the signatures the local store keeps with each transaction (it signs again whenever
+/// a transaction changes: a renewal plan, a refund), so the server returns exactly what the store signed,
+/// with its chain. The local store has one customer: every transaction id of the state directory names it.
+public final class ServerAPI: Sendable {
+    public let bundleID: String
+    public let environment: StoreEnvironment
+    private let keys: @Sendable () throws(StoreError) -> [ServerAPIKey]
+    private let transactions: @Sendable () throws(StoreError) -> [ServerAPITransaction]
+    private let now: @Sendable () -> Date
+
+    /// Apple's page size for transaction and refund history (developer.apple.com/documentation/appstoreserverapi,
+    /// Get Transaction History: "up to 20 transactions").
+    static let pageSize = 20
+
+    /// - Parameters:
+    ///   - keys: the keys bearer tokens may be signed with; asked at each request, so keys added while the
+    ///     server runs are accepted at once.
+    ///   - transactions: the store's history, oldest first; asked at each request.
+    public init(bundleID: String, environment: StoreEnvironment,
+                keys: @escaping @Sendable () throws(StoreError) -> [ServerAPIKey],
+                transactions: @escaping @Sendable () throws(StoreError) -> [ServerAPITransaction],
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.bundleID = bundleID
+        self.environment = environment
+        self.keys = keys
+        self.transactions = transactions
+        self.now = now
+    }
+
+    /// Answers one request. Never throws and never traps on what a client sends: bad input is an error response.
+    public func handle(_ request: ServerAPIRequest) -> ServerAPIResponse {
+        do {
+            // Apple checks the token before anything else: an unauthenticated client learns nothing, not even
+            // which paths exist. Its 401 has no JSON body; ours says why, for the developer.
+            let checker = BearerTokenChecker(keys: try keys(), bundleID: bundleID)
+            if let refusal = checker.refusal(of: request.authorization, at: now()) {
+                return .text(401, "Unauthenticated: \(refusal)")
+            }
+            guard let route = Route(request.path) else { return .text(404, "Not Found") }
+            guard request.method == route.method else { return .text(405, "Method Not Allowed") }
+            return try respond(route, request)
+        } catch let error as ServerAPIError {
+            return error.response
+        } catch {
+            return ServerAPIError.generalInternal.response
+        }
+    }
+
+    /// The endpoints served, by their path (developer.apple.com/documentation/appstoreserverapi).
+    private enum Route {
+        /// Get Transaction Info: GET /inApps/v1/transactions/{transactionId}
+        case transactionInfo(String)
+        /// Get Transaction History: GET /inApps/v1/history/{transactionId} and /inApps/v2/history/{transactionId}
+        case history(version: Int, String)
+        /// Get All Subscription Statuses: GET /inApps/v1/subscriptions/{transactionId}
+        case subscriptionStatuses(String)
+        /// Get Refund History: GET /inApps/v2/refund/lookup/{transactionId}
+        case refundHistory(String)
+
+        init?(_ path: String) {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+            guard path.hasPrefix("/"), parts.count >= 4, parts.count <= 5, parts[0] == "inApps" else { return nil }
+            switch (parts[1], parts[2], parts.count) {
+            case ("v1", "transactions", 4): self = .transactionInfo(parts[3])
+            case ("v1", "history", 4): self = .history(version: 1, parts[3])
+            case ("v2", "history", 4): self = .history(version: 2, parts[3])
+            case ("v1", "subscriptions", 4): self = .subscriptionStatuses(parts[3])
+            case ("v2", "refund", 5) where parts[3] == "lookup": self = .refundHistory(parts[4])
+            default: return nil
+            }
+        }
+
+        var method: String { "GET" }
+    }
+
+    private func respond(_ route: Route, _ request: ServerAPIRequest) throws -> ServerAPIResponse {
+        switch route {
+        case .transactionInfo(let id):
+            let (_, transaction) = try customer(of: id)
+            return .json(TransactionInfoResponse(signedTransactionInfo: transaction.signedJWS ?? ""))
+        case .history(let version, let id):
+            // Parameters first: a malformed request is a 400 whether or not the id exists.
+            let query = try HistoryQuery(request)
+            let (all, _) = try customer(of: id)
+            // Version 1 leaves out consumables the app finished (Apple's Get Transaction History v1).
+            let served = version == 1 ? all.filter { !($0.transaction.productType == .consumable && $0.isFinished) } : all
+            let page = query.page(of: served.map(\.transaction))
+            return .json(HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: bundleID,
+                                         environment: environment.rawValue, signedTransactions: page.transactions.compactMap(\.signedJWS)))
+        case .subscriptionStatuses(let id):
+            let wanted = try Self.statusFilter(request)
+            let (all, _) = try customer(of: id)
+            return .json(SubscriptionStatuses.response(all.map(\.transaction), wanted: wanted, bundleID: bundleID,
+                                                       environment: environment, at: now()))
+        case .refundHistory(let id):
+            let cursor = try PageCursor.decode(request.values("revision"))
+            let (all, _) = try customer(of: id)
+            let refunded = all.map(\.transaction).filter(\.isRevoked)
+            let page = PageCursor.page(refunded, after: cursor, descending: false) { $0.revocationDate ?? $0.purchaseDate }
+            return .json(RefundHistoryResponse(signedTransactions: page.transactions.compactMap(\.signedJWS),
+                                               revision: page.revision, hasMore: page.hasMore))
+        }
+    }
+
+    /// The history of the customer `id` names, and that transaction: 400 for an id that cannot be one,
+    /// 404 for one the store does not have.
+    private func customer(of id: String) throws -> (all: [ServerAPITransaction], transaction: StoreTransaction) {
+        // Apple's transaction ids are decimal numbers; UInt64's parser refuses anything else, of any length.
+        guard !id.isEmpty, id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = UInt64(id) else {
+            throw ServerAPIError.invalidTransactionID
+        }
+        let all = try transactions()
+        guard let transaction = all.first(where: { $0.transaction.id == number })?.transaction else {
+            throw ServerAPIError.transactionIDNotFound
+        }
+        return (all, transaction)
+    }
+
+    /// Get All Subscription Statuses' `status` filter: 1 active, 2 expired, 3 billing retry, 4 grace period,
+    /// 5 revoked (Apple's `status` type); empty means every status.
+    private static func statusFilter(_ request: ServerAPIRequest) throws(ServerAPIError) -> Set<Int> {
+        var wanted = Set<Int>()
+        for value in request.values("status") {
+            guard let value, let status = Int(value), (1...5).contains(status) else { throw .invalidStatus }
+            wanted.insert(status)
+        }
+        return wanted
+    }
+}
+
+// Response shapes: Apple's TransactionInfoResponse, HistoryResponse and RefundHistoryResponse
+// (developer.apple.com/documentation/appstoreserverapi). `appAppleId` is left out: a local store's app has
+// none (Apple's libraries read it as optional).
+
+struct TransactionInfoResponse: Encodable {
+    var signedTransactionInfo: String
+}
+
+struct HistoryResponse: Encodable {
+    var revision: String
+    var hasMore: Bool
+    var bundleId: String
+    var environment: String
+    var signedTransactions: [String]
+}
+
+struct RefundHistoryResponse: Encodable {
+    var signedTransactions: [String]
+    var revision: String
+    var hasMore: Bool
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// A request as the HTTP layer hands it over: decoded query arguments, the Authorization header, the body.
+public struct ServerAPIRequest: Sendable {
+    /// One query argument, decoded; `value` is nil for `?name` without `=`. A name may repeat (productId=…&productId=…).
+    public struct QueryItem: Sendable, Equatable {
+        public let name: String
+        public let value: String?
+        public init(_ name: String, _ value: String?) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public let method: String
+    /// The path without the query string, e.g. `/inApps/v1/transactions/1`.
+    public let path: String
+    public let query: [QueryItem]
+    /// The `Authorization` header, if any.
+    public let authorization: String?
+    public let body: [UInt8]
+
+    public init(method: String, path: String, query: [QueryItem] = [], authorization: String?, body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.authorization = authorization
+        self.body = body
+    }
+
+    /// Every value given for `name`, in order.
+    func values(_ name: String) -> [String?] {
+        query.filter { $0.name == name }.map(\.value)
+    }
+}
+
+/// What the server answers: a status, a body and its type.
+public struct ServerAPIResponse: Sendable, Equatable {
+    public let status: Int
+    public let body: [UInt8]
+    public let contentType: String
+
+    public init(status: Int, body: [UInt8], contentType: String) {
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+    }
+
+    /// `value` as JSON. Apple's client libraries read an error body only when the Content-Type is exactly
+    /// `application/json` (no charset parameter), so that is what every JSON answer carries.
+    static func json<Value: Encodable>(_ value: Value, status: Int = 200) -> ServerAPIResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // The response types are plain structs of strings, numbers and arrays: encoding cannot fail.
+        let body = (try? encoder.encode(value)).map { Array($0) } ?? Array("{}".utf8)
+        return ServerAPIResponse(status: status, body: body, contentType: "application/json")
+    }
+
+    static func text(_ status: Int, _ text: String) -> ServerAPIResponse {
+        ServerAPIResponse(status: status, body: Array((text + "\n").utf8), contentType: "text/plain; charset=utf-8")
+    }
+}
+
+/// An App Store Server API error: the HTTP status and Apple's `{"errorCode", "errorMessage"}` body.
+///
+/// Codes from Apple's App Store Server API documentation, "Error codes"
+/// (developer.apple.com/documentation/appstoreserverapi/error-codes). Apple documents the message text of
+/// few of them; 4040010's ("Transaction id not found.") is what Apple's servers answer, and the others
+/// follow its style.
+public struct ServerAPIError: Error, Sendable, Equatable, Encodable {
+    public let status: Int
+    public let errorCode: Int
+    public let errorMessage: String
+
+    private enum CodingKeys: String, CodingKey { case errorCode, errorMessage }
+
+    static let generalBadRequest = ServerAPIError(status: 400, errorCode: 4000000, errorMessage: "Bad request.")
+    static let invalidRequestRevision = ServerAPIError(status: 400, errorCode: 4000005, errorMessage: "Invalid request revision.")
+    static let invalidTransactionID = ServerAPIError(status: 400, errorCode: 4000006, errorMessage: "Invalid transaction id.")
+    static let invalidStartDate = ServerAPIError(status: 400, errorCode: 4000015, errorMessage: "Invalid start date.")
+    static let invalidEndDate = ServerAPIError(status: 400, errorCode: 4000016, errorMessage: "Invalid end date.")
+    static let invalidSort = ServerAPIError(status: 400, errorCode: 4000021, errorMessage: "Invalid sort.")
+    static let invalidProductType = ServerAPIError(status: 400, errorCode: 4000022, errorMessage: "Invalid product type.")
+    static let invalidProductID = ServerAPIError(status: 400, errorCode: 4000023, errorMessage: "Invalid product id.")
+    static let invalidSubscriptionGroupIdentifier = ServerAPIError(status: 400, errorCode: 4000024,
+                                                                   errorMessage: "Invalid subscription group identifier.")
+    static let invalidInAppOwnershipType = ServerAPIError(status: 400, errorCode: 4000026, errorMessage: "Invalid in-app ownership type.")
+    static let invalidRevoked = ServerAPIError(status: 400, errorCode: 4000030, errorMessage: "Invalid revoked.")
+    static let invalidStatus = ServerAPIError(status: 400, errorCode: 4000031, errorMessage: "Invalid status.")
+    static let transactionIDNotFound = ServerAPIError(status: 404, errorCode: 4040010, errorMessage: "Transaction id not found.")
+    static let generalInternal = ServerAPIError(status: 500, errorCode: 5000000, errorMessage: "An unknown error occurred.")
+
+    var response: ServerAPIResponse { .json(self, status: status) }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+@testable import IOSiAPServerAPI
+import IOSiAPTestSupport
+import IOSiAPVerification
+import Testing
+
+/// The App Store Server API over a real local store in a temporary state directory, without sockets.
+@Suite struct ServerAPITests {
+    let folder = TemporaryDirectory()
+    let key: PrivateKey
+    let store: LocalStore
+    let api: ServerAPI
+    static let coins = "com.iosiap.example.coins_100"
+    static let gold = "com.iosiap.example.club_gold_monthly"
+    static let bundleID = "com.example.game"
+
+    init() throws {
+        key = try PrivateKey()
+        let directory = try folder.state
+        store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: directory, bundleID: Self.bundleID)
+        try ServerAPIKeys.add(keyID: "KEY1", issuerID: "issuer-1", pem: Self.pem(key), to: directory)
+        let store = self.store
+        api = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
+                        keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
+                        transactions: { () throws(StoreError) in
+                            try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                        })
+    }
+
+    static func pem(_ key: PrivateKey) -> String {
+        "-----BEGIN PRIVATE KEY-----\n\(Data(key.pkcs8).base64EncodedString(options: .lineLength64Characters))\n-----END PRIVATE KEY-----\n"
+    }
+
+    /// A bearer token as Apple's libraries make one, with `changes` applied to the claims.
+    func token(kid: String = "KEY1", alg: String = "ES256", signer: PrivateKey? = nil,
+               _ changes: (inout [String: Any]) -> Void = { _ in }) throws -> String {
+        var claims: [String: Any] = ["iss": "issuer-1", "aud": "appstoreconnect-v1", "bid": Self.bundleID,
+                                     "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 300]
+        changes(&claims)
+        let header = try JSONSerialization.data(withJSONObject: ["alg": alg, "kid": kid, "typ": "JWT"])
+        let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims)))
+        return "Bearer " + input + "." + Base64URL.encode(try (signer ?? key).signES256(Array(input.utf8)))
+    }
+
+    func get(_ path: String, _ query: [(String, String?)] = [], authorization: String? = nil) throws -> ServerAPIResponse {
+        api.handle(ServerAPIRequest(method: "GET", path: path, query: query.map { .init($0.0, $0.1) },
+                                    authorization: try authorization ?? token()))
+    }
+
+    func json(_ response: ServerAPIResponse) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    func expectError(_ response: ServerAPIResponse, _ status: Int, _ code: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(response.status == status, sourceLocation: sourceLocation)
+        #expect(response.contentType == "application/json", sourceLocation: sourceLocation)
+        #expect(try json(response)["errorCode"] as? Int == code, sourceLocation: sourceLocation)
+    }
+
+    @Test func transactionInfoIsWhatTheStoreSigned() throws {
+        let bought = try store.buyProduct(Self.coins)
+        let response = try get("/inApps/v1/transactions/\(bought.id)")
+        #expect(response.status == 200)
+        let signed = try #require(try json(response)["signedTransactionInfo"] as? String)
+        #expect(signed == bought.signedJWS)
+        let payload = try store.makeVerifier().verifyTransaction(signed)
+        #expect(payload.productId == Self.coins)
+        #expect(payload.transactionId == String(bought.id))
+    }
+
+    @Test func unknownAndMalformedTransactionIDs() throws {
+        _ = try store.buyProduct(Self.coins)
+        let notFound = try get("/inApps/v1/transactions/42")
+        try expectError(notFound, 404, 4040010)
+        #expect(try json(notFound)["errorMessage"] as? String == "Transaction id not found.")
+        for bad in ["abc", "-1", "1.5", "99999999999999999999999", "1%20", "%00", "１"] {
+            try expectError(try get("/inApps/v1/transactions/\(bad)"), 400, 4000006)
+        }
+        try expectError(try get("/inApps/v2/history/x"), 400, 4000006)
+        try expectError(try get("/inApps/v1/subscriptions/x"), 400, 4000006)
+        try expectError(try get("/inApps/v2/refund/lookup/x"), 400, 4000006)
+        try expectError(try get("/inApps/v2/history/42"), 404, 4040010)
+    }
+
+    @Test func routing() throws {
+        _ = try store.buyProduct(Self.coins)
+        for path in ["/", "", "/inApps", "/inApps/v1/transactions", "/inApps/v1/transactions/1/x", "/inApps/v3/history/1",
+                     "/inApps/v2/refund/1", "inApps/v1/transactions/1", "/inApps/v1/transactions//"] {
+            #expect(try get(path).status == 404, "\(path)")
+        }
+        let post = api.handle(ServerAPIRequest(method: "POST", path: "/inApps/v1/transactions/1", authorization: try token()))
+        #expect(post.status == 405)
+    }
+
+    @Test func bearerTokens() throws {
+        _ = try store.buyProduct(Self.coins)
+        #expect(try get("/inApps/v1/transactions/1").status == 200)
+        let stranger = try PrivateKey()
+        let refused: [String?] = [
+            nil, "", "Bearer", "Basic abc", "Bearer not.a.jwt", "Bearer " + String(repeating: "a", count: 20_000),
+            try token(kid: "OTHER"), try token(alg: "HS256"), try token(signer: stranger),
+            try token { $0["aud"] = "someone-else" }, try token { $0["aud"] = ["appstoreconnect-v1"] },
+            try token { $0["bid"] = "com.other.game" }, try token { $0["iss"] = "issuer-2" },
+            try token { $0["exp"] = Int(Date().timeIntervalSince1970) - 120 },
+            try token { $0["exp"] = Int(Date().timeIntervalSince1970) + 7200; $0["iat"] = nil },
+            try token { $0["exp"] = "soon" }, try token { $0["exp"] = nil },
+            try token { $0["iat"] = Int(Date().timeIntervalSince1970) + 600 },
+        ]
+        for authorization in refused {
+            let response = api.handle(ServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/1", authorization: authorization))
+            #expect(response.status == 401, "\(authorization?.prefix(60) ?? "nil")")
+        }
+        // Apple's Python library sends no iat; its lowercase scheme is accepted too.
+        #expect(try get("/inApps/v1/transactions/1", authorization: try token { $0["iat"] = nil }).status == 200)
+        // Unauthenticated requests learn nothing of the paths.
+        #expect(api.handle(ServerAPIRequest(method: "GET", path: "/nope", authorization: nil)).status == 401)
+    }
+
+    @Test func historyPagesFiltersAndSorts() throws {
+        for _ in 0..<23 { _ = try store.buyProduct(Self.coins) }
+        let gold = try store.buyProduct(Self.gold)
+        _ = try store.refund(transactionID: 3)
+
+        let first = try json(try get("/inApps/v2/history/1"))
+        #expect(first["hasMore"] as? Bool == true)
+        #expect(first["bundleId"] as? String == Self.bundleID)
+        #expect(first["environment"] as? String == store.environment.rawValue)
+        let firstPage = try #require(first["signedTransactions"] as? [String])
+        #expect(firstPage.count == 20)
+        let verifier = try store.makeVerifier()
+        // Ascending by the date each last changed: the refunded transaction 3 comes last.
+        let ids = try firstPage.map { try verifier.verifyTransaction($0).transactionId }
+        #expect(!ids.contains("3"))
+        let revision = try #require(first["revision"] as? String)
+        let second = try json(try get("/inApps/v2/history/1", [("revision", revision)]))
+        #expect(second["hasMore"] as? Bool == false)
+        let secondIDs = try (second["signedTransactions"] as? [String] ?? []).map { try verifier.verifyTransaction($0).transactionId }
+        #expect(secondIDs.count == 4)
+        #expect(secondIDs.last == "3")
+        #expect(Set(ids + secondIDs).count == 24)
+
+        let subscriptions = try json(try get("/inApps/v2/history/1", [("productType", "AUTO_RENEWABLE")]))
+        #expect((subscriptions["signedTransactions"] as? [String])?.count == 1)
+        let byProduct = try json(try get("/inApps/v2/history/1", [("productId", Self.gold), ("productId", "other")]))
+        #expect(try (byProduct["signedTransactions"] as? [String] ?? []).map { try verifier.verifyTransaction($0).transactionId } == [String(gold.id)])
+        let revoked = try json(try get("/inApps/v2/history/1", [("revoked", "True")]))
+        #expect(try (revoked["signedTransactions"] as? [String] ?? []).map { try verifier.verifyTransaction($0).transactionId } == ["3"])
+        let descending = try json(try get("/inApps/v2/history/1", [("sort", "DESCENDING")]))
+        #expect(try (descending["signedTransactions"] as? [String] ?? []).first.map { try verifier.verifyTransaction($0).transactionId } == "3")
+        let future = try json(try get("/inApps/v2/history/1", [("startDate", String(Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000))]))
+        #expect((future["signedTransactions"] as? [String])?.isEmpty == true)
+        #expect(future["hasMore"] as? Bool == false)
+    }
+
+    @Test func historyRefusesMalformedParameters() throws {
+        _ = try store.buyProduct(Self.coins)
+        let cases: [((String, String?), Int)] = [
+            (("sort", "UP"), 4000021), (("sort", nil), 4000021), (("productType", "GAME"), 4000022), (("productId", ""), 4000023),
+            (("revoked", "yes"), 4000030), (("startDate", "yesterday"), 4000015), (("startDate", "-5"), 4000015),
+            (("endDate", "99999999999999999999"), 4000016), (("revision", "not-ours"), 4000005), (("revision", "dj"), 4000005),
+            (("inAppOwnershipType", "STOLEN"), 4000026), (("subscriptionGroupIdentifier", ""), 4000024),
+        ]
+        for (argument, code) in cases {
+            try expectError(try get("/inApps/v2/history/1", [argument]), 400, code)
+        }
+        try expectError(try get("/inApps/v2/history/1", [("startDate", "2000"), ("endDate", "1000")]), 400, 4000015)
+        try expectError(try get("/inApps/v2/refund/lookup/1", [("revision", "%%%")]), 400, 4000005)
+    }
+
+    @Test func historyV1LeavesOutFinishedConsumables() async throws {
+        let coins = try store.buyProduct(Self.coins)
+        let gold = try store.buyProduct(Self.gold)
+        #expect((try json(try get("/inApps/v1/history/1"))["signedTransactions"] as? [String])?.count == 2)
+        try await store.finish(transactionID: coins.id)
+        try await store.finish(transactionID: gold.id)
+        #expect((try json(try get("/inApps/v1/history/1"))["signedTransactions"] as? [String])?.count == 1)
+        #expect((try json(try get("/inApps/v2/history/1"))["signedTransactions"] as? [String])?.count == 2)
+    }
+
+    @Test func subscriptionStatusesAndRefunds() throws {
+        let coins = try store.buyProduct(Self.coins)
+        let gold = try store.buyProduct(Self.gold)
+        var response = try json(try get("/inApps/v1/subscriptions/\(coins.id)"))
+        var groups = try #require(response["data"] as? [[String: Any]])
+        #expect(groups.count == 1)
+        var last = try #require((groups.first?["lastTransactions"] as? [[String: Any]])?.first)
+        #expect(last["status"] as? Int == 1)
+        #expect(last["originalTransactionId"] as? String == String(gold.originalID))
+        let renewal = try store.makeVerifier().verifyRenewalInfo(try #require(last["signedRenewalInfo"] as? String))
+        #expect(renewal.productId == Self.gold)
+        #expect(groups.first?["subscriptionGroupIdentifier"] as? String == gold.subscriptionGroupID)
+
+        #expect((try json(try get("/inApps/v1/subscriptions/1", [("status", "2")]))["data"] as? [Any])?.isEmpty == true)
+        try expectError(try get("/inApps/v1/subscriptions/1", [("status", "9")]), 400, 4000031)
+
+        #expect((try json(try get("/inApps/v2/refund/lookup/1"))["signedTransactions"] as? [String])?.isEmpty == true)
+        _ = try store.refund(transactionID: gold.id)
+        response = try json(try get("/inApps/v1/subscriptions/\(coins.id)"))
+        groups = try #require(response["data"] as? [[String: Any]])
+        last = try #require((groups.first?["lastTransactions"] as? [[String: Any]])?.first)
+        #expect(last["status"] as? Int == 5)
+        let refunds = try json(try get("/inApps/v2/refund/lookup/\(coins.id)"))
+        let signed = try #require(refunds["signedTransactions"] as? [String])
+        #expect(try signed.map { try store.makeVerifier().verifyTransaction($0).transactionId } == [String(gold.id)])
+        #expect(refunds["hasMore"] as? Bool == false)
+    }
+
+    @Test func keysAreCheckedWhenAdded() throws {
+        let directory = try folder.state
+        #expect(throws: StoreError.self) { try ServerAPIKeys.add(keyID: "K", issuerID: "I", pem: "garbage", to: directory) }
+        #expect(throws: StoreError.self) { try ServerAPIKeys.add(keyID: "", issuerID: "I", pem: Self.pem(key), to: directory) }
+        // The public half of the key, as `openssl ec -pubout` writes it, is accepted too.
+        let publicPEM = "-----BEGIN PUBLIC KEY-----\n\(Data(key.publicKey.spki).base64EncodedString())\n-----END PUBLIC KEY-----\n"
+        try ServerAPIKeys.add(keyID: "KEY2", issuerID: "issuer-1", pem: publicPEM, to: directory)
+        #expect(try ServerAPIKeys.load(from: directory).map(\.keyID) == ["KEY1", "KEY2"])
+        _ = try store.buyProduct(Self.coins)
+        #expect(try get("/inApps/v1/transactions/1", authorization: try token(kid: "KEY2")).status == 200)
+        #expect(try ServerAPIKeys.remove(keyID: "KEY2", from: directory))
+        #expect(try get("/inApps/v1/transactions/1", authorization: try token(kid: "KEY2")).status == 401)
+    }
+}

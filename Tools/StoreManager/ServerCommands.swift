@@ -1,0 +1,77 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPServerAPI
+
+extension Command {
+    /// A command that also needs the state directory (the App Store Server API's keys are kept there).
+    init(name: String, arguments: String, help: String,
+         inDirectory: @escaping @Sendable (LocalStore, StateDirectory, [String], Output) throws -> Void) {
+        self.init(name: name, arguments: arguments, help: help, run: { _, _, _ in }, runInDirectory: inDirectory)
+    }
+}
+
+/// The App Store Server API: `serve` and the keys its bearer tokens are checked with.
+let serverAPICommands: [Command] = [
+    Command(name: "serve", arguments: "[--port N]",
+            help: "Serves the App Store Server API on 127.0.0.1 (port 0 or none: a free one) until interrupted:\n"
+                + "Get Transaction Info, Get Transaction History (v1, v2), Get All Subscription Statuses, Get Refund History.\n"
+                + "Requests need a bearer token signed with a key added by server-key add. Prints the URL first.") { store, directory, args, _ in
+        var port: UInt16 = 0
+        if let index = args.firstIndex(of: "--port") {
+            port = try number(try argument(args, index + 1, "N"), "N")
+        } else if let extra = args.first {
+            throw UsageError(message: "unexpected '\(extra)'")
+        }
+        let api = ServerAPI(
+            bundleID: store.bundleID, environment: store.environment,
+            keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
+            // Read at each request through the store's own state layer, as the other commands read it: a game
+            // may be buying on the same state directory meanwhile.
+            transactions: { () throws(StoreError) in
+                try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+            })
+        let server = try ServerAPIHTTPServer(api: api, port: port)
+        if try ServerAPIKeys.load(from: directory).isEmpty {
+            FileHandle.standardError.write(Data("iosiap-store: no server key yet: every request gets 401 until one is added (server-key add)\n".utf8))
+        }
+        // Unbuffered: a script waiting for the URL reads it at once.
+        FileHandle.standardOutput.write(Data("App Store Server API for \(store.bundleID) on http://127.0.0.1:\(server.port)\n".utf8))
+        waitForTermination()
+        server.stop()
+    },
+    Command(name: "server-key", arguments: "add KEY_ID ISSUER_ID KEY.pem | remove KEY_ID | list",
+            help: "Manages the keys App Store Server API bearer tokens may be signed with: a P-256 public key in PEM,\n"
+                + "or App Store Connect's .p8 private key (only its public half is kept), with its key id and issuer id.") { _, directory, args, out in
+        switch try argument(args, 0, "add|remove|list") {
+        case "add":
+            let file = try argument(args, 3, "KEY.pem")
+            guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else { throw UsageError(message: "cannot read '\(file)'") }
+            try ServerAPIKeys.add(keyID: try argument(args, 1, "KEY_ID"), issuerID: try argument(args, 2, "ISSUER_ID"), pem: pem, to: directory)
+            out.done("server key \(args[1]) added", [:])
+        case "remove":
+            guard try ServerAPIKeys.remove(keyID: try argument(args, 1, "KEY_ID"), from: directory) else {
+                throw StoreError(.invalidArgument, "no server key '\(args[1])'")
+            }
+            out.done("server key \(args[1]) removed", [:])
+        case "list":
+            out.table(["keyId", "issuerId"], try ServerAPIKeys.load(from: directory).map { [$0.keyID, $0.issuerID] })
+        case let other:
+            throw UsageError(message: "expected add, remove or list, not '\(other)'")
+        }
+    },
+]
+
+/// Blocks until SIGINT or SIGTERM.
+func waitForTermination() {
+    let stop = DispatchSemaphore(value: 0)
+    let sources = [SIGINT, SIGTERM].map { signalNumber in
+        signal(signalNumber, SIG_IGN)  // the dispatch source is told instead of the default action
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { stop.signal() }
+        source.resume()
+        return source
+    }
+    stop.wait()
+    sources.forEach { $0.cancel() }
+}
