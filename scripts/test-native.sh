@@ -179,6 +179,10 @@ g++ -std=c++11 -Wall -Wextra -Werror -I"$sdk/include" Examples/cpp/game.cpp -L"$
 bash Tests/native/store_manager.sh "$(swift build --show-bin-path)/iosiap-store" "$work/game" "$catalog" "$work"
 check "iosiap-store: every control, its errors, and a running game that hears of it"
 
+echo "== the App Store Server API (iosiap-store serve) with Apple's own client and verifier"
+python3 Tests/python/server_api_with_apple_library.py "$(swift build --show-bin-path)/iosiap-store" "$catalog" "$work"
+check "Apple's AppStoreServerAPIClient reads transaction info, history, statuses and refunds; 404, 400 and 401 as Apple's"
+
 echo "== the classic IOSiAP.h finishes only what a delegate was given"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_lifecycle.cpp -L"$sdk/lib" -liosiap \
     -Wl,-rpath,"$sdk/lib" -o "$work/classic_lifecycle"

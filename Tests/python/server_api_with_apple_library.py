@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Apple's official app-store-server-library (PyPI) as the client of `iosiap-store serve`: a backend's view of
+the local App Store. Purchases are made with the transaction manager; the test registers a key of its own,
+points Apple's AppStoreServerAPIClient at the local server, and reads transaction info, history (v2, paged and
+filtered), subscription statuses and refunds; Apple's SignedDataVerifier, trusting the store's root, decodes
+every signed field. Unknown ids get Apple's error, and a client with a key the state directory does not know
+gets 401.
+
+usage: server_api_with_apple_library.py IOSIAP_STORE CATALOG WORK_DIRECTORY
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+from urllib.parse import urlparse
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from appstoreserverlibrary.api_client import APIError, APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.Status import Status
+from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+BUNDLE_ID = "com.example.game"  # what the transaction manager signs with when no game named another
+PREFIX = "com.iosiap.example."
+KEY_ID, ISSUER_ID = "TESTKEY123", "57246542-96fe-1a63-e053-0824d011072a"
+
+
+def main():
+    tool, catalog, work = sys.argv[1:4]
+    state = os.path.join(work, "state-server-api")
+
+    def store(*arguments):
+        return subprocess.run([tool, "--state", state, "--catalog", catalog, *arguments],
+                              check=True, capture_output=True, text=True).stdout
+
+    def new_key():
+        return ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+
+    # 21 consumables (a history longer than Apple's page of 20), a subscription, a refund.
+    for _ in range(21):
+        store("buy", PREFIX + "coins_100")
+    store("buy", PREFIX + "club_gold_monthly")
+    store("refund", "2")
+    subscription_id = "22"
+
+    # The backend's key, as App Store Connect hands it out (.p8, PKCS#8); the server keeps its public half.
+    signing_key = new_key()
+    key_file = os.path.join(work, "server-api-key.p8")
+    with open(key_file, "wb") as file:
+        file.write(signing_key)
+    store("server-key", "add", KEY_ID, ISSUER_ID, key_file)
+
+    server = subprocess.Popen([tool, "--state", state, "--catalog", catalog, "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split(" on ")[-1].strip()
+        assert url.startswith("http://127.0.0.1:"), f"serve printed no URL: {url!r}"
+        run_checks(url, signing_key, new_key(), state, store, subscription_id)
+        bad_clients(url)
+        # Still serving after all that.
+        client_for(url, signing_key).get_transaction_info("1")
+        assert server.poll() is None, "the server stopped"
+        print("bad clients (garbage, huge headers and bodies, a silent connection) got errors; the server kept serving")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def client_for(url, key):
+    client = AppStoreServerAPIClient(key, KEY_ID, ISSUER_ID, BUNDLE_ID, Environment.SANDBOX)
+    client._base_url = url  # the library keeps its base URL here; a backend's tests set it the same way
+    return client
+
+
+def api_error(call):
+    try:
+        call()
+    except APIException as error:
+        return error
+    raise AssertionError("expected an APIException")
+
+
+def run_checks(url, signing_key, stranger_key, state, store, subscription_id):
+    client = client_for(url, signing_key)
+    root = open(os.path.join(state, "signing", "root.der"), "rb").read()
+    verifier = SignedDataVerifier([root], False, Environment.SANDBOX, BUNDLE_ID, None)
+    checks = 0
+
+    # Get Transaction Info
+    info = client.get_transaction_info("1")
+    transaction = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
+    assert transaction.transactionId == "1" and transaction.productId == PREFIX + "coins_100", transaction
+    checks += 1
+
+    # Get Transaction History v2: two pages by revision, every transaction once, then filters and sort.
+    request = TransactionHistoryRequest(sort=Order.ASCENDING)
+    first = client.get_transaction_history("1", None, request, GetTransactionHistoryVersion.V2)
+    assert first.hasMore and len(first.signedTransactions) == 20 and first.bundleId == BUNDLE_ID, first
+    assert first.environment == Environment.SANDBOX, first.rawEnvironment
+    second = client.get_transaction_history("1", first.revision, request, GetTransactionHistoryVersion.V2)
+    assert not second.hasMore and len(second.signedTransactions) == 2, second
+    ids = [verifier.verify_and_decode_signed_transaction(jws).transactionId for jws in first.signedTransactions + second.signedTransactions]
+    assert sorted(ids, key=int) == [str(n) for n in range(1, 23)] and ids[-1] == "2", ids  # the refund changed 2 last
+    subscriptions = client.get_transaction_history("1", None, TransactionHistoryRequest(
+        productTypes=[ProductType.AUTO_RENEWABLE], sort=Order.DESCENDING), GetTransactionHistoryVersion.V2)
+    assert [verifier.verify_and_decode_signed_transaction(jws).transactionId for jws in subscriptions.signedTransactions] == [subscription_id]
+    revoked = client.get_transaction_history("5", None, TransactionHistoryRequest(revoked=True), GetTransactionHistoryVersion.V2)
+    decoded = [verifier.verify_and_decode_signed_transaction(jws) for jws in revoked.signedTransactions]
+    assert [t.transactionId for t in decoded] == ["2"] and decoded[0].revocationDate is not None, decoded
+    checks += 4
+
+    # Get All Subscription Statuses
+    statuses = client.get_all_subscription_statuses("1")
+    assert statuses.bundleId == BUNDLE_ID and len(statuses.data) == 1, statuses
+    last = statuses.data[0].lastTransactions[0]
+    assert last.status == Status.ACTIVE and last.originalTransactionId == subscription_id, last
+    renewal = verifier.verify_and_decode_renewal_info(last.signedRenewalInfo)
+    assert renewal.productId == PREFIX + "club_gold_monthly" and renewal.originalTransactionId == subscription_id, renewal
+    assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).transactionId == subscription_id
+    assert client.get_all_subscription_statuses("1", [Status.EXPIRED]).data == []
+    checks += 2
+
+    # Get Refund History
+    refunds = client.get_refund_history("1", None)
+    assert not refunds.hasMore and [verifier.verify_and_decode_signed_transaction(j).transactionId for j in refunds.signedTransactions] == ["2"]
+    checks += 1
+
+    # The server reads the state at each request: a purchase made while it runs is there at once.
+    store("buy", PREFIX + "pro_upgrade")
+    bought = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("23").signedTransactionInfo)
+    assert bought.productId == PREFIX + "pro_upgrade", bought
+    checks += 1
+
+    # Apple's errors: an unknown id, a malformed one, and a key the state directory does not know.
+    error = api_error(lambda: client.get_transaction_info("999"))
+    assert error.http_status_code == 404 and error.api_error == APIError.TRANSACTION_ID_NOT_FOUND, error
+    assert error.error_message == "Transaction id not found.", error.error_message
+    error = api_error(lambda: client.get_transaction_info("not-a-number"))
+    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_TRANSACTION_ID, error
+    error = api_error(lambda: client_for(url, stranger_key).get_transaction_info("1"))
+    assert error.http_status_code == 401, error
+    checks += 3
+    print(f"apple library client: {checks} checks against iosiap-store serve passed")
+
+
+def bad_clients(url):
+    """Garbage, oversized requests and a client that sends nothing: each gets an error or is dropped (by
+    libmicrohttpd's limits, set in Sources/CMicroHTTPD/shim.h), and none stops the server or holds it."""
+    address = urlparse(url)
+
+    def exchange(data):
+        with socket.create_connection((address.hostname, address.port), timeout=5) as connection:
+            connection.settimeout(1)  # garbage that is no request line may get no answer: it is dropped later
+            try:
+                connection.sendall(data)
+                return connection.recv(200)
+            except (ConnectionResetError, BrokenPipeError, TimeoutError):
+                return b""
+
+    silent = socket.create_connection((address.hostname, address.port), timeout=5)  # holds a connection, says nothing
+    for data, status in [(b"GET / HTTP/9.9\r\n\r\n", b"505"), (b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n\r\n", b"414"),
+                         (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 100_000 + b"\r\n\r\n", b"431"),
+                         (b"PUT /inApps/v1/transactions/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n" + b"c" * 200_000, b"4"),
+                         (b"\x00\xff garbage\r\n\r\n", b"")]:
+        answer = exchange(data)
+        assert answer == b"" if not status else answer.startswith(b"HTTP/1.1 " + status), (data[:40], answer)
+    silent.close()
+
+
+if __name__ == "__main__":
+    main()
