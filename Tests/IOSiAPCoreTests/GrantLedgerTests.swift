@@ -56,6 +56,94 @@ import Testing
         #expect(try relaunched.unfinishedTransactions().isEmpty)
     }
 
+    /// Waits, without polling, until `condition` holds: what the worker does on its own before the game polls.
+    func waitWithoutPolling(_ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    @Test func theWorkerGrantsAndFinishesBeforeTheGamePolls() async throws {
+        let store = try await openStore()
+        let request = try store.requestPayment(productID: "coins", quantity: 2)
+        // The commit is the worker's: the grant is durable and the transaction finished before any poll.
+        #expect(try await waitWithoutPolling { try store.balance(of: "coins") == 200 })
+        #expect(try store.unfinishedTransactions().isEmpty)
+        let events = try await store.pollUntilTerminal(of: request)
+        guard case .granted(request, let transaction, .currency("coins", 100)) = events.last else {
+            Issue.record("expected granted, got \(events)"); return
+        }
+        #expect(try store.balance(of: "coins") == 200)
+        #expect(try await waitWithoutPolling { backend.finishedIDs == [transaction.id] })
+    }
+
+    @Test func aPurchaseBeforeTheFirstPollIsGrantedByTheWorkerWhenItsGrantIsRegistered() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        let bought = backend.makeTransaction("coins", quantity: 3)
+        backend.send(.purchased(bought))
+        #expect(try await waitWithoutPolling { try store.balance(of: "coins") == 300 })
+        #expect(try store.unfinishedTransactions().isEmpty)
+        #expect(try await store.pollUntil { _ in true }
+                == [.granted(requestID: nil, transaction: bought, grant: .currency("coins", amountPerUnit: 100))])
+        #expect(try store.balance(of: "coins") == 300)
+    }
+
+    @Test func aPurchaseQueuedBeforeItsGrantWasRegisteredIsGrantedAsItLeavesTheQueue() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try await openStore(coins: false)
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+            if case .purchased(_, let transaction) = events.last { bought = transaction }
+            store.close()  // the game died before it granted and finished
+        }
+        let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        // The launch redelivery is queued before the game registers: the worker had no rule to grant it with.
+        try await Task.sleep(for: .milliseconds(200))
+        try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        #expect(try relaunched.balance(of: "coins") == 0)
+        let events = try await relaunched.pollUntil { _ in true }
+        #expect(events == [.granted(requestID: nil, transaction: try #require(bought), grant: .currency("coins", amountPerUnit: 100))])
+        #expect(try relaunched.balance(of: "coins") == 200)
+        #expect(try relaunched.unfinishedTransactions().isEmpty)
+        #expect(try await relaunched.pollFor(.milliseconds(50)).isEmpty)  // and once only
+    }
+
+    @Test func theWorkerTakesARefundBackBeforeTheGamePolls() async throws {
+        let store = try await openStore()
+        store.setDeductsRefundedConsumables(true)
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+        guard case .granted(_, var transaction, _) = events.last else { Issue.record("\(events)"); return }
+        transaction.revocationDate = Date()
+        backend.send(.revoked(transaction))
+        #expect(try await waitWithoutPolling { try store.balance(of: "coins") == 0 })
+        #expect(try await store.pollUntil { _ in true } == [.revoked(transaction: transaction)])
+        #expect(try store.balance(of: "coins") == 0)
+    }
+
+    @Test func aRefundQueuedBeforeTheFirstPollFollowsTheRefundSettingOfThatPoll() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try await openStore()
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+            if case .granted(_, let transaction, _) = events.last { bought = transaction }
+            store.close()
+        }
+        var refunded = try #require(bought)
+        refunded.revocationDate = Date()
+        let relaunchedBackend = ScriptedBackend()  // the first backend's updates ended with its store
+        let relaunched = try PurchaseStore(backend: relaunchedBackend, stateDirectory: folder.state)
+        try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        relaunchedBackend.send(.revoked(refunded))
+        try await Task.sleep(for: .milliseconds(200))  // queued before the game sets the refund rule
+        relaunched.setDeductsRefundedConsumables(true)
+        #expect(try await relaunched.pollUntil { _ in true } == [.revoked(transaction: refunded)])
+        #expect(try relaunched.balance(of: "coins") == 0)
+    }
+
     @Test func spendingBelowZeroFailsAndChangesNothing() async throws {
         let store = try await openStore()
         _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))

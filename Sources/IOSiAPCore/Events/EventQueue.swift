@@ -3,9 +3,15 @@ import Synchronization
 
 /// The queue between the store's worker and the game: the worker pushes, the game drains.
 ///
-/// `drain` is the mechanism behind the C ABI's `poll`: one atomic load when nothing is queued, so a game
+/// `drain` is the mechanism behind the C ABI's `poll`: two atomic loads when nothing is queued, so a game
 /// can call it every frame. `next()` serves the Swift `AsyncSequence`. Each event reaches one consumer.
+///
+/// An optional `settle` function sees each event on the pushing thread before it is queued, and may replace
+/// or drop it: the store's grant ledger does its disk writes there, on the worker, rather than in `poll`.
 package final class EventQueue: Sendable {
+    /// Turns an event into the one to queue (`nil`: none), told whether nothing has been drained yet.
+    package typealias Settle = @Sendable (_ event: StoreEvent, _ beforeFirstDrain: Bool) -> StoreEvent?
+
     private struct State {
         var events: [StoreEvent] = []
         var head = 0
@@ -20,11 +26,25 @@ package final class EventQueue: Sendable {
     private let sleepers = Atomic<Int>(0)
     private let wakeup = DispatchSemaphore(value: 0)
     private let nextWaiterID = Atomic<Int>(0)
+    private let settle: Settle?
+    /// Set by the first `drain` or `next`: from then on the consumer has started.
+    private let drained = Atomic<Bool>(false)
+    /// Mirrors `closed`, so that a push after close skips `settle` without taking the lock.
+    private let closedFlag = Atomic<Bool>(false)
 
-    package init() {}
+    package init(settle: Settle? = nil) {
+        self.settle = settle
+    }
 
-    /// Queues an event, or hands it straight to a waiting async consumer.
+    /// Settles an event (on the calling thread), then queues it or hands it straight to a waiting async
+    /// consumer. After close nothing is settled or queued.
     package func push(_ event: StoreEvent) {
+        var event = event
+        if let settle {
+            guard !closedFlag.load(ordering: .acquiring),
+                  let settled = settle(event, !drained.load(ordering: .acquiring)) else { return }
+            event = settled
+        }
         let waiter: CheckedContinuation<StoreEvent?, Never>? = state.withLock { state in
             if state.closed { return nil }
             if !state.waiters.isEmpty { return state.waiters.removeFirst().continuation }
@@ -59,6 +79,7 @@ package final class EventQueue: Sendable {
 
     /// Removes and returns up to `limit` queued events, oldest first.
     package func drain(limit: Int = .max) -> [StoreEvent] {
+        markDrained()
         guard !isEmpty, limit > 0 else { return [] }
         return state.withLock { state in
             let end = state.head + min(state.events.count - state.head, limit)
@@ -76,6 +97,7 @@ package final class EventQueue: Sendable {
     /// Returns the next event, waiting for one; `nil` once the queue is closed and empty, or when the
     /// waiting task is cancelled.
     package func next() async -> StoreEvent? {
+        markDrained()
         if let event = drain(limit: 1).first { return event }
         let waiterID = nextWaiterID.wrappingAdd(1, ordering: .relaxed).oldValue
         return await withTaskCancellationHandler {
@@ -101,10 +123,16 @@ package final class EventQueue: Sendable {
         }
     }
 
+    /// Records that the consumer has started; a load, and a store only the first time.
+    private func markDrained() {
+        if !drained.load(ordering: .relaxed) { drained.store(true, ordering: .releasing) }
+    }
+
     /// Ends the queue: waiting consumers get `nil`, later pushes are dropped.
     package func close() {
         let waiters = state.withLock { state in
             state.closed = true
+            closedFlag.store(true, ordering: .releasing)
             defer { state.waiters.removeAll() }
             return state.waiters
         }

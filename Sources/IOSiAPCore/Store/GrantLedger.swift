@@ -1,19 +1,34 @@
 import Synchronization
 
 /// The optional built-in grant ledger: for products the game registered, a purchased transaction is
-/// granted and finished in one journal transaction as its event is delivered, and the game is told
-/// `granted` instead of `purchased`. Redelivery of a finished transaction grants nothing.
+/// granted and finished in one journal transaction, and the game is told `granted` instead of `purchased`.
+/// Redelivery of a finished transaction grants nothing.
 ///
-/// It works on events as they leave the queue (in `poll` or the async sequence), so grants registered
-/// right after opening also apply to the transactions redelivered at launch.
+/// The ledger settles events as the worker queues them (`settle`, called by the `EventQueue`): the grant's
+/// commit, with its disk sync, runs on the worker's thread and `granted` is queued only once it is durable,
+/// so `poll` never waits for the disk. A crash between the commit and the game's poll loses the event, not
+/// the grant. The one exception is the launch window: grants are registered right after opening, and a
+/// transaction redelivered at launch may be queued before its product's grant is. So an event queued before
+/// the game's first poll that the worker could not settle yet (a purchase of a product with no grant
+/// registered then, and every refund, since the refund setting may still change) is settled by `apply` as
+/// it leaves the queue, on the game's thread, with the grants and the refund setting of that moment.
 package final class GrantLedger: Sendable {
     private let journal: Journal
     private let rules = Locked<[String: Grant]>([:])
-    /// Lets `apply` skip the lock while nothing is registered: the common case on the poll path.
+    /// Lets `settle` skip the lock while nothing is registered.
     private let hasRules = Atomic<Bool>(false)
     private let deductsRefunds = Atomic<Bool>(false)
     /// Tells the backend about a transaction the ledger finished.
     private let finished: @Sendable (UInt64) -> Void
+    /// The events `settle` left to `apply`, by kind and transaction id, with how many of each are queued.
+    private let deferred = Locked<[Deferred: Int]>([:])
+    /// Mirrors the number of deferred events, so that `apply` takes no lock on the poll path when there are none.
+    private let deferredCount = Atomic<Int>(0)
+
+    private enum Deferred: Hashable {
+        case purchase(UInt64)
+        case refund(UInt64)
+    }
 
     init(journal: Journal, finished: @escaping @Sendable (UInt64) -> Void) {
         self.journal = journal
@@ -44,37 +59,102 @@ package final class GrantLedger: Sendable {
         rules.withLock { rules in Set(rules.filter { $0.value == .entitlement(name) }.keys) }
     }
 
-    /// The event the game sees for `event`, or `nil` when it has nothing left to tell.
-    func apply(_ event: StoreEvent) -> StoreEvent? {
-        guard hasRules.load(ordering: .acquiring) else { return event }
+    /// The event to queue for `event`, or `nil` when the game has nothing to hear: called on the thread that
+    /// queues it (the worker's), before it is queued. A purchase of a registered product is granted and
+    /// finished here; a refund takes back its grant. `beforeFirstPoll`: the game has not polled yet, so what
+    /// cannot be settled with the grants registered now is left to `apply`.
+    func settle(_ event: StoreEvent, beforeFirstPoll: Bool) -> StoreEvent? {
         switch event {
         case .purchased(let requestID, let transaction):
-            guard let grant = rules.withLock({ $0[transaction.productID] }) else { return event }
-            do {
-                let granted = try journal.grantAndFinish(transaction, grant)
-                if granted { finished(transaction.id) }
-                // A request always ends; a transaction finished earlier that comes back on its own is dropped.
-                return granted || requestID != nil ? .granted(requestID: requestID, transaction: transaction, grant: grant) : nil
-            } catch {
-                if error.code != .storageFailure {
-                    // Refused, not failed to write: it stays unfinished. Without a request the game receives it as
-                    // a plain purchase, to grant itself; a request ends with the reason.
-                    guard let requestID else { return event }
-                    return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
-                        error.code, "purchase of '\(transaction.productID)' (transaction \(transaction.id)) completed but the "
-                            + "ledger refused to grant it: \(error.message)"))
-                }
-                guard let requestID else { return nil }  // still unfinished: it comes back at the next launch
-                return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
-                    .storageFailure, "purchase of '\(transaction.productID)' completed but could not be granted "
-                        + "(\(error.message)); it will be granted at the next launch"))
+            if let grant = rule(for: transaction.productID) {
+                return self.grant(transaction, grant, requestID: requestID, event: event)
             }
+            if beforeFirstPoll { deferToApply(.purchase(transaction.id)) }
+            return event
         case .revoked(let transaction):
-            _ = try? journal.revokeGrant(of: transaction.id, deduct: deductsRefunds.load(ordering: .relaxed))
+            if beforeFirstPoll {
+                deferToApply(.refund(transaction.id))
+            } else {
+                revokeGrant(of: transaction)
+            }
             return event
         default:
             return event
         }
+    }
+
+    /// The event the game sees for `event` as it leaves the queue, or `nil` when it has nothing left to tell.
+    /// Only events `settle` deferred (queued before the first poll) change here; the rest pass through
+    /// after one atomic load.
+    func apply(_ event: StoreEvent) -> StoreEvent? {
+        guard deferredCount.load(ordering: .acquiring) > 0 else { return event }
+        switch event {
+        case .purchased(let requestID, let transaction):
+            guard takeDeferred(.purchase(transaction.id)), let grant = rule(for: transaction.productID) else { return event }
+            return self.grant(transaction, grant, requestID: requestID, event: event)
+        case .revoked(let transaction):
+            if takeDeferred(.refund(transaction.id)) { revokeGrant(of: transaction) }
+            return event
+        default:
+            return event
+        }
+    }
+
+    private func rule(for productID: String) -> Grant? {
+        guard hasRules.load(ordering: .acquiring) else { return nil }
+        return rules.withLock { $0[productID] }
+    }
+
+    private func deferToApply(_ key: Deferred) {
+        deferred.withLock { $0[key, default: 0] += 1 }
+        deferredCount.add(1, ordering: .releasing)
+    }
+
+    /// Removes one deferred `key`; says whether there was one.
+    private func takeDeferred(_ key: Deferred) -> Bool {
+        let taken = deferred.withLock { deferred in
+            guard let count = deferred[key] else { return false }
+            deferred[key] = count == 1 ? nil : count - 1
+            return true
+        }
+        if taken { deferredCount.subtract(1, ordering: .releasing) }
+        return taken
+    }
+
+    /// Grants and finishes `transaction` in one journal transaction, and returns what the game hears of it.
+    private func grant(_ transaction: StoreTransaction, _ grant: Grant, requestID: RequestID?, event: StoreEvent) -> StoreEvent? {
+        do {
+            // Idempotent per transaction id: a transaction finished before grants nothing and returns false.
+            let granted = try journal.grantAndFinish(transaction, grant)
+            if granted { finished(transaction.id) }
+            // A request always ends; a transaction finished earlier that comes back on its own is dropped.
+            return granted || requestID != nil ? .granted(requestID: requestID, transaction: transaction, grant: grant) : nil
+        } catch {
+            switch error.code {
+            case .storeNotOpen:
+                // Closed: the journal's directory may belong to another store. Unfinished, it is granted at the
+                // next launch.
+                return event
+            case .storageFailure:
+                guard let requestID else { return nil }  // still unfinished: it comes back at the next launch
+                return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                    .storageFailure, "purchase of '\(transaction.productID)' completed but could not be granted "
+                        + "(\(error.message)); it will be granted at the next launch"))
+            default:
+                // Refused, not failed to write: it stays unfinished. Without a request the game receives it as
+                // a plain purchase, to grant itself; a request ends with the reason.
+                guard let requestID else { return event }
+                return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                    error.code, "purchase of '\(transaction.productID)' (transaction \(transaction.id)) completed but the "
+                        + "ledger refused to grant it: \(error.message)"))
+            }
+        }
+    }
+
+    /// Marks the grant of a refunded transaction revoked (once), taking its currency back if the game asked.
+    private func revokeGrant(of transaction: StoreTransaction) {
+        guard hasRules.load(ordering: .acquiring) else { return }
+        _ = try? journal.revokeGrant(of: transaction.id, deduct: deductsRefunds.load(ordering: .relaxed))
     }
 
     private static func validateName(_ name: String, _ what: String) throws(StoreError) {

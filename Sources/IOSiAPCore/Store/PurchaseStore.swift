@@ -27,12 +27,15 @@ public final class PurchaseStore: Sendable {
                 now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
         let journal = try Journal(directory: stateDirectory)
         let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
-        let worker = StoreWorker(backend: backend, journal: journal, events: EventQueue(), verifier: verifier,
+        let ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
+        // The ledger settles each event as the worker queues it: its commits run on the worker's thread.
+        let events = EventQueue { event, beforeFirstDrain in ledger.settle(event, beforeFirstPoll: beforeFirstDrain) }
+        let worker = StoreWorker(backend: backend, journal: journal, events: events, verifier: verifier,
                                  retryPolicy: retryPolicy, jobs: continuation)
         self.worker = worker
         self.now = now
+        self.ledger = ledger
         jobs = continuation
-        ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
         let executor = SerialThreadExecutor(name: "iosiap.worker")
         self.executor = executor
         let updates = backend.updates()
@@ -104,14 +107,18 @@ public final class PurchaseStore: Sendable {
     // MARK: - Events
 
     /// Delivers up to `limit` queued events to `handler` on the calling thread and returns how many it
-    /// delivered. Cheap when nothing is queued: call it once per frame. C: `iosiap_poll`.
+    /// delivered. Cheap when nothing is queued: call it once per frame. It does not wait for the disk: the
+    /// ledger's grants were committed by the worker (except for events queued before the first poll, see
+    /// `registerGrant`). C: `iosiap_poll`.
     @discardableResult
     public func poll(limit: Int = .max, _ handler: (StoreEvent) -> Void) -> Int {
+        let batch = worker.events.drain(limit: limit)
+        guard !batch.isEmpty else { return 0 }
         var delivered = 0
         // After close the journal's directory may belong to another store: the ledger writes nothing then,
         // and a purchase is delivered as it is (unfinished, it is granted at the next launch).
         let grants = isOpen
-        for event in worker.events.drain(limit: limit) {
+        for event in batch {
             guard let event = grants ? ledger.apply(event) : event else { continue }
             handler(event)
             delivered += 1
@@ -125,8 +132,11 @@ public final class PurchaseStore: Sendable {
     // MARK: - Grant ledger
 
     /// Lets the ledger grant `productID`: its purchases are then granted and finished in one journal
-    /// transaction as their event is delivered, which reads `granted` instead of `purchased`. Register at
-    /// launch, before the first poll. C: `iosiap_ledger_register_currency`, `..._entitlement`.
+    /// transaction on the store's worker thread before their event is queued, which reads `granted` instead
+    /// of `purchased`. Register at launch, before the first poll: a purchase queued before its product was
+    /// registered (one redelivered at launch) is granted as it leaves the queue, if the game has not polled
+    /// before it was queued; that grant's commit is the only one `poll` makes.
+    /// C: `iosiap_ledger_register_currency`, `..._entitlement`.
     public func registerGrant(_ grant: Grant, for productID: String) throws(StoreError) {
         try ensureOpen()
         try ledger.register(grant, for: productID)
@@ -156,7 +166,8 @@ public final class PurchaseStore: Sendable {
     }
 
     /// Whether a refund takes back the currency its purchase granted (as far as the balance allows).
-    /// Off by default. C: `iosiap_ledger_set_deduct_refunds`.
+    /// Off by default. Set it before the first poll: a refund is applied as it is queued, on the worker, or
+    /// if it was queued before the first poll, as it leaves the queue. C: `iosiap_ledger_set_deduct_refunds`.
     public func setDeductsRefundedConsumables(_ deducts: Bool) {
         ledger.setDeductsRefundedConsumables(deducts)
     }
@@ -210,7 +221,7 @@ public final class PurchaseStore: Sendable {
     /// Stops the store: later calls fail with `storeNotOpen` (requests, finish, the ledger, entitlements:
     /// the journal's directory is released for another store), and closing cancels the requests still
     /// waiting or running: they get no further event. A purchase one of them made is journaled (or still
-    /// unfinished in the store) and is delivered at the next launch. Events already queued can still be
+    /// unfinished in the store) and is delivered at the next launch, or was granted by the ledger already. Events already queued can still be
     /// polled; then `events` ends. Closing twice does nothing.
     /// C: `iosiap_store_close`.
     public func close() {
@@ -239,7 +250,8 @@ public final class PurchaseStore: Sendable {
         worker.journal.releaseDirectory()
     }
 
-    /// Queues an event as the worker would: for the package's benchmarks, which measure delivery alone.
+    /// Queues an event as the worker would (the ledger settles it on the calling thread): for the package's
+    /// benchmarks, which measure delivery alone.
     package func enqueue(_ event: StoreEvent) {
         worker.events.push(event)
     }
