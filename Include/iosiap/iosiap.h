@@ -185,7 +185,7 @@ typedef enum iosiap_offer_payment_mode {
  */
 typedef struct iosiap_offer {
     size_t size;                           /* in: sizeof(iosiap_offer) of the caller; out: bytes written */
-    const char *id;                        /* promotional offer id; NULL for the introductory offer */
+    const char *id;                        /* promotional or win-back offer id; NULL for the introductory offer */
     int payment_mode;                      /* iosiap_offer_payment_mode */
     int period_value;                      /* one offer period: value and iosiap_period_unit */
     int period_unit;
@@ -204,6 +204,12 @@ size_t iosiap_product_promotional_offer_count(const iosiap_product *product);
 /** Fills *out (out->size set) with promotional offer `index` (0-based); IOSIAP_E_INVALID_ARGUMENT when index
     is out of range. */
 int iosiap_product_promotional_offer(iosiap_offer *out, const iosiap_product *product, size_t index);
+/** How many win-back offers the product has (0 for a NULL product). StoreKit reads them from the App Store;
+    the local store does not read a .storekit file's win-back offers yet, so its products have none. */
+size_t iosiap_product_win_back_offer_count(const iosiap_product *product);
+/** Fills *out (out->size set) with win-back offer `index` (0-based); IOSIAP_E_INVALID_ARGUMENT when index
+    is out of range. */
+int iosiap_product_win_back_offer(iosiap_offer *out, const iosiap_product *product, size_t index);
 
 /* ---- Transactions ------------------------------------------------------------------------------------- */
 

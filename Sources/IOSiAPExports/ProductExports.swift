@@ -101,6 +101,26 @@ public func iosiap_product_promotional_offer(_ out: UnsafeMutablePointer<iosiap_
     }
 }
 
+@c(iosiap_product_win_back_offer_count)
+public func iosiap_product_win_back_offer_count(_ product: OpaquePointer?) -> UInt {
+    UInt(ProductHandle.from(product)?.winBackOffers.count ?? 0)
+}
+
+@c(iosiap_product_win_back_offer)
+public func iosiap_product_win_back_offer(_ out: UnsafeMutablePointer<iosiap_offer>?, _ product: OpaquePointer?,
+                                          _ index: UInt) -> CInt {
+    withStatus { () throws(StoreError) in
+        let handle = try requireProduct(product)
+        guard index < UInt(handle.winBackOffers.count) else {
+            throw StoreError(.invalidArgument, "offer index \(index) is out of range: '\(handle.product.id)' has "
+                + "\(handle.winBackOffers.count) win-back offers")
+        }
+        try OutStruct.write(handle.winBackOffers[Int(index)], to: out, minimumSize: OutStruct.offerMinimumSize,
+                            "iosiap_offer")
+        return IOSIAP_OK.rawValue
+    }
+}
+
 private func requireProduct(_ product: OpaquePointer?) throws(StoreError) -> ProductHandle {
     guard let handle = ProductHandle.from(product) else { throw StoreError(.invalidArgument, "product is NULL") }
     return handle

@@ -18,6 +18,7 @@ final class ProductHandle: @unchecked Sendable {
     let groupName: UnsafePointer<CChar>?
     let introductoryOffer: iosiap_offer?
     let promotionalOffers: [iosiap_offer]
+    let winBackOffers: [iosiap_offer]
     /// Owns every string above.
     private let strings = CStringArena()
 
@@ -40,6 +41,7 @@ final class ProductHandle: @unchecked Sendable {
         }
         introductoryOffer = product.subscription?.introductoryOffer.map(offer)
         promotionalOffers = product.subscription?.promotionalOffers.map(offer) ?? []
+        winBackOffers = product.subscription?.winBackOffers.map(offer) ?? []
     }
 
     /// The opaque pointer C sees; valid while the store keeps this handle.

@@ -224,6 +224,19 @@ import Testing
         #expect(purchased.offer == TransactionOffer(type: .winBack, id: "come_back"))
     }
 
+    @Test func aSubscriptionsWinBackOffersReachTheGameWithItsProduct() async throws {
+        let winBack = SubscriptionOffer(id: "come_back", paymentMode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month),
+                                        periodCount: 1, price: 4.99, displayPrice: "$4.99")
+        let info = SubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
+                                    introductoryOffer: nil, promotionalOffers: [], winBackOffers: [winBack])
+        storeKit.script.withLock { $0.products = [ScriptedStoreKit.FakeProduct(id: "monthly", type: .autoRenewable, subscription: info)] }
+        let store = try open()
+        let events = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
+        guard case .productsReceived(_, let products, _) = events.last else { Issue.record("\(events)"); return }
+        #expect(products.first?.subscription?.winBackOffers == [winBack])
+        #expect(products.first?.subscription?.promotionalOffers == [])
+    }
+
     @Test(arguments: [
         (StoreKitFailure.purchaseNotAllowed, StoreErrorCode.paymentNotAllowed),
         (.networkError("down"), .storeUnreachable),

@@ -1,15 +1,15 @@
 import Foundation
 
-/// How an introductory or promotional offer is paid (C: `iosiap_offer_payment_mode`).
+/// How a subscription offer is paid (C: `iosiap_offer_payment_mode`).
 public enum OfferPaymentMode: Int32, Sendable, Codable {
     case freeTrial = 0
     case payAsYouGo = 1
     case payUpFront = 2
 }
 
-/// An introductory or promotional subscription offer.
+/// An introductory, promotional or win-back subscription offer.
 public struct SubscriptionOffer: Sendable, Equatable, Codable {
-    /// The offer id (promotional offers) or `nil` (introductory offers).
+    /// The offer id (promotional and win-back offers) or `nil` (introductory offers).
     public let id: String?
     /// How the offer is paid.
     public let paymentMode: OfferPaymentMode
@@ -48,15 +48,37 @@ public struct SubscriptionInfo: Sendable, Equatable, Codable {
     public let introductoryOffer: SubscriptionOffer?
     /// The promotional offers.
     public let promotionalOffers: [SubscriptionOffer]
+    /// The win-back offers the App Store configures for lapsed subscribers (StoreKit:
+    /// `Product.SubscriptionInfo.winBackOffers`). The local store's products have none: it does not read a
+    /// `.storekit` file's win-back offers yet.
+    public let winBackOffers: [SubscriptionOffer]
 
     /// Creates subscription information.
     public init(groupID: String, groupName: String, level: Int, period: SubscriptionPeriod,
-                introductoryOffer: SubscriptionOffer?, promotionalOffers: [SubscriptionOffer]) {
+                introductoryOffer: SubscriptionOffer?, promotionalOffers: [SubscriptionOffer],
+                winBackOffers: [SubscriptionOffer] = []) {
         self.groupID = groupID
         self.groupName = groupName
         self.level = level
         self.period = period
         self.introductoryOffer = introductoryOffer
         self.promotionalOffers = promotionalOffers
+        self.winBackOffers = winBackOffers
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case groupID, groupName, level, period, introductoryOffer, promotionalOffers, winBackOffers
+    }
+
+    /// Decodes what an earlier version encoded too: one without `winBackOffers` has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        groupID = try container.decode(String.self, forKey: .groupID)
+        groupName = try container.decode(String.self, forKey: .groupName)
+        level = try container.decode(Int.self, forKey: .level)
+        period = try container.decode(SubscriptionPeriod.self, forKey: .period)
+        introductoryOffer = try container.decodeIfPresent(SubscriptionOffer.self, forKey: .introductoryOffer)
+        promotionalOffers = try container.decode([SubscriptionOffer].self, forKey: .promotionalOffers)
+        winBackOffers = try container.decodeIfPresent([SubscriptionOffer].self, forKey: .winBackOffers) ?? []
     }
 }

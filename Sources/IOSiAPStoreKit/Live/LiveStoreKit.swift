@@ -194,14 +194,15 @@ public struct LiveProduct: StoreKitProduct {
     public var displayPrice: String { product.displayPrice }
     public var currencyCode: String { product.priceFormatStyle.currencyCode }
 
-    /// The subscription's period, group and offers. Win-back offers (`winBackOffers`) are not read: Core's
-    /// `SubscriptionInfo` has no place for them yet. An offer StoreKit describes in a way this library does not
-    /// know (a new payment mode or period unit) is left out rather than guessed.
+    /// The subscription's period, group and offers: introductory, promotional and win-back (`winBackOffers` is
+    /// iOS 18.0, macOS 15.0, tvOS 18.0, visionOS 2.0: the deployment targets). An offer StoreKit describes in a
+    /// way this library does not know (a new payment mode or period unit) is left out rather than guessed.
     public var subscription: SubscriptionInfo? {
         guard let info = product.subscription, let period = Self.period(info.subscriptionPeriod) else { return nil }
         return SubscriptionInfo(groupID: info.subscriptionGroupID, groupName: info.groupDisplayName, level: info.groupLevel,
                                 period: period, introductoryOffer: info.introductoryOffer.flatMap(Self.offer),
-                                promotionalOffers: info.promotionalOffers.compactMap(Self.offer))
+                                promotionalOffers: info.promotionalOffers.compactMap(Self.offer),
+                                winBackOffers: info.winBackOffers.compactMap(Self.offer))
     }
 
     private static func offer(_ offer: StoreKit.Product.SubscriptionOffer) -> SubscriptionOffer? {
