@@ -173,11 +173,11 @@ if ProcessInfo.processInfo.environment["IOSIAP_FUZZ"] != nil {
     ]
 }
 
-// The Apple graph's StoreKit: Tests/AppleSDK/StoreKit, declarations only, as a target named `StoreKit`, so that
-// `canImport(StoreKit)` is true and LiveStoreKit and iosiap_store_open_storekit's StoreKit branch are compiled
-// and linked into libiosiap (nothing of it can run: its bodies are fatalError()). As iOS: no
-// IOSIAP_STOREKIT_CHECK_* condition. Only in that configuration and only on Linux: a target named `StoreKit`
-// where Apple's framework exists would shadow it.
+// The Apple graph's StoreKit: Tests/AppleSDK/StoreKit, declarations only, as a target named `StoreKit` (with the
+// UIKit stub it imports as a target named `UIKit`), so that `canImport(StoreKit)` is true and LiveStoreKit and
+// iosiap_store_open_storekit's StoreKit branch are compiled and linked into libiosiap (nothing of it can run:
+// its bodies are fatalError()). As iOS: no IOSIAP_STOREKIT_CHECK_* condition. Only in that configuration and
+// only on Linux: a target named `StoreKit` or `UIKit` where Apple's frameworks exist would shadow them.
 #if os(Linux)
 if appleGraph {
     // Warnings are errors in our code; not in the stub, where library evolution warns about importing Foundation
@@ -185,11 +185,18 @@ if appleGraph {
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
+    // UIKit's stub (the classes a purchase's UI context is, which StoreKit's stub imports), under the same rule.
+    package.targets.append(.target(
+        name: "UIKit",
+        path: "Tests/AppleSDK/UIKit",
+        swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-enable-library-evolution"])]
+    ))
     package.targets.append(.target(
         name: "StoreKit",
+        dependencies: ["UIKit"],
         path: "Tests/AppleSDK/StoreKit",
         swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-enable-library-evolution"])]
     ))
-    package.targets.first { $0.name == "IOSiAPStoreKit" }!.dependencies.append("StoreKit")
+    package.targets.first { $0.name == "IOSiAPStoreKit" }!.dependencies += ["StoreKit", "UIKit"]
 }
 #endif

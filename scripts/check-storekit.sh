@@ -3,6 +3,8 @@
 # signatures on Linux: Tests/AppleSDK/StoreKit/StoreKit.swift is a declarations-only `StoreKit` transcribed from
 # the iOS 18.0 SDK's interface (see its header). It is built here with library evolution into a temporary
 # directory (never as a SwiftPM target), which makes `canImport(StoreKit)` true, so LiveStoreKit.swift compiles.
+# Before it, the declarations-only UIKit (iOS, tvOS, visionOS) or AppKit (macOS) of Tests/AppleSDK, with the
+# classes a purchase's UI context is (UIViewController, UIWindowScene; NSWindow): StoreKit's interface imports it.
 #
 # One configuration per platform Package.swift declares. Linux ignores `@available(iOS 18.0, *)`-style versions,
 # so each configuration passes IOSIAP_STOREKIT_CHECK_<PLATFORM> to both compilations: the stub makes that
@@ -41,8 +43,13 @@ for platform in ios macos tvos visionos; do
     [ "$platform" = ios ] || define=(-D "IOSIAP_STOREKIT_CHECK_$(tr '[:lower:]' '[:upper:]' <<<"$platform")")
     stub="$work/$platform"
     mkdir -p "$stub"
+    # The UI framework StoreKit's purchase(confirmIn:options:) takes, built first: the StoreKit stub imports it.
+    framework=UIKit
+    [ "$platform" = macos ] && framework=AppKit
+    swiftc -module-name "$framework" -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
+        -emit-module -emit-module-path "$stub/$framework.swiftmodule" "Tests/AppleSDK/$framework/$framework.swift"
     swiftc -module-name StoreKit -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
-        "${define[@]}" -emit-module -emit-module-path "$stub/StoreKit.swiftmodule" \
+        "${define[@]}" -I "$stub" -emit-module -emit-module-path "$stub/StoreKit.swiftmodule" \
         Tests/AppleSDK/StoreKit/StoreKit.swift
     echo "-- StoreKit backend against the StoreKit stub as $platform"
     if ! swiftc -typecheck -module-name IOSiAPStoreKit -parse-as-library -swift-version 6 -warnings-as-errors \

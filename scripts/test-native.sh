@@ -172,6 +172,9 @@ apple_offer=$(python3 Tests/python/sign_offer_with_apple_library.py "$catalog" c
 # shellcheck disable=SC2086  # four words: key id, nonce, timestamp, signature
 "$work/offers" "$catalog" "$work/state-offers" $apple_offer
 check "promotional offers through the C ABI, one signed by Apple's library"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/payment_options.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/payment_options"
+"$work/payment_options" "$catalog" "$work/state-payment-options"
+check "payment options version 1 (read to its end, not past it) and 2 (a UI context), win-back offer accessors"
 
 echo "== the transaction manager, also while the C++ example game runs"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null

@@ -412,13 +412,29 @@ int iosiap_request_products(uint64_t *out_request_id, iosiap_store *store,
 int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
                            int quantity, const char *app_account_token);
 
-#define IOSIAP_PAYMENT_OPTIONS_VERSION 1
+#define IOSIAP_PAYMENT_OPTIONS_VERSION 2
 
 /**
  * A payment with everything StoreKit's purchase options carry. A promotional offer is redeemed by naming
  * it in offer_id and passing what the game's server signed for it (Apple: "Generating a signature for
  * promotional offers"): the server signs bundle id, key id, product id, offer id, app_account_token, nonce
  * and timestamp. The library copies every string during the call.
+ *
+ * ui_context (version 2) is the game's UI object that StoreKit shows the purchase confirmation near
+ * (StoreKit's purchase(confirmIn:options:)), as an Objective-C object pointer (from Objective-C,
+ * `(__bridge void *)object`). The library does not retain it: keep the object alive until the payment's
+ * final event. What each platform takes:
+ *   - iOS, tvOS: a UIViewController * (used from iOS/tvOS 18.2; before, StoreKit chooses where to show the
+ *     confirmation) or a UIWindowScene *; NULL lets StoreKit choose.
+ *   - visionOS: required, a UIWindowScene * or, from visionOS 2.2, a UIViewController *. Without one the
+ *     payment ends in FAILED with IOSIAP_E_SK_UNSUPPORTED_PLATFORM (visionOS has no purchase without it).
+ *   - macOS: an NSWindow * (used from macOS 15.2; before, StoreKit chooses), or NULL.
+ *   - The local store ignores it.
+ * An object of another class ends the payment in FAILED with IOSIAP_E_INVALID_ARGUMENT; a pointer to
+ * anything but an Objective-C object is undefined behaviour (the library cannot check it).
+ *
+ * Version 1 callers (compiled with an earlier header, whose struct ends after offer_signature) keep
+ * working: for version 1 the library reads no byte past offer_signature, and ui_context is NULL.
  */
 typedef struct iosiap_payment_options {
     unsigned int version;                  /* IOSIAP_PAYMENT_OPTIONS_VERSION */
@@ -429,9 +445,11 @@ typedef struct iosiap_payment_options {
     const char *offer_nonce;               /* with offer_id: the UUID the server signed, as text */
     int64_t offer_timestamp_ms;            /* with offer_id: when the server signed it (Unix ms) */
     const char *offer_signature;           /* with offer_id: the signature, base64 as the server sent it */
+    /* Since version 2: */
+    void *ui_context;                      /* UIViewController *, UIWindowScene * or NSWindow *, or NULL */
 } iosiap_payment_options;
 
-#define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL }
+#define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 
 /**
  * iosiap_request_payment with options: a promotional offer. An offer's parameters are checked before

@@ -4,18 +4,33 @@ import IOSiAPCore
 
 /// Turns `iosiap_payment_options` into the core's payment request.
 enum PaymentOptions {
+    /// The versions this library reads: 1 ends after `offer_signature`, 2 adds `ui_context`.
+    static let readableVersions: ClosedRange<CUnsignedInt> = 1...CUnsignedInt(IOSIAP_PAYMENT_OPTIONS_VERSION)
+
+    /// How many bytes a caller's struct of `version` has: a version 1 caller's struct is shorter than this
+    /// library's, and nothing past its end is read.
+    static func size(ofVersion version: CUnsignedInt) -> Int {
+        version == 1 ? MemoryLayout<iosiap_payment_options>.offset(of: \.ui_context)! : MemoryLayout<iosiap_payment_options>.size
+    }
+
     static func request(productID: String, _ options: UnsafePointer<iosiap_payment_options>?) throws(StoreError) -> PaymentRequest {
         guard let options else { throw StoreError(.invalidArgument, "options is NULL") }
-        let settings = options.pointee
-        guard settings.version == IOSIAP_PAYMENT_OPTIONS_VERSION else {
-            throw StoreError(.invalidArgument, "payment options version \(settings.version) is not supported; "
-                + "this library reads version \(IOSIAP_PAYMENT_OPTIONS_VERSION) (use IOSIAP_PAYMENT_OPTIONS_INIT)")
+        let version = UnsafeRawPointer(options).load(as: CUnsignedInt.self)
+        guard readableVersions.contains(version) else {
+            throw StoreError(.invalidArgument, "payment options version \(version) is not supported; "
+                + "this library reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound) "
+                + "(use IOSIAP_PAYMENT_OPTIONS_INIT)")
+        }
+        // The caller's bytes over a zeroed struct: the fields its version lacks stay zero (ui_context NULL).
+        var settings = iosiap_payment_options()
+        withUnsafeMutableBytes(of: &settings) { bytes in
+            bytes.copyMemory(from: UnsafeRawBufferPointer(start: options, count: size(ofVersion: version)))
         }
         return PaymentRequest(productID: productID, quantity: Int(settings.quantity),
                               appAccountToken: try CStringInput.uuid(settings.app_account_token, "app_account_token"),
-                              promotionalOffer: try promotionalOffer(settings))
+                              promotionalOffer: try promotionalOffer(settings),
+                              uiContext: settings.ui_context.map(UIContext.init))
     }
-
     /// The offer named by `offer_id`, with what its server signed. A missing part is StoreKit's
     /// `missingOfferParams`; malformed text (a nonce that is no UUID, a signature that is no base64) is
     /// `invalidArgument`.

@@ -10,9 +10,10 @@ public protocol StoreKitAPI: Sendable {
 
     /// `Product.products(for:)`.
     func products(for ids: [String]) async throws(StoreKitFailure) -> [Product]
-    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken` and `.promotionalOffer(offerID:signature:)`.
-    func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?,
-                  promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
+    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken` and `.promotionalOffer(offerID:signature:)`;
+    /// with a UI context, `product.purchase(confirmIn:options:)` where the platform has it.
+    func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
+                  uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
     /// `Transaction.updates`: started once, when the store opens.
     func transactionUpdates() -> AsyncStream<StoreKitVerified<Transaction>>
     /// `Transaction.unfinished`.
@@ -120,9 +121,13 @@ public enum StoreKitFailure: Error, Sendable, Equatable {
     case systemError(String)
     case notAvailableInStorefront
     case notEntitled
-    /// `StoreKitError.unsupported` (iOS 18.4+), or an operation this platform's StoreKit lacks (a purchase on
-    /// visionOS, which needs the game's UI scene).
+    /// `StoreKitError.unsupported` (iOS 18.4+): not supported on this device or platform.
     case unsupported
+    /// A purchase this platform's StoreKit makes only with the game's UI context, asked for without one (on
+    /// visionOS, which has no `purchase(options:)`); the text says which object it needs.
+    case uiContextRequired(String)
+    /// A UI context that is not an object of the class this platform's StoreKit takes; the text says which.
+    case invalidUIContext(String)
     case invalidQuantity
     case productUnavailable
     case purchaseNotAllowed

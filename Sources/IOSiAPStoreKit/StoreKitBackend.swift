@@ -86,7 +86,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         let result: StoreKitPurchaseResult<API.Transaction>
         do {
             result = try await api.purchase(storeKitProduct, quantity: request.quantity, appAccountToken: request.appAccountToken,
-                                            promotionalOffer: request.promotionalOffer)
+                                            promotionalOffer: request.promotionalOffer, uiContext: request.uiContext)
         } catch .userCancelled {
             return .cancelled  // StoreKit sometimes throws it instead of returning it: still not a failure
         } catch {

@@ -84,11 +84,11 @@ final class ScriptedStoreKit: StoreKitAPI {
         return products.filter { ids.contains($0.id) }
     }
 
-    func purchase(_ product: FakeProduct, quantity: Int, appAccountToken: UUID?,
-                  promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
+    func purchase(_ product: FakeProduct, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
+                  uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
         let next = script.withLock { script in
             script.purchaseRequests.append(PaymentRequest(productID: product.id, quantity: quantity, appAccountToken: appAccountToken,
-                                                          promotionalOffer: promotionalOffer))
+                                                          promotionalOffer: promotionalOffer, uiContext: uiContext))
             return script.purchases.isEmpty ? nil : script.purchases.removeFirst()
         }
         guard let next else { throw .unknown }

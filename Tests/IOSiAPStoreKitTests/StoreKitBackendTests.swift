@@ -247,6 +247,8 @@ import Testing
         (.invalidOfferSignature, .invalidSignature),
         (.systemError("disk"), .systemError),
         (.unsupported, .unsupportedPlatform),
+        (.uiContextRequired("visionOS needs a UIWindowScene"), .unsupportedPlatform),
+        (.invalidUIContext("not a UIViewController"), .invalidArgument),
         (.unknown, .unknown),
         (.other("new"), .unknown),
     ])
@@ -255,6 +257,30 @@ import Testing
         let store = try await openLoaded()
         guard case .failed(_, _, let error) = try await buy(store, "coins") else { Issue.record("not failed"); return }
         #expect(error.code == code)
+    }
+
+    @Test func theGamesUIContextReachesStoreKitsPurchase() async throws {
+        storeKit.script.withLock {
+            $0.purchases = [.success(.success(.verified(ScriptedStoreKit.transaction(8, "coins")))),
+                            .success(.success(.verified(ScriptedStoreKit.transaction(9, "coins"))))]
+        }
+        let store = try await openLoaded()
+        let scene = NSObject()  // stands for the game's UIWindowScene
+        let context = UIContext(scene)
+        let request = try store.requestPayment(PaymentRequest(productID: "coins", uiContext: context))
+        guard case .purchased = try await store.pollUntilTerminal(of: request).last else { Issue.record("not purchased"); return }
+        _ = try await buy(store, "coins")
+        let asked = storeKit.script.withLock { $0.purchaseRequests.map(\.uiContext) }
+        #expect(asked == [context, nil])
+        #expect(asked.first??.pointer == Unmanaged.passUnretained(scene).toOpaque())
+    }
+
+    @Test func aPurchaseThatNeedsAUIContextFailsSayingSo() async throws {
+        storeKit.script.withLock { $0.purchases = [.failure(.uiContextRequired("a purchase on visionOS needs the game's UIWindowScene"))] }
+        let store = try await openLoaded()
+        guard case .failed(_, _, let error) = try await buy(store, "coins") else { Issue.record("not failed"); return }
+        #expect(error.code == .unsupportedPlatform)
+        #expect(error.message.contains("needs the game's UIWindowScene"))
     }
 
     @Test func aFailingProductsRequestIsProductsFailed() async throws {

@@ -17,13 +17,17 @@ public struct PaymentRequest: Sendable, Equatable {
     public let appAccountToken: UUID?
     /// A promotional offer to redeem, signed by the game's server (auto-renewable subscriptions only).
     public let promotionalOffer: SignedPromotionalOffer?
+    /// The game's UI object StoreKit shows the confirmation near (`purchase(confirmIn:options:)`), or `nil`.
+    /// Required on visionOS; the local store ignores it.
+    public let uiContext: UIContext?
 
     /// Creates a payment request; `PurchaseStore` validates it.
     public init(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil,
-                promotionalOffer: SignedPromotionalOffer? = nil) {
+                promotionalOffer: SignedPromotionalOffer? = nil, uiContext: UIContext? = nil) {
         self.productID = productID
         self.quantity = quantity
         self.appAccountToken = appAccountToken
         self.promotionalOffer = promotionalOffer
+        self.uiContext = uiContext
     }
 }

@@ -3,8 +3,8 @@
 //
 // What has been checked: scripts/check-storekit.sh type-checks this file on Linux (Swift 6, warnings as errors)
 // against a declarations-only `StoreKit` we transcribed from the iOS 18.0 SDK's interface text
-// (Tests/AppleSDK/StoreKit), once as iOS and once each as macOS, tvOS and visionOS with that platform's
-// unavailable APIs made unavailable. What has not: it has never been compiled by Apple's compiler against the
+// (Tests/AppleSDK/StoreKit, with the few UIKit and AppKit classes it names), once as iOS and once each as
+// macOS, tvOS and visionOS with that platform's unavailable APIs made unavailable. What has not: it has never been compiled by Apple's compiler against the
 // real SDK, and never run on Apple hardware. Linux ignores `introduced:` versions, so that every API used here is
 // available at the deployment targets (iOS 18, macOS 15, tvOS 18, visionOS 2) or behind `#available` was checked
 // by reading the declarations, not by a compiler.
@@ -19,6 +19,11 @@
 import Foundation
 import IOSiAPCore
 import StoreKit
+#if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
+import AppKit  // NSWindow, the UI context of a purchase
+#else
+import UIKit  // UIViewController and UIWindowScene, the UI context of a purchase
+#endif
 
 /// `StoreKitAPI` over the real StoreKit 2: `StoreKitBackend(api: LiveStoreKit())` on Apple platforms.
 public struct LiveStoreKit: StoreKitAPI {
@@ -29,13 +34,9 @@ public struct LiveStoreKit: StoreKitAPI {
         do { return try await StoreKit.Product.products(for: ids).map(LiveProduct.init) } catch { throw Self.failure(error) }
     }
 
-    public func purchase(_ product: LiveProduct, quantity: Int, appAccountToken: UUID?,
-                         promotionalOffer: SignedPromotionalOffer?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
-        #if os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS
-        // visionOS has no `purchase(options:)`: only `purchase(confirmIn:options:)` with the game's UI scene,
-        // which the C ABI cannot pass yet (issue 13, item 2).
-        throw .unsupported
-        #else
+    public func purchase(_ product: LiveProduct, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
+                         uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
+        let confirmation = try Self.confirmation(uiContext)
         var options: Set<StoreKit.Product.PurchaseOption> = [.quantity(quantity)]
         if let appAccountToken { options.insert(.appAccountToken(appAccountToken)) }
         if let offer = promotionalOffer {
@@ -45,14 +46,87 @@ public struct LiveStoreKit: StoreKitAPI {
             options.insert(.promotionalOffer(offerID: offer.offerID, signature: signature))
         }
         let result: StoreKit.Product.PurchaseResult
-        do { result = try await product.product.purchase(options: options) } catch { throw Self.failure(error) }
+        do { result = try await Self.purchase(product.product, options: options, confirmation) } catch { throw Self.failure(error) }
         switch result {
         case .success(let verification): return .success(Self.verified(verification))
         case .userCancelled: return .userCancelled
         case .pending: return .pending
         @unknown default: throw .other("an unknown purchase result")
         }
+    }
+
+    /// Where StoreKit shows a purchase's confirmation: the game's UI object, of a class this platform's
+    /// StoreKit takes, or (`automatic`) wherever StoreKit chooses.
+    private enum Confirmation {
+        #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
+        case automatic
+        case window(NSWindow)
+        #else
+        #if !(os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS)
+        case automatic  // visionOS has no purchase(options:)
         #endif
+        case scene(UIScene)
+        case viewController(UIViewController)
+        #endif
+    }
+
+    /// The object `context` points to, as a `Confirmation`. The caller promised an Objective-C object
+    /// (iosiap.h); its class is checked here.
+    private static func confirmation(_ context: UIContext?) throws(StoreKitFailure) -> Confirmation {
+        #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
+        guard let context else { return .automatic }
+        guard let window = Unmanaged<AnyObject>.fromOpaque(context.pointer).takeUnretainedValue() as? NSWindow else {
+            throw .invalidUIContext("the UI context is not an NSWindow")
+        }
+        return .window(window)
+        #else
+        guard let context else {
+            #if os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS
+            throw .uiContextRequired("a purchase on visionOS needs the game's UIWindowScene (or, from visionOS 2.2, "
+                + "a UIViewController) as its UI context (iosiap_payment_options.ui_context)")
+            #else
+            return .automatic
+            #endif
+        }
+        let object = Unmanaged<AnyObject>.fromOpaque(context.pointer).takeUnretainedValue()
+        if let scene = object as? UIScene { return .scene(scene) }
+        if let viewController = object as? UIViewController { return .viewController(viewController) }
+        throw .invalidUIContext("the UI context is neither a UIViewController nor a UIWindowScene")
+        #endif
+    }
+
+    /// `purchase(confirmIn:options:)` with the confirmation's object where this OS has that form, else
+    /// `purchase(options:)`. The UIViewController form is iOS/tvOS 18.2 and visionOS 2.2, the NSWindow form
+    /// macOS 15.2 (Apple's documentation), newer than the deployment targets; the UIScene form (iOS/tvOS 17,
+    /// visionOS 1) is older.
+    private static func purchase(_ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>,
+                                 _ confirmation: Confirmation) async throws -> StoreKit.Product.PurchaseResult {
+        switch confirmation {
+        #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
+        case .automatic:
+            return try await product.purchase(options: options)
+        case .window(let window):
+            if #available(macOS 15.2, *) { return try await product.purchase(confirmIn: window, options: options) }
+            return try await product.purchase(options: options)
+        #else
+        #if !(os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS)
+        case .automatic:
+            return try await product.purchase(options: options)
+        #endif
+        case .scene(let scene):
+            return try await product.purchase(confirmIn: scene, options: options)
+        case .viewController(let viewController):
+            if #available(iOS 18.2, tvOS 18.2, visionOS 2.2, *) {
+                return try await product.purchase(confirmIn: viewController, options: options)
+            }
+            #if os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS
+            throw StoreKitFailure.uiContextRequired("before visionOS 2.2 a purchase needs the game's UIWindowScene, "
+                + "not a UIViewController, as its UI context")
+            #else
+            return try await product.purchase(options: options)
+            #endif
+        #endif
+        }
     }
 
     public func transactionUpdates() -> AsyncStream<StoreKitVerified<LiveTransaction>> {
@@ -144,6 +218,7 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     private static func failure(_ error: any Error) -> StoreKitFailure {
+        if let failure = error as? StoreKitFailure { return failure }
         if let error = error as? StoreKitError {
             switch error {
             case .userCancelled: return .userCancelled

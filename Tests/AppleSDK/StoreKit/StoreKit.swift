@@ -12,6 +12,19 @@
 //   Every declaration below comes from it, with its `@available` lines, except:
 // - `StoreKitError.unsupported` (iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4): Apple's
 //   documentation, https://developer.apple.com/documentation/storekit/storekiterror/unsupported
+// - `Product.purchase(confirmIn: UIViewController, options:)` (iOS 18.2, tvOS 18.2, macCatalyst 18.2,
+//   visionOS 2.2): Apple's documentation,
+//   https://developer.apple.com/documentation/storekit/product/purchase(confirmin:options:)-3bivf
+// - `Product.purchase(confirmIn: NSWindow, options:)` (macOS 15.2): Apple's documentation page of the same
+//   name, listed under Product's "Purchasing a product" beside the UIScene and UIViewController forms.
+// - `@MainActor` on `purchase(options:)` and `purchase(confirmIn: some UIScene, options:)`: the iOS 18.0
+//   interface has no attribute on them; Apple's current documentation declares both `@MainActor`
+//   (https://developer.apple.com/documentation/storekit/product/purchase(options:) and
+//   .../purchase(confirmin:options:)-6dj6y). The stub takes the stricter, newer form, so LiveStoreKit must
+//   compile against either; the UIViewController and NSWindow forms are documented without it.
+// The UIKit classes (UIScene, UIViewController) and AppKit's NSWindow come from the stubs beside this one
+// (Tests/AppleSDK/UIKit, Tests/AppleSDK/AppKit): UIKit is imported in the iOS, tvOS and visionOS
+// configurations, AppKit in the macOS one, as StoreKit's own interface imports them.
 //
 // Kinds are kept: what is a struct, enum or frozen enum in the SDK is one here, and the module is built with
 // -enable-library-evolution, so a `switch` over a non-frozen enum (StoreKitError, Product.PurchaseError,
@@ -28,6 +41,11 @@
 // `@_implements(... Failure)` typealiases (the compiler infers `Failure == Never` from `next()`).
 
 import Foundation
+#if IOSIAP_STOREKIT_CHECK_MACOS
+import AppKit
+#else
+import UIKit
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking  // URLError lives here on Linux
 #endif
@@ -102,8 +120,36 @@ extension Product {
     #endif
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     @available(visionOS, unavailable, message: "Use @Environment(\\.purchase) to get a PurchaseAction value to call. If your app uses UIKit, use purchase(confirmIn:options:).")
-    public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult { fatalError() }
+    @MainActor public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult { fatalError() }
 }
+
+#if !IOSIAP_STOREKIT_CHECK_MACOS
+@available(iOS 17.0, tvOS 17.0, macCatalyst 17.0, visionOS 1.0, *)
+extension Product {
+    @available(iOS 17.0, tvOS 17.0, macCatalyst 17.0, visionOS 1.0, *)
+    @available(macOS, unavailable)
+    @available(watchOS, unavailable)
+    @MainActor public func purchase(confirmIn scene: some UIScene, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        fatalError()
+    }
+
+    // Not in the iOS 18.0 interface: Apple's documentation (see the header).
+    @available(iOS 18.2, tvOS 18.2, macCatalyst 18.2, visionOS 2.2, *)
+    @available(macOS, unavailable)
+    @available(watchOS, unavailable)
+    public func purchase(confirmIn viewController: UIViewController, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        fatalError()
+    }
+}
+#else
+extension Product {
+    // Not in the iOS 18.0 interface: Apple's documentation (see the header).
+    @available(macOS 15.2, *)
+    public func purchase(confirmIn window: NSWindow, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        fatalError()
+    }
+}
+#endif
 
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension Product.PurchaseError: Equatable {}

@@ -1,0 +1,100 @@
+/*
+ * iosiap_payment_options in both published versions, through the C ABI with the local store: a version 1
+ * caller's struct (which ends after offer_signature) is read up to its end and not a byte further, and
+ * version 2's ui_context is accepted and ignored by the local store. Products' win-back offers: the local
+ * store has none. usage: payment_options CATALOG STATE_DIRECTORY
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <iosiap/iosiap.h>
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "expect.h"
+#include "wait_for.h"
+
+static const char *coins = "com.iosiap.example.coins_100";
+static const char *gold = "com.iosiap.example.club_gold_monthly";
+static int last_quantity;
+static uint64_t last_transaction;
+
+static void on_event(const iosiap_event *event, void *user_data) {
+    (void)user_data;
+    count_event(event);
+    if (event->transaction) {
+        last_transaction = event->transaction->id;
+        last_quantity = event->transaction->quantity;
+    }
+}
+
+/* A version 1 struct that ends where the page ends: the next page cannot be read, so a read past the struct
+   stops the test with SIGSEGV instead of passing unseen. */
+static iosiap_payment_options *version_one_at_page_end(void) {
+    long page = sysconf(_SC_PAGESIZE);
+    size_t v1_size = offsetof(iosiap_payment_options, ui_context);
+    unsigned char *pages = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED || mprotect(pages + page, (size_t)page, PROT_NONE) != 0) return NULL;
+    return (iosiap_payment_options *)(void *)(pages + page - v1_size);
+}
+
+int main(int argc, char **argv) {
+    iosiap_local_store_options open_options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_store *store = NULL;
+    const char *ids[2];
+    const iosiap_product *product = NULL;
+    iosiap_offer offer = IOSIAP_OFFER_INIT;
+    iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
+    iosiap_payment_options *v1 = version_one_at_page_end();
+    int game_window = 0; /* stands for the game's UIViewController: the local store never dereferences it */
+
+    if (argc != 3 || v1 == NULL) return 2;
+    ids[0] = coins;
+    ids[1] = gold;
+    open_options.catalog_path = argv[1];
+    open_options.state_directory = argv[2];
+    callbacks.on_event = on_event;
+    if (iosiap_store_open_local(&store, &open_options, &callbacks) != IOSIAP_OK) return 1;
+    EXPECT(iosiap_request_products(NULL, store, ids, 2) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
+
+    /* Version 2, the header's: INIT sets it, with no UI context. */
+    EXPECT(options.version == 2 && IOSIAP_PAYMENT_OPTIONS_VERSION == 2 && options.ui_context == NULL);
+
+    /* Version 1: the fields it has, nothing after them. */
+    memcpy(v1, &options, offsetof(iosiap_payment_options, ui_context));
+    v1->version = 1;
+    v1->quantity = 2;
+    EXPECT(iosiap_request_payment_with_options(NULL, store, coins, v1) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_quantity == 2);
+    EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
+    v1->quantity = 0;
+    EXPECT(iosiap_request_payment_with_options(NULL, store, coins, v1) == IOSIAP_E_QUANTITY_OUT_OF_RANGE);
+
+    /* Version 2 with a UI context: the local store ignores it and the payment goes through. */
+    options.quantity = 3;
+    options.ui_context = &game_window;
+    EXPECT(iosiap_request_payment_with_options(NULL, store, coins, &options) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_quantity == 3);
+    EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
+
+    /* Versions this library does not know are refused before anything is queued. */
+    options.version = 3;
+    EXPECT(iosiap_request_payment_with_options(NULL, store, coins, &options) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(strstr(iosiap_last_error_message(), "IOSIAP_PAYMENT_OPTIONS_INIT") != NULL);
+
+    /* Win-back offers: the local store does not read them from .storekit files yet, so there are none. */
+    EXPECT(iosiap_store_product(&product, store, gold) == IOSIAP_OK);
+    EXPECT(iosiap_product_win_back_offer_count(product) == 0 && iosiap_product_win_back_offer_count(NULL) == 0);
+    EXPECT(iosiap_product_win_back_offer(&offer, product, 0) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(strstr(iosiap_last_error_message(), "out of range") != NULL);
+    EXPECT(iosiap_product_win_back_offer(&offer, NULL, 0) == IOSIAP_E_INVALID_ARGUMENT);
+
+    iosiap_store_close(store);
+    printf("payment_options: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
