@@ -170,6 +170,8 @@ if ProcessInfo.processInfo.environment["IOSIAP_FUZZ"] != nil {
         .executableTarget(name: "FuzzPayload", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPVerification"], path: "Tests/Fuzz/Payload"),
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPLocalStore"], path: "Tests/Fuzz/Catalog"),
         .executableTarget(name: "FuzzCABI", dependencies: ["FuzzDriver", "CIOSiAP", "IOSiAPExports"], path: "Tests/Fuzz/CABI"),
+        .executableTarget(name: "FuzzServerAPI", dependencies: ["FuzzDriver", "IOSiAPCore", "IOSiAPServerAPI", "IOSiAPVerification"],
+                          path: "Tests/Fuzz/ServerAPI"),
     ]
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets (Tests/Fuzz) for SECONDS each (default 60): the JWS parser and verifier
 # (FuzzJWS), the verifier's decoding of signed payload and header JSON (FuzzPayload: decoded JSON, signed
-# with a test chain, so every input reaches the payload), the .storekit parser (FuzzCatalog), and the C
-# ABI's string inputs (FuzzCABI), under AddressSanitizer. A crash, a leak or a hang
+# with a test chain, so every input reaches the payload), the .storekit parser (FuzzCatalog), the C
+# ABI's string inputs (FuzzCABI), and the App Store Server API's request router (FuzzServerAPI), under
+# AddressSanitizer. A crash, a leak or a hang
 # (an input taking over 10 s) fails the run; the input that caused it is kept in .build-fuzz/artifacts.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 3600 FuzzJWS
 set -euo pipefail
@@ -11,7 +12,7 @@ source scripts/setup.sh
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzJWS FuzzPayload FuzzCatalog FuzzCABI)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzJWS FuzzPayload FuzzCatalog FuzzCABI FuzzServerAPI)
 # gold cannot link libFuzzer with Swift's entry point here; the toolchain's lld can.
 toolset=$(mktemp)
 trap 'rm -f "$toolset"' EXIT
@@ -27,6 +28,7 @@ for target in "${targets[@]}"; do
         FuzzJWS) seeds=Tests/Fuzz/corpus/jws ;;
         FuzzPayload) seeds=Tests/Fuzz/corpus/payload ;;
         FuzzCatalog) seeds=Tests/Fuzz/corpus/catalog ;;
+        FuzzServerAPI) seeds=Tests/Fuzz/corpus/serverapi ;;
         # The store goes on working on its own threads after an input returns, so memory still in use
         # there looks leaked to a check right after the input: for this target leaks are checked at exit.
         FuzzCABI) seeds=Tests/Fuzz/corpus/cabi; per_input_leak_check=0 ;;

@@ -26,6 +26,7 @@ public final class ServerAPI: Sendable {
     private let keys: @Sendable () throws(StoreError) -> [ServerAPIKey]
     private let transactions: @Sendable () throws(StoreError) -> [ServerAPITransaction]
     private let now: @Sendable () -> Date
+    private let testNotifications: TestNotifications?
 
     /// Apple's page size for transaction and refund history (developer.apple.com/documentation/appstoreserverapi,
     /// Get Transaction History: "up to 20 transactions").
@@ -35,10 +36,13 @@ public final class ServerAPI: Sendable {
     ///   - keys: the keys bearer tokens may be signed with; asked at each request, so keys added while the
     ///     server runs are accepted at once.
     ///   - transactions: the store's history, oldest first; asked at each request.
+    ///   - testNotifications: what sends TEST notifications; without it, Request a Test Notification is 404 (4040007).
     public init(bundleID: String, environment: StoreEnvironment,
                 keys: @escaping @Sendable () throws(StoreError) -> [ServerAPIKey],
                 transactions: @escaping @Sendable () throws(StoreError) -> [ServerAPITransaction],
+                testNotifications: TestNotifications? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
+        self.testNotifications = testNotifications
         self.bundleID = bundleID
         self.environment = environment
         self.keys = keys
@@ -75,6 +79,15 @@ public final class ServerAPI: Sendable {
         case subscriptionStatuses(String)
         /// Get Refund History: GET /inApps/v2/refund/lookup/{transactionId}
         case refundHistory(String)
+        /// Get App Transaction Info: GET /inApps/v1/transactions/appTransactions/{transactionId}
+        case appTransactionInfo(String)
+        /// Request a Test Notification: POST /inApps/v1/notifications/test
+        case requestTestNotification
+        /// Get Test Notification Status: GET /inApps/v1/notifications/test/{testNotificationToken}
+        case testNotificationStatus(String)
+        /// Send Consumption Information: PUT /inApps/v1/transactions/consumption/{transactionId} and
+        /// /inApps/v2/transactions/consumption/{transactionId}
+        case consumption(String)
 
         init?(_ path: String) {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
@@ -85,11 +98,22 @@ public final class ServerAPI: Sendable {
             case ("v2", "history", 4): self = .history(version: 2, parts[3])
             case ("v1", "subscriptions", 4): self = .subscriptionStatuses(parts[3])
             case ("v2", "refund", 5) where parts[3] == "lookup": self = .refundHistory(parts[4])
+            case ("v1", "notifications", 4) where parts[3] == "test": self = .requestTestNotification
+            case ("v1", "notifications", 5) where parts[3] == "test": self = .testNotificationStatus(parts[4])
+            case ("v1", "transactions", 5) where parts[3] == "appTransactions": self = .appTransactionInfo(parts[4])
+            case ("v1", "transactions", 5) where parts[3] == "consumption", ("v2", "transactions", 5) where parts[3] == "consumption":
+                self = .consumption(parts[4])
             default: return nil
             }
         }
 
-        var method: String { "GET" }
+        var method: String {
+            switch self {
+            case .consumption: "PUT"
+            case .requestTestNotification: "POST"
+            default: "GET"
+            }
+        }
     }
 
     private func respond(_ route: Route, _ request: ServerAPIRequest) throws -> ServerAPIResponse {
@@ -118,6 +142,26 @@ public final class ServerAPI: Sendable {
             let page = PageCursor.page(refunded, after: cursor, descending: false) { $0.revocationDate ?? $0.purchaseDate }
             return .json(RefundHistoryResponse(signedTransactions: page.transactions.compactMap(\.signedJWS),
                                                revision: page.revision, hasMore: page.hasMore))
+        case .requestTestNotification:
+            guard let testNotifications else { throw ServerAPIError.serverNotificationURLNotFound }
+            return .json(SendTestNotificationResponse(
+                testNotificationToken: try testNotifications.request(bundleID: bundleID, environment: environment, at: now())))
+        case .testNotificationStatus(let token):
+            guard let testNotifications, token.utf8.count <= 128 else { throw ServerAPIError.testNotificationNotFound }
+            return .json(try testNotifications.status(of: token))
+        case .appTransactionInfo(let id):
+            // The local store signs no App Transaction: for a customer it knows, Apple's answer when none exists.
+            _ = try customer(of: id)
+            throw ServerAPIError.appTransactionDoesNotExist
+        case .consumption(let id):
+            _ = try customer(of: id)
+            // Apple takes the information to decide a refund request; the local store has no such review, so
+            // it checks the body is a JSON object and accepts it, with Apple's 202 and no body.
+            guard request.body.count <= 64 * 1024,
+                  (try? JSONSerialization.jsonObject(with: Data(request.body))) is [String: Any] else {
+                throw ServerAPIError.generalBadRequest
+            }
+            return ServerAPIResponse(status: 202, body: [], contentType: "application/json")
         }
     }
 

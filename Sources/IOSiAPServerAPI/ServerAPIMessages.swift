@@ -88,6 +88,11 @@ public struct ServerAPIError: Error, Sendable, Equatable, Encodable {
     static let invalidRevoked = ServerAPIError(status: 400, errorCode: 4000030, errorMessage: "Invalid revoked.")
     static let invalidStatus = ServerAPIError(status: 400, errorCode: 4000031, errorMessage: "Invalid status.")
     static let transactionIDNotFound = ServerAPIError(status: 404, errorCode: 4040010, errorMessage: "Transaction id not found.")
+    static let serverNotificationURLNotFound = ServerAPIError(status: 404, errorCode: 4040007,
+                                                              errorMessage: "Server notification URL not found.")
+    static let testNotificationNotFound = ServerAPIError(status: 404, errorCode: 4040008, errorMessage: "Test notification not found.")
+    static let appTransactionDoesNotExist = ServerAPIError(status: 404, errorCode: 4040019,
+                                                           errorMessage: "No app transaction exists for the customer.")
     static let generalInternal = ServerAPIError(status: 500, errorCode: 5000000, errorMessage: "An unknown error occurred.")
 
     var response: ServerAPIResponse { .json(self, status: status) }

@@ -207,6 +207,61 @@ import Testing
         #expect(refunds["hasMore"] as? Bool == false)
     }
 
+    @Test func appTransactionAndConsumption() throws {
+        _ = try store.buyProduct(Self.coins)
+        try expectError(try get("/inApps/v1/transactions/appTransactions/1"), 404, 4040019)
+        try expectError(try get("/inApps/v1/transactions/appTransactions/7"), 404, 4040010)
+        try expectError(try get("/inApps/v1/transactions/appTransactions/x"), 400, 4000006)
+        func put(_ path: String, _ body: String) throws -> ServerAPIResponse {
+            api.handle(ServerAPIRequest(method: "PUT", path: path, authorization: try token(), body: Array(body.utf8)))
+        }
+        let consumption = #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#
+        #expect(try put("/inApps/v2/transactions/consumption/1", consumption).status == 202)
+        #expect(try put("/inApps/v1/transactions/consumption/1", consumption).status == 202)
+        try expectError(try put("/inApps/v2/transactions/consumption/1", "[1]"), 400, 4000000)
+        try expectError(try put("/inApps/v2/transactions/consumption/1", "{"), 400, 4000000)
+        try expectError(try put("/inApps/v2/transactions/consumption/9", consumption), 404, 4040010)
+        #expect(try get("/inApps/v2/transactions/consumption/1").status == 405)
+    }
+
+    @Test func testNotifications() async throws {
+        _ = try store.buyProduct(Self.coins)
+        func post() throws -> ServerAPIResponse {
+            api.handle(ServerAPIRequest(method: "POST", path: "/inApps/v1/notifications/test", authorization: try token()))
+        }
+        // No sender, or no URL set: Apple's ServerNotificationURLNotFoundError.
+        try expectError(try post(), 404, 4040007)
+        try expectError(try get("/inApps/v1/notifications/test/abc"), 404, 4040008)
+        let directory = try folder.state
+        let chain = try LocalStoreSigningChain.load(in: directory)
+        let notifications = TestNotifications(url: { NotificationSettings.url(in: directory) },
+                                              sign: { payload throws(StoreError) in try chain.sign(json: payload) }, retryDelays: [])
+        let store = self.store
+        let withSender = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
+                                   keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
+                                   transactions: { () throws(StoreError) in
+                                       try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                                   }, testNotifications: notifications)
+        let request = ServerAPIRequest(method: "POST", path: "/inApps/v1/notifications/test", authorization: try token())
+        try expectError(withSender.handle(request), 404, 4040007)
+        #expect(throws: StoreError.self) { try NotificationSettings.setURL("ftp://example.com", in: directory) }
+        // Port 1 on loopback: nothing listens, the attempt fails and says so.
+        try NotificationSettings.setURL("http://127.0.0.1:1/notifications", in: directory)
+        let sent = withSender.handle(request)
+        #expect(sent.status == 200)
+        let notificationToken = try #require(try json(sent)["testNotificationToken"] as? String)
+        var attempts: [[String: Any]] = []
+        for _ in 0..<100 where attempts.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            let status = withSender.handle(ServerAPIRequest(method: "GET", path: "/inApps/v1/notifications/test/\(notificationToken)",
+                                                            authorization: try token()))
+            attempts = try json(status)["sendAttempts"] as? [[String: Any]] ?? []
+            let payload = try #require(try json(status)["signedPayload"] as? String)
+            #expect(try CompactJWS(payload).header.x5c?.count == 3)
+        }
+        #expect(attempts.first?["sendAttemptResult"] as? String == "NO_RESPONSE")
+    }
+
     @Test func keysAreCheckedWhenAdded() throws {
         let directory = try folder.state
         #expect(throws: StoreError.self) { try ServerAPIKeys.add(keyID: "K", issuerID: "I", pem: "garbage", to: directory) }

@@ -1,25 +1,33 @@
 #!/usr/bin/env python3
 """Apple's official app-store-server-library (PyPI) as the client of `iosiap-store serve`: a backend's view of
 the local App Store. Purchases are made with the transaction manager; the test registers a key of its own,
-points Apple's AppStoreServerAPIClient at the local server, and reads transaction info, history (v2, paged and
-filtered), subscription statuses and refunds; Apple's SignedDataVerifier, trusting the store's root, decodes
-every signed field. Unknown ids get Apple's error, and a client with a key the state directory does not know
-gets 401.
+points Apple's AppStoreServerAPIClient at the local server, reads transaction info, history (v2, paged and
+filtered), subscription statuses and refunds, sends consumption information and asks for a TEST notification,
+which a loopback endpoint receives; Apple's SignedDataVerifier, trusting the store's root, decodes every signed
+field and the notification. Unknown ids get Apple's errors, and a client with a key
+the state directory does not know gets 401.
 
 usage: server_api_with_apple_library.py IOSIAP_STORE CATALOG WORK_DIRECTORY
 """
+import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import urlparse
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from appstoreserverlibrary.api_client import APIError, APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.models.Status import Status
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
@@ -55,18 +63,35 @@ def main():
         file.write(signing_key)
     store("server-key", "add", KEY_ID, ISSUER_ID, key_file)
 
+    # The backend's notification endpoint: a loopback HTTP server that keeps what it is sent.
+    received = []
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    receiver = HTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    store("notifications", "url", f"http://127.0.0.1:{receiver.server_address[1]}/notifications")
+
     server = subprocess.Popen([tool, "--state", state, "--catalog", catalog, "serve", "--port", "0"],
                               stdout=subprocess.PIPE, text=True)
     try:
         url = server.stdout.readline().split(" on ")[-1].strip()
         assert url.startswith("http://127.0.0.1:"), f"serve printed no URL: {url!r}"
-        run_checks(url, signing_key, new_key(), state, store, subscription_id)
+        run_checks(url, signing_key, new_key(), state, store, subscription_id, received)
         bad_clients(url)
         # Still serving after all that.
         client_for(url, signing_key).get_transaction_info("1")
         assert server.poll() is None, "the server stopped"
         print("bad clients (garbage, huge headers and bodies, a silent connection) got errors; the server kept serving")
     finally:
+        receiver.shutdown()
         server.terminate()
         server.wait(timeout=10)
 
@@ -85,7 +110,7 @@ def api_error(call):
     raise AssertionError("expected an APIException")
 
 
-def run_checks(url, signing_key, stranger_key, state, store, subscription_id):
+def run_checks(url, signing_key, stranger_key, state, store, subscription_id, received):
     client = client_for(url, signing_key)
     root = open(os.path.join(state, "signing", "root.der"), "rb").read()
     verifier = SignedDataVerifier([root], False, Environment.SANDBOX, BUNDLE_ID, None)
@@ -129,6 +154,34 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id):
     refunds = client.get_refund_history("1", None)
     assert not refunds.hasMore and [verifier.verify_and_decode_signed_transaction(j).transactionId for j in refunds.signedTransactions] == ["2"]
     checks += 1
+
+    # Send Consumption Information is accepted; the local store signs no App Transaction, so Get App
+    # Transaction Info answers Apple's 4040019 for a customer it knows.
+    client.send_consumption_information("1", ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
+    error = api_error(lambda: client.get_app_transaction_info("1"))
+    assert error.http_status_code == 404 and error.api_error == APIError.APP_TRANSACTION_DOES_NOT_EXIST_ERROR, error
+    checks += 2
+
+    # Request a Test Notification: the endpoint receives it signed by the store's chain; its status says so.
+    token = client.request_test_notification().testNotificationToken
+    for _ in range(50):
+        if received:
+            break
+        time.sleep(0.1)
+    assert len(received) == 1, received
+    notification = verifier.verify_and_decode_notification(received[0]["signedPayload"])
+    assert notification.notificationType == NotificationTypeV2.TEST and notification.data.bundleId == BUNDLE_ID, notification
+    for _ in range(50):  # the attempt is recorded once the endpoint has answered
+        status = client.get_test_notification_status(token)
+        if status.sendAttempts:
+            break
+        time.sleep(0.1)
+    assert status.signedPayload == received[0]["signedPayload"], status
+    assert [a.sendAttemptResult for a in status.sendAttempts] == [SendAttemptResult.SUCCESS], status.sendAttempts
+    error = api_error(lambda: client.get_test_notification_status("unknown"))
+    assert error.http_status_code == 404 and error.api_error == APIError.TEST_NOTIFICATION_NOT_FOUND, error
+    checks += 3
 
     # The server reads the state at each request: a purchase made while it runs is there at once.
     store("buy", PREFIX + "pro_upgrade")

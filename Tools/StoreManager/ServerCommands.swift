@@ -2,6 +2,7 @@ import Foundation
 import IOSiAPCore
 import IOSiAPLocalStore
 import IOSiAPServerAPI
+import IOSiAPVerification
 
 extension Command {
     /// A command that also needs the state directory (the App Store Server API's keys are kept there).
@@ -15,7 +16,8 @@ extension Command {
 let serverAPICommands: [Command] = [
     Command(name: "serve", arguments: "[--port N]",
             help: "Serves the App Store Server API on 127.0.0.1 (port 0 or none: a free one) until interrupted:\n"
-                + "Get Transaction Info, Get Transaction History (v1, v2), Get All Subscription Statuses, Get Refund History.\n"
+                + "Get Transaction Info, Get Transaction History (v1, v2), Get All Subscription Statuses, Get Refund History,\n"
+                + "Get App Transaction Info, Send Consumption Information, Request a Test Notification and its status.\n"
                 + "Requests need a bearer token signed with a key added by server-key add. Prints the URL first.") { store, directory, args, _ in
         var port: UInt16 = 0
         if let index = args.firstIndex(of: "--port") {
@@ -30,7 +32,12 @@ let serverAPICommands: [Command] = [
             // may be buying on the same state directory meanwhile.
             transactions: { () throws(StoreError) in
                 try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
-            })
+            },
+            // TEST notifications go to the URL set by `notifications url`, signed by the store's own chain.
+            testNotifications: TestNotifications(url: { NotificationSettings.url(in: directory) },
+                                                 sign: { [chain = try LocalStoreSigningChain.load(in: directory)] payload throws(StoreError) in
+                                                     try chain.sign(json: payload)
+                                                 }))
         let server = try ServerAPIHTTPServer(api: api, port: port)
         if try ServerAPIKeys.load(from: directory).isEmpty {
             FileHandle.standardError.write(Data("iosiap-store: no server key yet: every request gets 401 until one is added (server-key add)\n".utf8))
@@ -39,6 +46,18 @@ let serverAPICommands: [Command] = [
         FileHandle.standardOutput.write(Data("App Store Server API for \(store.bundleID) on http://127.0.0.1:\(server.port)\n".utf8))
         waitForTermination()
         server.stop()
+    },
+    Command(name: "notifications", arguments: "[url URL|off]",
+            help: "Shows or sets the URL App Store Server Notifications V2 are POSTed to (so far: the TEST notification\n"
+                + "that serve sends on Request a Test Notification).") { _, directory, args, out in
+        if args.isEmpty {
+            out.table(["setting", "value"], [["url", NotificationSettings.url(in: directory)?.absoluteString ?? "off"]])
+            return
+        }
+        guard try argument(args, 0, "url") == "url" else { throw UsageError(message: "expected url, not '\(args[0])'") }
+        let value = try argument(args, 1, "URL|off")
+        try NotificationSettings.setURL(value == "off" ? nil : value, in: directory)
+        out.done("notification URL \(value == "off" ? "cleared" : "set")", [:])
     },
     Command(name: "server-key", arguments: "add KEY_ID ISSUER_ID KEY.pem | remove KEY_ID | list",
             help: "Manages the keys App Store Server API bearer tokens may be signed with: a P-256 public key in PEM,\n"
