@@ -1,15 +1,12 @@
 import Foundation
 
-/// One unit of work the game asked for; the worker runs them one at a time, in order.
+/// One unit of work the game asked for; the worker runs them one at a time, in order. (Verifying a
+/// payment's transaction, and checking a transaction again, run beside them: see `runBesideJobs`.)
 enum StoreJob: Sendable {
     case products(RequestID, [String])
     case payment(RequestID, PaymentRequest, StoreProduct)
     case restore(RequestID)
     case finish(UInt64)
-    /// A transaction whose verification could not complete, checked again.
-    case verifyAgain(StoreTransaction, attempt: Int)
-    /// A revocation or expiration whose verification could not complete, checked again.
-    case verifyStatusChangeAgain(StoreUpdate, attempt: Int)
 }
 
 /// The state the facade and its worker share.
@@ -27,6 +24,11 @@ struct SharedStoreState {
 
 /// Runs requests against the backend, off the game's thread, and turns results into journal writes and
 /// then events, in that order: nothing is announced before it is durable.
+///
+/// Requests run one at a time, in order, on the job loop (`run`). What waits on a verification server
+/// runs beside it (`runBesideJobs`), `verificationConcurrency` at a time: a payment's verification and
+/// delivery (with a verifier), the checks of transactions whose verification could not complete, and
+/// launch redelivery. A slow server then holds up no request.
 final class StoreWorker: Sendable {
     let backend: any StoreBackend
     let journal: Journal
@@ -34,7 +36,15 @@ final class StoreWorker: Sendable {
     let state: Locked<SharedStoreState>
     let verifier: (any TransactionVerifier)?
     private let retryPolicy: VerificationRetryPolicy
-    private let jobs: AsyncStream<StoreJob>.Continuation
+    /// Work queued to run beside the job loop, and its sink; the sink finishes when the job queue does
+    /// (the store closed), so that queuing work afterwards does nothing.
+    private let besideJobs: AsyncStream<@Sendable () async -> Void>
+    private let besideJobsSink: AsyncStream<@Sendable () async -> Void>.Continuation
+    /// Bounds the work running beside the job loop.
+    private let limiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
+
+    /// How many transactions are verified (and delivered) at once beside the job loop.
+    static let verificationConcurrency = 4
 
     init(backend: any StoreBackend, journal: Journal, events: EventQueue, verifier: (any TransactionVerifier)?,
          retryPolicy: VerificationRetryPolicy, jobs: AsyncStream<StoreJob>.Continuation) {
@@ -44,7 +54,11 @@ final class StoreWorker: Sendable {
         self.state = Locked(SharedStoreState())
         self.verifier = verifier
         self.retryPolicy = retryPolicy
-        self.jobs = jobs
+        let (besideJobs, besideJobsSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        self.besideJobs = besideJobs
+        self.besideJobsSink = besideJobsSink
+        // Closing finishes the job queue: the work beside it stops being taken then too.
+        jobs.onTermination = { _ in besideJobsSink.finish() }
     }
 
     func run(_ job: StoreJob) async {
@@ -59,11 +73,31 @@ final class StoreWorker: Sendable {
             // The journal already holds the finish mark; a failure here only means the store keeps the
             // transaction unfinished, and the next launch's sync finishes it again.
             try? await backend.finish(transactionID: transactionID)
-        case .verifyAgain(let transaction, let attempt):
-            await deliver(transaction, requestID: nil, attempt: attempt)
-        case .verifyStatusChangeAgain(let update, let attempt):
-            await applyStatusChange(update, attempt: attempt)
         }
+    }
+
+    /// Runs the work queued beside the job loop until the store closes, `verificationConcurrency` items at
+    /// a time, launch redelivery's among them. An item whose turn comes after close is dropped:
+    /// what it would have delivered is still unfinished (in the journal or the store) and comes back at
+    /// the next launch.
+    func runBesideJobs() async {
+        await withDiscardingTaskGroup { group in
+            // Reading the launch lists may take a while (the store's list): payments' work runs meanwhile.
+            group.addTask { await self.queueLaunchRedelivery() }
+            for await work in besideJobs {
+                group.addTask {
+                    await self.limiter.run {
+                        guard self.state.withLock({ $0.isOpen }) else { return }
+                        await work()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Queues `work` to run beside the job loop; after close, does nothing.
+    private func runBeside(_ work: @escaping @Sendable () async -> Void) {
+        besideJobsSink.yield(work)
     }
 
     func handle(_ update: StoreUpdate) async {
@@ -138,7 +172,15 @@ final class StoreWorker: Sendable {
         do {
             switch try await backend.purchase(request, product: product) {
             case .purchased(let transaction):
-                await deliver(transaction, requestID: requestID)
+                if verifier == nil {
+                    // Nothing to wait for: delivered at once, before any update the purchase caused (an
+                    // upgrade's `expired`).
+                    await deliver(transaction, requestID: requestID)
+                } else {
+                    // Verified beside the job loop: a slow server holds up no later request. The store keeps
+                    // the transaction unfinished until the game finishes it, so a close meanwhile loses nothing.
+                    runBeside { await self.deliver(transaction, requestID: requestID) }
+                }
             case .cancelled:
                 events.push(.cancelled(requestID: requestID, productID: product.id))
             case .deferred:
@@ -176,17 +218,20 @@ final class StoreWorker: Sendable {
         }
     }
 
-    /// How many redelivered transactions are verified at once at launch.
-    static let redeliveryConcurrency = 4
+    /// Launch redelivery and the other work beside the job loop, until the store closes: see
+    /// `runBesideJobs`. The store's launch calls it beside the job loop.
+    func redeliverUnfinished() async {
+        await runBesideJobs()
+    }
 
-    /// Delivers the journal's unfinished transactions again, then picks up what the store still holds
-    /// unfinished but the journal lacks (a crash between the charge and the journal write), and re-sends
+    /// Queues the delivery again of the journal's unfinished transactions, then of what the store still
+    /// holds unfinished but the journal lacks (a crash between the charge and the journal write), and the
     /// finish marks the store missed. The store is asked first, and its copy of a transaction wins over the
     /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it
     /// hands transactions over. The journal's copy, judged with its recorded verdict, serves for the rest.
-    /// Runs beside the request jobs, `redeliveryConcurrency` transactions at a time, so that a slow
-    /// verification server holds up neither requests nor the other transactions.
-    func redeliverUnfinished() async {
+    /// The work runs beside the request jobs, `verificationConcurrency` transactions at a time, so that a
+    /// slow verification server holds up neither requests nor the other transactions.
+    private func queueLaunchRedelivery() async {
         let fromStore = (try? await backend.unfinishedTransactions()) ?? []
         let storeCopies = Dictionary(fromStore.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let journaled = (try? journal.unfinishedTransactionsWithVerdicts()) ?? []
@@ -204,18 +249,7 @@ final class StoreWorker: Sendable {
                 work.append { await self.redeliver(transaction) }
             }
         }
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            for item in work {
-                guard state.withLock({ $0.isOpen }) else { break }
-                if running == Self.redeliveryConcurrency {
-                    await group.next()
-                    running -= 1
-                }
-                group.addTask(operation: item)
-                running += 1
-            }
-        }
+        work.forEach(runBeside)
     }
 
     /// A transaction the store still holds unfinished: a purchase to deliver, or a refund to apply.
@@ -253,18 +287,19 @@ final class StoreWorker: Sendable {
                 events.push(.verificationFailed(requestID: nil, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
             }
-            schedule(.verifyStatusChangeAgain(update, attempt: attempt + 1), attempt: attempt + 1)
+            retry(attempt: attempt + 1) { await self.applyStatusChange(update, attempt: attempt + 1) }
         }
         return nil
     }
 
-    /// Queues `job` after the retry policy's delay before attempt `attempt`.
-    private func schedule(_ job: StoreJob, attempt: Int) {
-        let jobs = self.jobs
+    /// Queues `check` beside the job loop after the retry policy's delay before attempt `attempt`: each
+    /// transaction waits on a timer of its own. A check due after close is not queued.
+    private func retry(attempt: Int, _ check: @escaping @Sendable () async -> Void) {
+        let sink = besideJobsSink
         let delay = retryPolicy.delay(before: attempt)
         Task.detached {
             try? await Task.sleep(for: delay)
-            jobs.yield(job)
+            sink.yield(check)
         }
     }
 
@@ -300,7 +335,7 @@ final class StoreWorker: Sendable {
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
             }
-            schedule(.verifyAgain(transaction, attempt: attempt + 1), attempt: attempt + 1)
+            retry(attempt: attempt + 1) { await self.deliver(transaction, requestID: nil, attempt: attempt + 1) }
             return
         case .verified, nil:
             break

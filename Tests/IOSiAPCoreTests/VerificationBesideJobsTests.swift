@@ -1,0 +1,117 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPTestSupport
+import Testing
+
+/// A slow verification server holds up no other request: a payment's verification, and its retries, run
+/// beside the request jobs.
+@Suite struct VerificationBesideJobsTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    func openLoadedStore(_ verifier: some TransactionVerifier) async throws -> PurchaseStore {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
+                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+        return store
+    }
+
+    @Test func aProductsRequestIsAnsweredWhileAPaymentsVerificationHangs() async throws {
+        let verifier = StepVerifier([.waitForGate])
+        let store = try await openLoadedStore(verifier)
+        let payment = try store.requestPayment(productID: "coins")
+        let products = try store.requestProducts(["pro"])
+        let answered = try await store.pollUntilTerminal(of: products)
+        guard case .productsReceived(products, let found, []) = answered.last, found.map(\.id) == ["pro"] else {
+            Issue.record("\(answered)"); return
+        }
+        #expect(verifier.waiting == 1)  // the payment's verification is still underway
+        #expect(!answered.contains { $0.requestID == payment && $0.isTerminal })
+        verifier.open()
+        let rest = try await store.pollUntilTerminal(of: payment)
+        guard case .purchased(payment, let transaction) = rest.last else { Issue.record("\(rest)"); return }
+        #expect(rest.filter { $0.requestID == payment && $0.isTerminal }.count == 1)
+        #expect(try store.unfinishedTransactions() == [transaction])  // journaled before the event
+    }
+
+    @Test func aRetriedVerificationThatHangsHoldsUpNoRequest() async throws {
+        let verifier = StepVerifier([.outcome(.retryLater(StoreError(.verificationRetryable, "server down"))), .waitForGate])
+        let store = try await openLoadedStore(verifier)
+        let payment = try store.requestPayment(productID: "coins")
+        let ended = try await store.pollUntilTerminal(of: payment)
+        guard case .verificationFailed(payment, let transaction, let error) = ended.last else { Issue.record("\(ended)"); return }
+        #expect(error.code == .verificationRetryable)
+        // The retry hangs on the server; the game's next request is answered all the same.
+        for _ in 0..<1000 where verifier.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(verifier.waiting == 1)
+        let products = try store.requestProducts(["pro"])
+        let answered = try await store.pollUntilTerminal(of: products)
+        guard case .productsReceived = answered.last else { Issue.record("\(answered)"); return }
+        #expect(!answered.contains { if case .purchased = $0 { true } else { false } })
+        verifier.open()
+        let delivered = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        #expect(delivered.last == .purchased(requestID: nil, transaction: transaction))
+        let later = try await store.pollFor(.milliseconds(100))
+        #expect(later.isEmpty)  // delivered once
+    }
+
+    @Test func aPaymentWhoseVerificationOutlivesCloseIsDeliveredAtTheNextLaunch() async throws {
+        let verifier = StepVerifier([.waitForGate])
+        let store = try await openLoadedStore(verifier)
+        let payment = try store.requestPayment(productID: "coins")
+        for _ in 0..<1000 where verifier.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        store.close()
+        verifier.open()  // the check completes after close: nothing is written, nothing is told
+        let seen = try await store.pollFor(.milliseconds(100))
+        #expect(!seen.contains { $0.requestID == payment && $0.isTerminal })
+        let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+        let events = try await relaunched.pollUntil { if case .purchased = $0 { true } else { false } }
+        guard case .purchased(nil, let transaction) = events.last else { Issue.record("\(events)"); return }
+        #expect(backend.charged.map(\.id) == [transaction.id])
+    }
+}
+
+/// A verifier that follows a script, one step per call (after it, transactions verify): an outcome at
+/// once, or a wait until the test opens the gate, then verified.
+final class StepVerifier: TransactionVerifier, Sendable {
+    enum Step: Sendable {
+        case outcome(VerificationOutcome)
+        case waitForGate
+    }
+
+    private let steps: Locked<[Step]>
+    private let gate = Locked<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(_ steps: [Step]) {
+        self.steps = Locked(steps)
+    }
+
+    func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+        let step = steps.withLock { $0.isEmpty ? Step.outcome(.verified) : $0.removeFirst() }
+        switch step {
+        case .outcome(let outcome):
+            return outcome
+        case .waitForGate:
+            await withCheckedContinuation { continuation in
+                let isOpen = gate.withLock { gate in
+                    if !gate.isOpen { gate.waiting.append(continuation) }
+                    return gate.isOpen
+                }
+                if isOpen { continuation.resume() }
+            }
+            return .verified
+        }
+    }
+
+    /// How many verifications wait for the gate.
+    var waiting: Int { gate.withLock { $0.waiting.count } }
+
+    /// Lets every waiting and later verification through.
+    func open() {
+        let waiting = gate.withLock { gate in
+            defer { gate = (true, []) }
+            return gate.waiting
+        }
+        waiting.forEach { $0.resume() }
+    }
+}
