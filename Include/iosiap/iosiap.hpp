@@ -288,18 +288,30 @@ public:
         return iosiap_request_products(requestId, store_, ids.empty() ? nullptr : &ids[0], ids.size());
     }
 
-    /** Buys a product loaded by requestProducts; appAccountToken is UUID text or empty. */
+    /** Buys a product loaded by requestProducts; appAccountToken is UUID text or empty. uiContext is where
+        StoreKit shows the confirmation (a UIViewController *, UIWindowScene * or NSWindow *; required on
+        visionOS; see iosiap_payment_options.ui_context), or nullptr. */
     int requestPayment(const std::string &productId, int quantity = 1, const std::string &appAccountToken = std::string(),
-                       std::uint64_t *requestId = nullptr) {
-        return iosiap_request_payment(requestId, store_, productId.c_str(), quantity,
-                                      appAccountToken.empty() ? nullptr : appAccountToken.c_str());
+                       std::uint64_t *requestId = nullptr, void *uiContext = nullptr) {
+        if (!uiContext) {
+            return iosiap_request_payment(requestId, store_, productId.c_str(), quantity,
+                                          appAccountToken.empty() ? nullptr : appAccountToken.c_str());
+        }
+        iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
+        options.quantity = quantity;
+        options.app_account_token = appAccountToken.empty() ? nullptr : appAccountToken.c_str();
+        options.ui_context = uiContext;
+        return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
     }
 
-    /** Buys a subscription, redeeming a promotional offer its server signed for this appAccountToken. */
+    /** Buys a subscription, redeeming a promotional offer its server signed for this appAccountToken;
+        uiContext as above. */
     int requestPayment(const std::string &productId, const PromotionalOffer &offer,
-                       const std::string &appAccountToken = std::string(), std::uint64_t *requestId = nullptr) {
+                       const std::string &appAccountToken = std::string(), std::uint64_t *requestId = nullptr,
+                       void *uiContext = nullptr) {
         iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
         options.app_account_token = appAccountToken.empty() ? nullptr : appAccountToken.c_str();
+        options.ui_context = uiContext;
         options.offer_id = offer.offerId.c_str();
         options.offer_key_id = offer.keyId.c_str();
         options.offer_nonce = offer.nonce.c_str();

@@ -117,6 +117,13 @@ int main(int argc, char **argv) {
     expect(store.localSignPromotionalOffer(&offer, gold, "no_such_offer") == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER,
            "an unknown offer cannot be signed");
 
+    // With a UI context (where StoreKit shows the confirmation; the local store ignores it) the payment goes through.
+    int gameWindow = 0;
+    expect(store.requestPayment("com.iosiap.example.coins_100", 1, std::string(), nullptr, &gameWindow) == IOSIAP_OK,
+           "a payment with a UI context is asked for");
+    pump(store, counter, 10);
+    expect(store.balance("coins") == 350, "it is granted");
+
     expect(store.localSetAskToBuy(true) == IOSIAP_OK && store.localPendingPurchases().empty(), "no purchase waits yet");
     expect(store.localSetTimeRate(7) == IOSIAP_E_INVALID_ARGUMENT, "an unknown time rate is refused");
     expect(store.localReset() == IOSIAP_OK, "the store resets");
