@@ -34,4 +34,64 @@ import Testing
             #expect(try SQLiteDatabase(path: path).userVersion == migrations.count)
         }
     }
+
+    /// The same SQL run many times reuses one prepared statement: each use sees only its own bindings (a
+    /// parameter not passed is NULL, not the last use's value), a statement prepared before another
+    /// connection changed the schema still runs, and a statement whose step failed midway works at its next
+    /// use and holds no lock.
+    @Test func aReusedStatementStartsAfreshAtEveryUse() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("reuse.sqlite").path
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("CREATE TABLE t (x INTEGER)")
+        for value in 1...200 { try database.query("INSERT INTO t (x) VALUES (?)", [.integer(Int64(value))]) }
+        for value in 1...200 {
+            #expect(try database.query("SELECT x FROM t WHERE x >= ? ORDER BY x LIMIT 1", [.integer(Int64(value))]) == [[.integer(Int64(value))]])
+        }
+        #expect(try database.query("SELECT ?, ?", [.integer(1), .text("two")]) == [[.integer(1), .text("two")]])
+        #expect(try database.query("SELECT ?, ?", [.integer(3)]) == [[.integer(3), .null]])
+
+        try SQLiteDatabase(path: path).execute("ALTER TABLE t ADD COLUMN y INTEGER")
+        #expect(try database.query("SELECT x FROM t WHERE x >= ? ORDER BY x LIMIT 1", [.integer(7)]) == [[.integer(7)]])
+
+        // abs() of the smallest integer overflows: the step fails on that row, after others were read.
+        let magnitudes = "SELECT abs(x) FROM t ORDER BY x DESC"
+        try database.query("INSERT INTO t (x) VALUES (?)", [.integer(Int64.min)])
+        #expect(throws: StoreError.self) { try database.query(magnitudes) }
+        let other = try SQLiteDatabase(path: path, busyTimeout: .milliseconds(50))
+        try other.query("DELETE FROM t WHERE x = ?", [.integer(Int64.min)])  // no read left open by the failure
+        #expect(try database.query(magnitudes).count == 200)
+    }
+
+    /// What waits for a commit runs after it, in order, and never for writes that were rolled back,
+    /// also those of a savepoint rolled back inside a transaction that commits.
+    @Test func commitActionsRunOnlyOnceTheirWritesAreCommitted() throws {
+        let folder = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: folder.url.appendingPathComponent("actions.sqlite").path)
+        try database.execute("CREATE TABLE t (x INTEGER)")
+        var ran: [String] = []
+        database.onCommit { ran.append("outside") }
+        #expect(ran == ["outside"])
+
+        try database.transaction { () throws(StoreError) in
+            try database.query("INSERT INTO t (x) VALUES (1)")
+            database.onCommit { ran.append("outer") }
+            try database.transaction { () throws(StoreError) in database.onCommit { ran.append("kept savepoint") } }
+            _ = try? database.transaction { () throws(StoreError) in
+                database.onCommit { ran.append("rolled back savepoint") }
+                throw StoreError(.storageFailure, "test")
+            }
+            #expect(ran == ["outside"])  // nothing is committed yet
+        }
+        #expect(ran == ["outside", "outer", "kept savepoint"])
+
+        #expect(throws: StoreError.self) {
+            try database.transaction { () throws(StoreError) in
+                database.onCommit { ran.append("rolled back") }
+                throw StoreError(.storageFailure, "test")
+            }
+        }
+        #expect(ran == ["outside", "outer", "kept savepoint"])
+        #expect(try database.query("SELECT count(*) FROM t") == [[.integer(1)]])
+    }
 }

@@ -13,9 +13,20 @@ package enum SQLiteValue: Sendable, Equatable {
 /// One connection to an SQLite database file: the small part of SQLite's C API that the journal and the
 /// local store's state need, with every failure turned into a `StoreError` that names the file.
 ///
+/// Statements are prepared once per SQL text and reused, as the same few queries run again and again.
+///
 /// Not thread-safe by itself: each owner keeps its connection behind a lock.
 package final class SQLiteDatabase {
     private var handle: OpaquePointer?
+    /// Prepared statements by SQL text, each reset and unbound between uses; finalized when the connection
+    /// closes.
+    private var statements: [String: OpaquePointer] = [:]
+    /// How many statements are kept: far more than the journal and the local store use, so that only SQL
+    /// built with values inside (which a caller should not write) is prepared anew at each use.
+    private static let statementLimit = 100
+    /// What to do once the outermost transaction commits (`onCommit`): one list per open transaction or
+    /// savepoint, the innermost last.
+    private var commitActions: [[() -> Void]] = []
     /// The database file, for error messages.
     package let path: String
 
@@ -38,6 +49,7 @@ package final class SQLiteDatabase {
     }
 
     deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -55,11 +67,14 @@ package final class SQLiteDatabase {
     /// Runs one statement with parameters and returns its rows.
     @discardableResult
     package func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [[SQLiteValue]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw failure("cannot prepare \(sql)")
+        let (statement, isKept) = try prepared(sql)
+        defer {
+            // Ready for the next use, also after a step failed midway: a statement takes new values only
+            // once reset, and keeps the last use's until they are cleared.
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            if !isKept { sqlite3_finalize(statement) }
         }
-        defer { sqlite3_finalize(statement) }
         for (offset, value) in parameters.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32 = switch value {
@@ -80,6 +95,20 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// The statement prepared for `sql`, from the kept ones or prepared now (and kept, up to
+    /// `statementLimit`).
+    private func prepared(_ sql: String) throws(StoreError) -> (statement: OpaquePointer, isKept: Bool) {
+        if let statement = statements[sql] { return (statement, true) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+              let statement else {
+            throw failure("cannot prepare \(sql)")
+        }
+        guard statements.count < Self.statementLimit else { return (statement, false) }
+        statements[sql] = statement
+        return (statement, true)
+    }
+
     /// How many rows the last INSERT, UPDATE or DELETE changed.
     package var changes: Int { Int(sqlite3_changes(handle)) }
 
@@ -88,13 +117,34 @@ package final class SQLiteDatabase {
     package func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         let isNested = sqlite3_get_autocommit(handle) == 0
         try execute(isNested ? "SAVEPOINT nested" : "BEGIN IMMEDIATE")
+        commitActions.append([])
+        let result: T
         do {
-            let result = try body()
+            result = try body()
             try execute(isNested ? "RELEASE nested" : "COMMIT")
-            return result
         } catch {
+            commitActions.removeLast()  // what the writes would have made true did not happen
             try? execute(isNested ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK")
             throw error
+        }
+        let actions = commitActions.removeLast()
+        if let enclosing = commitActions.indices.last {
+            commitActions[enclosing] += actions  // a savepoint's writes are not durable until the outer commit
+        } else {
+            actions.forEach { $0() }
+        }
+        return result
+    }
+
+    /// Runs `action` once the writes made so far are committed: after the outermost `transaction` in progress
+    /// commits, or now outside one. Dropped if that transaction (or the savepoint it was asked in) rolls
+    /// back. For what must follow a write and only a durable one: an announcement, a cached copy. (Only
+    /// transactions opened with `transaction` are known here.)
+    package func onCommit(_ action: @escaping () -> Void) {
+        if let innermost = commitActions.indices.last {
+            commitActions[innermost].append(action)
+        } else {
+            action()
         }
     }
 
