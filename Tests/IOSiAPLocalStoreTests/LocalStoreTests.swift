@@ -289,6 +289,33 @@ final class TestClock: Sendable {
         #expect(try await store.pollFor(.milliseconds(600)).isEmpty)
     }
 
+    /// An upgrade whose charge fails (here a trigger, added by another connection, refuses the new
+    /// transaction) changes nothing: the game hears of no `expired` (an update is announced only once its
+    /// SQL transaction has committed), and the replaced subscription stays active. Both ways to charge: a
+    /// payment request and a purchase made outside the game.
+    @Test func anUpgradeWhoseChargeFailsEndsNothingAndAnnouncesNothing() async throws {
+        let clock = self.clock
+        let local = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                   now: { clock.now })
+        let updates = local.updates()
+        let silver = try local.buyProduct(Self.prefix + "club_silver_monthly")
+        try SQLiteDatabase(path: try folder.state.file("localstore.sqlite")).execute("""
+            CREATE TRIGGER refuse_gold BEFORE INSERT ON transactions WHEN NEW.product_id = '\(Self.prefix)club_gold_monthly'
+            BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END;
+            """)
+        let gold = try #require(try await local.products(for: [Self.prefix + "club_gold_monthly"]).first)
+        await #expect(throws: StoreError.self) { try await local.purchase(PaymentRequest(productID: gold.id), product: gold) }
+        #expect(throws: StoreError.self) { try local.buyProduct(gold.id) }
+
+        let status = try await local.subscriptionStatus(groupID: try #require(silver.subscriptionGroupID))
+        #expect(status?.state == .subscribed && status?.transaction.id == silver.id)
+        #expect(try local.allTransactions().map(\.id) == [silver.id])
+        local.close()
+        var delivered: [StoreUpdate] = []
+        for await update in updates { delivered.append(update) }
+        #expect(delivered.count == 1 && delivered.first == .purchased(silver), "\(delivered.count) updates")
+    }
+
     @Test func aVersion1StateMigratesForwardKeepingItsPurchases() async throws {
         let path = try folder.state.file("localstore.sqlite")
         do {

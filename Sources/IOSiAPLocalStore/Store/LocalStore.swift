@@ -143,9 +143,9 @@ public final class LocalStore: StoreBackend {
             let inGrace = (latest.gracePeriodExpirationDate ?? .distantPast) > current
             let status: SubscriptionStatus.State = latest.isRevoked ? .revoked
                 : (latest.expirationDate ?? .distantPast) > current ? .subscribed
-                : chain?.inBillingRetry == true ? (inGrace ? .inGracePeriod : .inBillingRetryPeriod) : .expired
-            return SubscriptionStatus(state: status, transaction: latest, willAutoRenew: chain?.autoRenew ?? false,
-                                      autoRenewProductID: chain?.renewProductID ?? latest.productID)
+                : chain?.state.billingRetry == true ? (inGrace ? .inGracePeriod : .inBillingRetryPeriod) : .expired
+            return SubscriptionStatus(state: status, transaction: latest, willAutoRenew: chain?.state.autoRenew ?? false,
+                                      autoRenewProductID: chain?.state.renewProductID ?? latest.productID)
         }
     }
 
@@ -318,7 +318,7 @@ public final class LocalStore: StoreBackend {
         try state.withLock { state throws(StoreError) in
             let chain = try activeChain(productID, in: state)
             try state.database.transaction { () throws(StoreError) in
-                try state.updateChain(chain.latest.id, autoRenew: false, expiration: now())
+                try state.updateChain(chain.latest.id) { $0.autoRenew = false; $0.expiration = now() }
                 _ = try clockwork.resign(chain.latest.id, settings, in: state)
             }
         }
@@ -331,9 +331,9 @@ public final class LocalStore: StoreBackend {
         let settings = try currentSettings()
         try state.withLock { state throws(StoreError) in
             let chain = try activeChain(productID, in: state)
-            guard chain.autoRenew else { throw StoreError(.wrongState, "auto-renew of '\(productID)' is off") }
+            guard chain.state.autoRenew else { throw StoreError(.wrongState, "auto-renew of '\(productID)' is off") }
             let shortened = try state.database.transaction { () throws(StoreError) in
-                try state.updateChain(chain.latest.id, expiration: now())
+                try state.updateChain(chain.latest.id) { $0.expiration = now() }
                 return try clockwork.resign(chain.latest.id, settings, in: state)
             }
             // The period ended early: the game's record of it learns the new end (an update it has finished
@@ -362,12 +362,12 @@ public final class LocalStore: StoreBackend {
     public func resolveBillingIssue(productID: String) throws(StoreError) {
         let settings = try currentSettings()
         let renewal = try state.withLock { state throws(StoreError) in
-            guard let chain = try state.subscriptionChains().first(where: { $0.latest.productID == productID && $0.inBillingRetry }),
-                  let item = catalog.product(id: chain.renewProductID ?? productID), item.subscription != nil else {
+            guard let chain = try state.subscriptionChains().first(where: { $0.latest.productID == productID && $0.state.billingRetry }),
+                  let item = catalog.product(id: chain.state.renewProductID ?? productID), item.subscription != nil else {
                 throw StoreError(.wrongState, "'\(productID)' is not in billing retry")
             }
             return try state.database.transaction { () throws(StoreError) in
-                try state.updateChain(chain.latest.id, billingRetry: false, graceExpires: .some(nil))
+                try state.updateChain(chain.latest.id) { $0.billingRetry = false; $0.graceExpires = nil }
                 return try clockwork.renew(chain.latest, into: item, from: now(), settings, in: state)
             }
         }
@@ -381,7 +381,7 @@ public final class LocalStore: StoreBackend {
         try state.withLock { state throws(StoreError) in
             let latest = try activeChain(productID, in: state).latest
             try state.database.transaction { () throws(StoreError) in
-                try state.updateChain(latest.id, autoRenew: enabled)
+                try state.updateChain(latest.id) { $0.autoRenew = enabled }
                 _ = try clockwork.resign(latest.id, settings, in: state)  // autoRenewStatus
             }
         }
@@ -477,46 +477,50 @@ public final class LocalStore: StoreBackend {
 
     /// Charges a purchase, with the promotional offer it redeems if any. A non-consumable the user owns, or a
     /// subscription still active, is not charged again: the App Store answers with the transaction that
-    /// already grants it (an offer redeemed for it applies from its next renewal).
+    /// already grants it (an offer redeemed for it applies from its next renewal). All in one SQL transaction
+    /// (a savepoint of the caller's): a charge that fails ends no subscription, and an upgrade's `expired`
+    /// is announced only once it has committed.
     private func charge(_ item: CatalogProduct, _ request: PaymentRequest, offer: (TransactionOffer, CatalogOffer)?,
                         _ settings: LocalStoreSettings, pendingID: Int64? = nil,
                         in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
-        if item.type != .consumable,
-           let owned = try state.ownedTransactions(at: purchaseDate).first(where: { $0.productID == item.id }) {
-            guard let (redeemed, _) = offer else { return owned }
-            try state.updateChain(owned.id, renewOfferID: .some(redeemed.id))
-            return try clockwork.resign(owned.id, settings, in: state)
-        }
-        if let subscription = item.subscription,
-           let active = try state.subscriptionChains().first(where: {
-               $0.latest.subscriptionGroupID == subscription.groupID && ($0.latest.expirationDate ?? .distantPast) > purchaseDate
-           }),
-           let activeLevel = catalog.product(id: active.latest.productID)?.subscription?.level {
-            if subscription.level > activeLevel {
-                // A downgrade starts at the next renewal, with the offer redeemed for it; until then the
-                // current level stays.
-                try state.updateChain(active.latest.id, renewProductID: .some(item.id), renewOfferID: .some(offer?.0.id))
-                return try clockwork.resign(active.latest.id, settings, in: state)
-            }
-            // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
-            try state.updateChain(active.latest.id, upgraded: true, expiration: purchaseDate)
-            updateSink.yield(.expired(try clockwork.resign(active.latest.id, settings, in: state)))
-        }
-        var expiration: Date?
-        var applied: TransactionOffer?
-        if let subscription = item.subscription {
-            if let (redeemed, terms) = offer {
-                expiration = settings.timeRate.end(of: terms.period, count: terms.periodsPerTransaction, from: purchaseDate)
-                applied = redeemed
-            } else if let intro = subscription.introductoryOffer, !(try state.hasSubscribed(inGroup: subscription.groupID)) {
-                expiration = settings.timeRate.end(of: intro.period, count: intro.periodsPerTransaction, from: purchaseDate)
-                applied = TransactionOffer(type: .introductory, id: nil)
-            } else {
-                expiration = settings.timeRate.end(of: subscription.period, from: purchaseDate)
-            }
-        }
         return try state.database.transaction { () throws(StoreError) in
+            if item.type != .consumable,
+               let owned = try state.ownedTransactions(at: purchaseDate).first(where: { $0.productID == item.id }) {
+                guard let (redeemed, _) = offer else { return owned }
+                try state.updateChain(owned.id) { $0.renewOfferID = redeemed.id }
+                return try clockwork.resign(owned.id, settings, in: state)
+            }
+            if let subscription = item.subscription,
+               let active = try state.subscriptionChains().first(where: {
+                   $0.latest.subscriptionGroupID == subscription.groupID && ($0.latest.expirationDate ?? .distantPast) > purchaseDate
+               }),
+               let activeLevel = catalog.product(id: active.latest.productID)?.subscription?.level {
+                if subscription.level > activeLevel {
+                    // A downgrade starts at the next renewal, with the offer redeemed for it; until then the
+                    // current level stays.
+                    try state.updateChain(active.latest.id) { $0.renewProductID = item.id; $0.renewOfferID = offer?.0.id }
+                    return try clockwork.resign(active.latest.id, settings, in: state)
+                }
+                // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
+                try state.updateChain(active.latest.id) { $0.upgraded = true; $0.expiration = purchaseDate }
+                let ended = try clockwork.resign(active.latest.id, settings, in: state)
+                let sink = updateSink
+                state.database.onCommit { sink.yield(.expired(ended)) }
+            }
+            var expiration: Date?
+            var applied: TransactionOffer?
+            if let subscription = item.subscription {
+                if let (redeemed, terms) = offer {
+                    expiration = settings.timeRate.end(of: terms.period, count: terms.periodsPerTransaction, from: purchaseDate)
+                    applied = redeemed
+                } else if let intro = subscription.introductoryOffer, !(try state.hasSubscribed(inGroup: subscription.groupID)) {
+                    expiration = settings.timeRate.end(of: intro.period, count: intro.periodsPerTransaction, from: purchaseDate)
+                    applied = TransactionOffer(type: .introductory, id: nil)
+                } else {
+                    expiration = settings.timeRate.end(of: subscription.period, from: purchaseDate)
+                }
+            }
             let charged = try state.insert(.init(
                 productID: item.id, productType: item.type, quantity: request.quantity, purchaseDate: purchaseDate,
                 expirationDate: expiration, appAccountToken: request.appAccountToken,

@@ -44,45 +44,46 @@ struct LocalStoreClockwork: Sendable {
         // Read first: most ticks find nothing due, and need no write lock.
         let due = try state.subscriptionChains().contains { chain in
             guard let end = chain.latest.expirationDate, end <= current else { return false }
-            if chain.inBillingRetry {  // a retry that goes through, the retry period's end, or the grace period's
+            if chain.state.billingRetry {  // a retry that goes through, the retry period's end, or the grace period's
                 return !settings.billingIssuesEnabled || retryPeriodEnd(after: end, settings) <= current
-                    || (!chain.expiryAnnounced && (chain.latest.gracePeriodExpirationDate ?? .distantPast) <= current)
+                    || (!chain.state.expiryAnnounced && (chain.latest.gracePeriodExpirationDate ?? .distantPast) <= current)
             }
-            return chain.autoRenew || !chain.expiryAnnounced
+            return chain.state.autoRenew || !chain.state.expiryAnnounced
         }
         guard due else { return [] }
         try state.database.transaction { () throws(StoreError) in
             for chain in try state.subscriptionChains() {
                 var latest = chain.latest
                 guard let end = latest.expirationDate, end <= current else { continue }
-                if chain.inBillingRetry {
+                if chain.state.billingRetry {
                     if retryPeriodEnd(after: end, settings) <= current {
                         // The App Store stops retrying: the subscription has ended for good.
-                        try state.updateChain(latest.id, autoRenew: false, expiryAnnounced: true, billingRetry: false)
+                        try state.updateChain(latest.id) { $0.autoRenew = false; $0.expiryAnnounced = true; $0.billingRetry = false }
                         let ended = try resign(latest.id, settings, in: state)
-                        if !chain.expiryAnnounced { updates.append(.expired(ended)) }
+                        if !chain.state.expiryAnnounced { updates.append(.expired(ended)) }
                         continue
                     }
                     if !settings.billingIssuesEnabled,
-                       let item = catalog.product(id: chain.renewProductID ?? latest.productID), item.subscription != nil {
+                       let item = catalog.product(id: chain.state.renewProductID ?? latest.productID), item.subscription != nil {
                         // The App Store's next retry of the payment goes through: it renews from now.
-                        try state.updateChain(latest.id, billingRetry: false, graceExpires: .some(nil))
+                        try state.updateChain(latest.id) { $0.billingRetry = false; $0.graceExpires = nil }
                         updates.append(.purchased(try renew(latest, into: item, from: current, settings, in: state)))
                         continue
                     }
                     // Waiting for the payment to be fixed: active until the grace period (if any) ends.
                     if let grace = latest.gracePeriodExpirationDate, grace > current { continue }
-                    if !chain.expiryAnnounced {
-                        try state.updateChain(latest.id, expiryAnnounced: true)
+                    if !chain.state.expiryAnnounced {
+                        try state.updateChain(latest.id) { $0.expiryAnnounced = true }
                         updates.append(.expired(latest))
                     }
                     continue
                 }
-                let renewing = chain.renewProductID ?? latest.productID
-                guard chain.autoRenew, let item = catalog.product(id: renewing), let subscription = item.subscription else {
-                    if !chain.expiryAnnounced {
+                let renewing = chain.state.renewProductID ?? latest.productID
+                guard chain.state.autoRenew, let item = catalog.product(id: renewing), let subscription = item.subscription else {
+                    if !chain.state.expiryAnnounced {
                         // Its renewal info now says why: cancelled by the user, or a product no longer sold.
-                        try state.updateChain(latest.id, expiryAnnounced: true, expirationIntent: chain.autoRenew ? 4 : 1)
+                        let intent: Int32 = chain.state.autoRenew ? 4 : 1
+                        try state.updateChain(latest.id) { $0.expiryAnnounced = true; $0.expirationIntent = intent }
                         updates.append(.expired(try resign(latest.id, settings, in: state)))
                     }
                     continue
@@ -93,12 +94,12 @@ struct LocalStoreClockwork: Sendable {
                     let graceDays = subscription.period.unit == .week || subscription.period.unit == .day ? 3 : 16
                     let grace = settings.billingGracePeriodEnabled
                         ? settings.timeRate.end(of: SubscriptionPeriod(value: graceDays, unit: .day), from: end) : nil
-                    try state.updateChain(latest.id, billingRetry: true, graceExpires: .some(grace), expirationIntent: 2)
+                    try state.updateChain(latest.id) { $0.billingRetry = true; $0.graceExpires = grace; $0.expirationIntent = 2 }
                     let retrying = try resign(latest.id, settings, in: state)
                     if let grace, grace > current {
                         updates.append(.purchased(retrying))  // the game's record learns the grace period's end
                     } else {
-                        try state.updateChain(latest.id, expiryAnnounced: true)
+                        try state.updateChain(latest.id) { $0.expiryAnnounced = true }
                         updates.append(.expired(retrying))
                     }
                     continue
@@ -127,10 +128,10 @@ struct LocalStoreClockwork: Sendable {
         guard let subscription = item.subscription else {
             throw StoreError(.wrongState, "'\(item.id)' is not an auto-renewable subscription")
         }
-        let offer = try nextRenewalOffer(after: latest, into: item, redeemed: state.renewalState(of: latest.id).renewOfferID, in: state)
+        let offer = try nextRenewalOffer(after: latest, into: item, redeemed: state.chainState(of: latest.id)?.renewOfferID, in: state)
         let end = offer.map { settings.timeRate.end(of: $0.terms.period, count: $0.terms.periodsPerTransaction, from: start) }
             ?? settings.timeRate.end(of: subscription.period, from: start)
-        if offer?.offer.type == .promotional { try state.updateChain(latest.id, renewOfferID: .some(nil)) }  // redeemed now
+        if offer?.offer.type == .promotional { try state.updateChain(latest.id) { $0.renewOfferID = nil } }  // redeemed now
         let renewal = try state.insert(.init(
             originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
             purchaseDate: start, originalPurchaseDate: latest.originalPurchaseDate, expirationDate: end,
@@ -164,7 +165,7 @@ struct LocalStoreClockwork: Sendable {
               in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let storefront = Storefront(code: transaction.storefront) ?? settings.storefront
         let product = catalog.product(id: transaction.productID)
-        var renewal = try state.renewalState(of: transaction.id)
+        var renewal = try state.chainState(of: transaction.id)?.renewal ?? RenewalState()
         if transaction.productType == .autoRenewable,
            let renewing = catalog.product(id: renewal.renewProductID ?? transaction.productID) {
             renewal.nextOffer = try nextRenewalOffer(after: transaction, into: renewing, redeemed: renewal.renewOfferID, in: state)

@@ -71,6 +71,9 @@ final class LocalStoreState {
         let version = try database.query("PRAGMA data_version").first?.first?.integer ?? 0
         guard version != known.dataVersion else { return [] }
         let firstScan = known.dataVersion == -1
+        // Worked out on a copy, kept only once every read succeeded: a read that fails is done again whole
+        // at the next call, rather than leaving changes half seen and never reported.
+        var known = self.known
         known.dataVersion = version
         var updates: [StoreUpdate] = []
         var approvedPending = Set<Int64>()
@@ -105,15 +108,24 @@ final class LocalStoreState {
             }
         }
         known.pendingProducts = pending
+        self.known = known
         return updates
+    }
+
+    /// Changes the snapshot once the write in progress has committed (at once outside a transaction): a
+    /// write rolled back leaves it as it was, so that the snapshot never holds what the file does not.
+    private func noteCommitted(_ change: @escaping (inout KnownState) -> Void) {
+        database.onCommit { [unowned self] in change(&known) }
     }
 
     /// Records this connection's own write in the snapshot, so it is not mistaken for another process's.
     private func noteOwn(transaction id: UInt64, revoked: Bool) {
-        if revoked {
-            known.revoked.insert(id)
-        } else if Int64(bitPattern: id) > known.lastID {
-            known.ownNew.insert(id)
+        noteCommitted { known in
+            if revoked {
+                known.revoked.insert(id)
+            } else if Int64(bitPattern: id) > known.lastID {
+                known.ownNew.insert(id)
+            }
         }
     }
 
@@ -228,71 +240,100 @@ final class LocalStoreState {
 
     // MARK: - Subscriptions over time
 
+    /// How a subscription goes on: the columns of its newest transaction that change over its life, read and
+    /// written as one value, in one statement.
+    struct ChainState: Equatable {
+        /// When the current period ends (the transaction's expiration date).
+        var expiration: Date?
+        var autoRenew = true
+        /// The product the next renewal switches to (a downgrade), if not the current one.
+        var renewProductID: String?
+        /// The promotional offer redeemed for the next renewal.
+        var renewOfferID: String?
+        /// Whether the game was told the subscription ended.
+        var expiryAnnounced = false
+        /// Replaced by an upgrade.
+        var upgraded = false
+        var billingRetry = false
+        var graceExpires: Date?
+        /// Why it ended (the renewal info's `expirationIntent`).
+        var expirationIntent: Int32?
+
+        /// The columns, in the order of `values` and of `init(_:at:)`.
+        static let columns = """
+            expiration_date, auto_renew, renew_product_id, renew_offer_id, expiry_announced, upgraded, billing_retry,
+            grace_expires, expiration_intent
+            """
+        static let update = "UPDATE transactions SET "
+            + columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespacesAndNewlines)) = ?" }.joined(separator: ", ")
+            + " WHERE id = ?"
+
+        var values: [SQLiteValue] {
+            [expiration.map { .real($0.timeIntervalSince1970) } ?? .null, .integer(autoRenew ? 1 : 0),
+             renewProductID.map { .text($0) } ?? .null, renewOfferID.map { .text($0) } ?? .null,
+             .integer(expiryAnnounced ? 1 : 0), .integer(upgraded ? 1 : 0), .integer(billingRetry ? 1 : 0),
+             graceExpires.map { .real($0.timeIntervalSince1970) } ?? .null,
+             expirationIntent.map { .integer(Int64($0)) } ?? .null]
+        }
+
+        /// Reads the columns from `row`, starting at `first`.
+        init(_ row: [SQLiteValue], at first: Int) {
+            expiration = LocalStoreState.date(row[first])
+            autoRenew = row[first + 1].integer != 0
+            renewProductID = row[first + 2].text
+            renewOfferID = row[first + 3].text
+            expiryAnnounced = row[first + 4].integer == 1
+            upgraded = row[first + 5].integer == 1
+            billingRetry = row[first + 6].integer == 1
+            graceExpires = LocalStoreState.date(row[first + 7])
+            expirationIntent = row[first + 8].integer.map { Int32(truncatingIfNeeded: $0) }
+        }
+
+        /// What its signed renewal info reports.
+        var renewal: RenewalState {
+            RenewalState(autoRenew: autoRenew, renewProductID: renewProductID, inBillingRetry: billingRetry,
+                         expirationIntent: expirationIntent, renewOfferID: renewOfferID)
+        }
+    }
+
     /// The newest transaction of one auto-renewable subscription (one original transaction id) and how it
     /// goes on.
     struct SubscriptionChain {
         var latest: StoreTransaction
-        var autoRenew: Bool
-        var renewProductID: String?
-        var expiryAnnounced: Bool
-        var inBillingRetry: Bool
+        var state: ChainState
     }
 
     /// Every subscription that is neither refunded nor replaced by an upgrade, by its newest transaction.
     func subscriptionChains() throws(StoreError) -> [SubscriptionChain] {
         // One query, the transaction's columns and then the chain's: the clock reads this every tick.
         let rows = try database.query("""
-            SELECT \(Self.transactionColumns), auto_renew, renew_product_id, expiry_announced, billing_retry FROM transactions t
+            SELECT \(Self.transactionColumns), \(ChainState.columns) FROM transactions t
             WHERE t.product_type = \(ProductType.autoRenewable.rawValue) AND t.revocation_date IS NULL AND t.upgraded = 0
               AND t.id = (SELECT max(id) FROM transactions WHERE original_id = t.original_id)
             ORDER BY t.id
             """)
-        let flags = Self.transactionColumnCount
         return rows.map { row in
-            SubscriptionChain(latest: decodeTransaction(row), autoRenew: row[flags].integer != 0, renewProductID: row[flags + 1].text,
-                              expiryAnnounced: row[flags + 2].integer != 0, inBillingRetry: row[flags + 3].integer != 0)
+            SubscriptionChain(latest: decodeTransaction(row), state: ChainState(row, at: Self.transactionColumnCount))
         }
     }
 
-    /// How the subscription whose newest transaction is `id` goes on, as its signed renewal info says.
-    func renewalState(of id: UInt64) throws(StoreError) -> RenewalState {
-        let row = try database.query("""
-            SELECT auto_renew, renew_product_id, billing_retry, renew_offer_id, expiration_intent FROM transactions WHERE id = ?
-            """, [.integer(Int64(bitPattern: id))]).first
-        return RenewalState(autoRenew: (row?[0].integer ?? 1) != 0, renewProductID: row?[1].text,
-                            inBillingRetry: (row?[2].integer ?? 0) != 0, expirationIntent: row?[4].integer.map { Int32($0) },
-                            renewOfferID: row?[3].text)
+    /// How the subscription whose newest transaction is `id` goes on; `nil` for an id the store never charged.
+    func chainState(of id: UInt64) throws(StoreError) -> ChainState? {
+        try database.query("SELECT \(ChainState.columns) FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
+            .first.map { ChainState($0, at: 0) }
     }
 
-    /// Changes how the subscription whose newest transaction is `id` goes on.
-    func updateChain(_ id: UInt64, autoRenew: Bool? = nil, renewProductID: String?? = nil, renewOfferID: String?? = nil,
-                     expiryAnnounced: Bool? = nil, upgraded: Bool? = nil, expiration: Date? = nil,
-                     billingRetry: Bool? = nil, graceExpires: Date?? = nil, expirationIntent: Int32? = nil) throws(StoreError) {
-        let key = SQLiteValue.integer(Int64(bitPattern: id))
-        if let autoRenew { try database.query("UPDATE transactions SET auto_renew = ? WHERE id = ?", [.integer(autoRenew ? 1 : 0), key]) }
-        if let renewProductID {
-            try database.query("UPDATE transactions SET renew_product_id = ? WHERE id = ?", [renewProductID.map { .text($0) } ?? .null, key])
-        }
-        if let renewOfferID {
-            try database.query("UPDATE transactions SET renew_offer_id = ? WHERE id = ?", [renewOfferID.map { .text($0) } ?? .null, key])
-        }
-        if let expiryAnnounced {
-            try database.query("UPDATE transactions SET expiry_announced = ? WHERE id = ?", [.integer(expiryAnnounced ? 1 : 0), key])
-            if expiryAnnounced { known.announcedExpiries.insert(id) }
-        }
-        if let upgraded { try database.query("UPDATE transactions SET upgraded = ? WHERE id = ?", [.integer(upgraded ? 1 : 0), key]) }
-        if let expiration {
-            try database.query("UPDATE transactions SET expiration_date = ? WHERE id = ?", [.real(expiration.timeIntervalSince1970), key])
-        }
-        if let billingRetry {
-            try database.query("UPDATE transactions SET billing_retry = ? WHERE id = ?", [.integer(billingRetry ? 1 : 0), key])
-        }
-        if let expirationIntent {
-            try database.query("UPDATE transactions SET expiration_intent = ? WHERE id = ?", [.integer(Int64(expirationIntent)), key])
-        }
-        if let graceExpires {
-            try database.query("UPDATE transactions SET grace_expires = ? WHERE id = ?",
-                               [graceExpires.map { .real($0.timeIntervalSince1970) } ?? .null, key])
+    /// Changes how the subscription whose newest transaction is `id` goes on: reads its state, lets `change`
+    /// edit it, and writes it back whole, in one statement inside one transaction (a savepoint of the caller's).
+    func updateChain(_ id: UInt64, _ change: (inout ChainState) -> Void) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            guard var chain = try chainState(of: id) else {
+                throw StoreError(.unknownTransaction, "the local store has no transaction \(id)")
+            }
+            change(&chain)
+            try database.query(ChainState.update, chain.values + [.integer(Int64(bitPattern: id))])
+            // This connection's own announcement, not another process's (once it is on disk).
+            if chain.expiryAnnounced { noteCommitted { $0.announcedExpiries.insert(id) } }
         }
     }
 
@@ -324,17 +365,23 @@ final class LocalStoreState {
     func delete(_ id: UInt64) throws(StoreError) {
         try database.query("DELETE FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
         guard database.changes == 1 else { throw StoreError(.unknownTransaction, "the local store has no transaction \(id)") }
-        known.revoked.remove(id)
-        known.ownNew.remove(id)
+        noteCommitted { known in
+            known.revoked.remove(id)
+            known.ownNew.remove(id)
+        }
     }
 
     /// Removes every transaction and waiting purchase (SKTestSession `clearTransactions`).
     func clear() throws(StoreError) {
-        try database.execute("DELETE FROM transactions; DELETE FROM pending_purchases; DELETE FROM redeemed_offer_nonces;")
-        known.revoked = []
-        known.ownNew = []
-        known.announcedExpiries = []
-        known.pendingProducts = [:]
+        try database.transaction { () throws(StoreError) in
+            try database.execute("DELETE FROM transactions; DELETE FROM pending_purchases; DELETE FROM redeemed_offer_nonces;")
+            noteCommitted { known in
+                known.revoked = []
+                known.ownNew = []
+                known.announcedExpiries = []
+                known.pendingProducts = [:]
+            }
+        }
     }
 
     /// Refunds a transaction: it stays in the history, revoked at `date`.
@@ -363,14 +410,17 @@ final class LocalStoreState {
             .map { row in decodeTransaction(row) }
     }
 
-    private func decodeTransaction(_ row: [SQLiteValue]) -> StoreTransaction {
-        func date(_ value: SQLiteValue) -> Date? {
-            switch value {
-            case .real(let seconds): Date(timeIntervalSince1970: seconds)
-            case .integer(let seconds): Date(timeIntervalSince1970: TimeInterval(seconds))
-            default: nil
-            }
+    /// A date stored as seconds since 1970 (real, or integer when written by hand), or `nil`.
+    static func date(_ value: SQLiteValue) -> Date? {
+        switch value {
+        case .real(let seconds): Date(timeIntervalSince1970: seconds)
+        case .integer(let seconds): Date(timeIntervalSince1970: TimeInterval(seconds))
+        default: nil
         }
+    }
+
+    private func decodeTransaction(_ row: [SQLiteValue]) -> StoreTransaction {
+        let date = Self.date
         let purchaseDate = date(row[5]) ?? Date(timeIntervalSince1970: 0)
         return StoreTransaction(
             id: UInt64(bitPattern: row[0].integer ?? 0),
@@ -405,7 +455,8 @@ final class LocalStoreState {
                   .real(date.timeIntervalSince1970), .text(kind.rawValue),
                   request.promotionalOffer.map { .text($0.offerID) } ?? .null])
         if let id = try database.query("SELECT last_insert_rowid()").first?.first?.integer {
-            known.pendingProducts[id] = request.productID
+            let productID = request.productID
+            noteCommitted { $0.pendingProducts[id] = productID }
         }
     }
 
@@ -415,7 +466,7 @@ final class LocalStoreState {
                 PendingPurchase(id: row[0].integer ?? 0, kind: row[5].text.flatMap(PendingPurchase.Kind.init(rawValue:)) ?? .askToBuy,
                                 productID: row[1].text ?? "", quantity: Int(row[2].integer ?? 1),
                                 appAccountToken: row[3].text.flatMap(UUID.init(uuidString:)), offerID: row[6].text,
-                                requestDate: { if case .real(let s) = row[4] { Date(timeIntervalSince1970: s) } else { Date() } }())
+                                requestDate: Self.date(row[4]) ?? Date())
             }
     }
 
@@ -425,7 +476,7 @@ final class LocalStoreState {
                                                                  : "no interrupted purchase \(id) is waiting")
         }
         try database.query("DELETE FROM pending_purchases WHERE id = ?", [.integer(id)])
-        known.pendingProducts[id] = nil
+        noteCommitted { $0.pendingProducts[id] = nil }
         return pending
     }
 
