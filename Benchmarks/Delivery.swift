@@ -18,12 +18,12 @@ enum DeliveryBenchmarks {
                          signedJWS: String(repeating: "a", count: 600))
     }
 
-    /// A store opened through the C ABI with the counting callback.
-    static func openStore(catalog: URL) throws -> (OpaquePointer, URL) {
+    /// A store opened through the C ABI with `callback` (the counting callback unless told).
+    static func openStore(catalog: URL, callback: iosiap_event_callback = countingCallback) throws -> (OpaquePointer, URL) {
         let folder = scratchDirectory("delivery")
         var options = iosiap_local_store_options()
         options.version = UInt32(IOSIAP_LOCAL_STORE_OPTIONS_VERSION)
-        var callbacks = iosiap_callbacks(version: UInt32(IOSIAP_CALLBACKS_VERSION), on_event: countingCallback, user_data: nil)
+        var callbacks = iosiap_callbacks(version: UInt32(IOSIAP_CALLBACKS_VERSION), on_event: callback, user_data: nil)
         var handle: OpaquePointer?
         let status = catalog.path.withCString { catalogPath in
             folder.path.withCString { statePath in
