@@ -15,6 +15,8 @@ public final class ScriptedBackend: StoreBackend {
     }
 
     private let script: Locked<Script>
+    /// While not nil, `unfinishedTransactions` calls wait here (a store slow to list them).
+    private let unfinishedListGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
     private let stream: AsyncStream<StoreUpdate>
     private let sink: AsyncStream<StoreUpdate>.Continuation
 
@@ -53,6 +55,21 @@ public final class ScriptedBackend: StoreBackend {
 
     /// The store holds these unfinished transactions the core never saw.
     public func holdUnfinished(_ transactions: [StoreTransaction]) { script.withLock { $0.unfinished = transactions } }
+
+    /// Makes `unfinishedTransactions` wait until `openUnfinishedList`: a store slow to list them at launch.
+    public func holdUnfinishedList() { unfinishedListGate.withLock { $0 = $0 ?? [] } }
+
+    /// Lets the waiting and later `unfinishedTransactions` calls answer.
+    public func openUnfinishedList() {
+        let waiting = unfinishedListGate.withLock { gate in
+            defer { gate = nil }
+            return gate ?? []
+        }
+        waiting.forEach { $0.resume() }
+    }
+
+    /// How many `unfinishedTransactions` calls wait for `openUnfinishedList`.
+    public var callsWaitingForUnfinishedList: Int { unfinishedListGate.withLock { $0?.count ?? 0 } }
 
     /// Sends an update, as the store would on its own.
     public func send(_ update: StoreUpdate) { sink.yield(update) }
@@ -102,7 +119,14 @@ public final class ScriptedBackend: StoreBackend {
 
     /// Like a real store: what was charged and not finished, plus what a test holds back.
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
-        script.withLock { script in
+        await withCheckedContinuation { continuation in
+            let isOpen = unfinishedListGate.withLock { gate in
+                gate?.append(continuation)
+                return gate == nil
+            }
+            if isOpen { continuation.resume() }
+        }
+        return script.withLock { script in
             script.unfinished + script.charged.filter { !script.finishedIDs.contains($0.id) }
         }
     }

@@ -9,6 +9,20 @@ enum StoreJob: Sendable {
     case finish(UInt64)
 }
 
+/// Which transactions the store holds unfinished, as far as it could say.
+private enum UnfinishedInStore {
+    case listed(Set<UInt64>)
+    /// It could not list them: any may be.
+    case unknown
+
+    func contains(_ id: UInt64) -> Bool {
+        switch self {
+        case .listed(let ids): ids.contains(id)
+        case .unknown: true
+        }
+    }
+}
+
 /// The state the facade and its worker share.
 struct SharedStoreState {
     var isOpen = true
@@ -194,9 +208,15 @@ final class StoreWorker: Sendable {
     private func restore(_ requestID: RequestID) async {
         do {
             var restored = 0
-            for transaction in try await backend.restore() {
+            let owned = try await backend.restore()
+            let heldUnfinished = await unfinishedIDsInStore(unless: owned.isEmpty)
+            for transaction in owned {
                 let outcome = await verify(transaction)
-                try journal.record(transaction, finished: true, verdict: outcome.recorded)
+                // Restoring charges nothing, so what the journal first hears of here is recorded finished,
+                // unless the store still holds it unfinished: a purchase not yet delivered (launch redelivery
+                // or an update is about to), which a finished mark would have it take for delivered.
+                try journal.record(transaction, finished: !heldUnfinished.contains(transaction.id),
+                                   verdict: outcome.recorded)
                 switch outcome {
                 case .failed(let error):
                     events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
@@ -216,6 +236,15 @@ final class StoreWorker: Sendable {
         } catch {
             events.push(.restoreFinished(requestID: requestID, result: .failure(error)))
         }
+    }
+
+    /// The ids of the transactions the store holds unfinished now, or none if `skipped`. A store that cannot
+    /// list them counts as holding every one: a transaction wrongly kept unfinished comes back as a purchase
+    /// the game finishes again, while one wrongly marked finished would never be delivered.
+    private func unfinishedIDsInStore(unless skipped: Bool) async -> UnfinishedInStore {
+        if skipped { return .listed([]) }
+        guard let held = try? await backend.unfinishedTransactions() else { return .unknown }
+        return .listed(Set(held.map(\.id)))
     }
 
     /// Launch redelivery and the other work beside the job loop, until the store closes: see
