@@ -26,7 +26,7 @@ public final class ServerAPI: Sendable {
     private let keys: @Sendable () throws(StoreError) -> [ServerAPIKey]
     private let transactions: @Sendable () throws(StoreError) -> [ServerAPITransaction]
     private let now: @Sendable () -> Date
-    private let testNotifications: TestNotifications?
+    private let notifications: ServerNotifications?
 
     /// Apple's page size for transaction and refund history (developer.apple.com/documentation/appstoreserverapi,
     /// Get Transaction History: "up to 20 transactions").
@@ -36,13 +36,13 @@ public final class ServerAPI: Sendable {
     ///   - keys: the keys bearer tokens may be signed with; asked at each request, so keys added while the
     ///     server runs are accepted at once.
     ///   - transactions: the store's history, oldest first; asked at each request.
-    ///   - testNotifications: what sends TEST notifications; without it, Request a Test Notification is 404 (4040007).
+    ///   - notifications: what sends notifications; without it, Request a Test Notification is 404 (4040007).
     public init(bundleID: String, environment: StoreEnvironment,
                 keys: @escaping @Sendable () throws(StoreError) -> [ServerAPIKey],
                 transactions: @escaping @Sendable () throws(StoreError) -> [ServerAPITransaction],
-                testNotifications: TestNotifications? = nil,
+                notifications: ServerNotifications? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
-        self.testNotifications = testNotifications
+        self.notifications = notifications
         self.bundleID = bundleID
         self.environment = environment
         self.keys = keys
@@ -143,12 +143,12 @@ public final class ServerAPI: Sendable {
             return .json(RefundHistoryResponse(signedTransactions: page.transactions.compactMap(\.signedJWS),
                                                revision: page.revision, hasMore: page.hasMore))
         case .requestTestNotification:
-            guard let testNotifications else { throw ServerAPIError.serverNotificationURLNotFound }
+            guard let notifications else { throw ServerAPIError.serverNotificationURLNotFound }
             return .json(SendTestNotificationResponse(
-                testNotificationToken: try testNotifications.request(bundleID: bundleID, environment: environment, at: now())))
+                testNotificationToken: try notifications.requestTest(bundleID: bundleID, environment: environment, at: now())))
         case .testNotificationStatus(let token):
-            guard let testNotifications, token.utf8.count <= 128 else { throw ServerAPIError.testNotificationNotFound }
-            return .json(try testNotifications.status(of: token))
+            guard let notifications, token.utf8.count <= 128 else { throw ServerAPIError.testNotificationNotFound }
+            return .json(try notifications.status(of: token))
         case .appTransactionInfo(let id):
             // The local store signs no App Transaction: for a customer it knows, Apple's answer when none exists.
             _ = try customer(of: id)

@@ -234,14 +234,14 @@ import Testing
         try expectError(try get("/inApps/v1/notifications/test/abc"), 404, 4040008)
         let directory = try folder.state
         let chain = try LocalStoreSigningChain.load(in: directory)
-        let notifications = TestNotifications(url: { NotificationSettings.url(in: directory) },
+        let notifications = ServerNotifications(url: { NotificationSettings.url(in: directory) },
                                               sign: { payload throws(StoreError) in try chain.sign(json: payload) }, retryDelays: [])
         let store = self.store
         let withSender = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
                                    keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                                    transactions: { () throws(StoreError) in
                                        try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
-                                   }, testNotifications: notifications)
+                                   }, notifications: notifications)
         let request = ServerAPIRequest(method: "POST", path: "/inApps/v1/notifications/test", authorization: try token())
         try expectError(withSender.handle(request), 404, 4040007)
         #expect(throws: StoreError.self) { try NotificationSettings.setURL("ftp://example.com", in: directory) }
@@ -260,6 +260,32 @@ import Testing
             #expect(try CompactJWS(payload).header.x5c?.count == 3)
         }
         #expect(attempts.first?["sendAttemptResult"] as? String == "NO_RESPONSE")
+    }
+
+    @Test func changesBecomeNotifications() throws {
+        var detector = StoreChangeDetector()
+        func look() throws -> [String] {
+            try detector.changes(in: store.allTransactions(), at: Date()).map { "\($0.type)/\($0.subtype ?? "")/\($0.transaction.id)" }.sorted()
+        }
+        _ = try store.buyProduct(Self.coins)
+        #expect(try look() == [])  // the first look is the baseline
+        let gold = try store.buyProduct(Self.gold)
+        _ = try store.buyProduct(Self.coins)
+        #expect(try look() == ["ONE_TIME_CHARGE//3", "SUBSCRIBED/INITIAL_BUY/\(gold.id)"])
+        try store.setAutoRenew(productID: Self.gold, enabled: false)
+        #expect(try look() == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED/\(gold.id)"])
+        try store.setAutoRenew(productID: Self.gold, enabled: true)
+        try store.forceRenewal(productID: Self.gold)
+        let renewed = try look()
+        #expect(renewed == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED/4", "DID_RENEW//4"], "\(renewed)")
+        _ = try store.refund(transactionID: 1)
+        try store.expireSubscription(productID: Self.gold)
+        let ended = try look()
+        // The store's expire control turns auto-renew off as it ends the subscription: both are told.
+        #expect(ended == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED/4", "EXPIRED/VOLUNTARY/4", "REFUND//1"], "\(ended)")
+        #expect(try look() == [])
+        _ = try store.buyProduct(Self.gold)
+        #expect(try look() == ["SUBSCRIBED/RESUBSCRIBE/5"])
     }
 
     @Test func keysAreCheckedWhenAdded() throws {

@@ -183,11 +183,33 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     assert error.http_status_code == 404 and error.api_error == APIError.TEST_NOTIFICATION_NOT_FOUND, error
     checks += 3
 
-    # The server reads the state at each request: a purchase made while it runs is there at once.
+    # What happens while the server runs is read at each request and notified (Server Notifications V2),
+    # each notification signed by the store's chain and decoded by Apple's verifier.
+    before = len(received)
     store("buy", PREFIX + "pro_upgrade")
     bought = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("23").signedTransactionInfo)
     assert bought.productId == PREFIX + "pro_upgrade", bought
-    checks += 1
+    store("renew", PREFIX + "club_gold_monthly")
+    store("auto-renew", PREFIX + "club_gold_monthly", "off")
+    store("refund", "1")
+    store("expire", PREFIX + "club_gold_monthly")
+    expected = sorted([("ONE_TIME_CHARGE", "", "23"), ("DID_RENEW", "", "24"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", "24"),
+                       ("REFUND", "", "1"), ("EXPIRED", "VOLUNTARY", "24")])
+    for _ in range(100):
+        if len(received) - before >= len(expected):
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)  # nothing more may come
+    notified = []
+    for body in received[before:]:
+        notification = verifier.verify_and_decode_notification(body["signedPayload"])
+        transaction = verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
+        assert notification.data.bundleId == BUNDLE_ID and notification.version == "2.0", notification
+        if notification.notificationType == NotificationTypeV2.REFUND:
+            assert transaction.revocationDate is not None, transaction
+        notified.append((notification.rawNotificationType, notification.rawSubtype or "", transaction.transactionId))
+    assert sorted(notified) == expected, notified
+    checks += 2
 
     # Apple's errors: an unknown id, a malformed one, and a key the state directory does not know.
     error = api_error(lambda: client.get_transaction_info("999"))

@@ -25,19 +25,21 @@ let serverAPICommands: [Command] = [
         } else if let extra = args.first {
             throw UsageError(message: "unexpected '\(extra)'")
         }
-        let api = ServerAPI(
-            bundleID: store.bundleID, environment: store.environment,
-            keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
-            // Read at each request through the store's own state layer, as the other commands read it: a game
-            // may be buying on the same state directory meanwhile.
-            transactions: { () throws(StoreError) in
-                try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
-            },
-            // TEST notifications go to the URL set by `notifications url`, signed by the store's own chain.
-            testNotifications: TestNotifications(url: { NotificationSettings.url(in: directory) },
-                                                 sign: { [chain = try LocalStoreSigningChain.load(in: directory)] payload throws(StoreError) in
-                                                     try chain.sign(json: payload)
-                                                 }))
+        // Read at each request through the store's own state layer, as the other commands read it: a game
+        // may be buying on the same state directory meanwhile.
+        let history: @Sendable () throws(StoreError) -> [ServerAPITransaction] = { () throws(StoreError) in
+            try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+        }
+        // Notifications go to the URL set by `notifications url`, signed by the store's own chain; what the
+        // game and the other commands do is followed from here, off their paths.
+        let chain = try LocalStoreSigningChain.load(in: directory)
+        let notifications = ServerNotifications(url: { NotificationSettings.url(in: directory) },
+                                                sign: { payload throws(StoreError) in try chain.sign(json: payload) })
+        let watcher = notifications.watch(bundleID: store.bundleID, environment: store.environment,
+                                          transactions: { () throws(StoreError) in try history().map(\.transaction) })
+        let api = ServerAPI(bundleID: store.bundleID, environment: store.environment,
+                            keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
+                            transactions: history, notifications: notifications)
         let server = try ServerAPIHTTPServer(api: api, port: port)
         if try ServerAPIKeys.load(from: directory).isEmpty {
             FileHandle.standardError.write(Data("iosiap-store: no server key yet: every request gets 401 until one is added (server-key add)\n".utf8))
@@ -45,11 +47,12 @@ let serverAPICommands: [Command] = [
         // Unbuffered: a script waiting for the URL reads it at once.
         FileHandle.standardOutput.write(Data("App Store Server API for \(store.bundleID) on http://127.0.0.1:\(server.port)\n".utf8))
         waitForTermination()
+        watcher.cancel()
         server.stop()
     },
     Command(name: "notifications", arguments: "[url URL|off]",
-            help: "Shows or sets the URL App Store Server Notifications V2 are POSTed to (so far: the TEST notification\n"
-                + "that serve sends on Request a Test Notification).") { _, directory, args, out in
+            help: "Shows or sets the URL App Store Server Notifications V2 are POSTed to while serve runs: purchases,\n"
+                + "renewals, refunds, renewal changes, expiries of the state directory, and TEST on request.") { _, directory, args, out in
         if args.isEmpty {
             out.table(["setting", "value"], [["url", NotificationSettings.url(in: directory)?.absoluteString ?? "off"]])
             return

@@ -1,0 +1,108 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPSignedData
+
+/// App Store Server Notifications V2 for what happens in a local store, found by comparing its history with
+/// what was seen before: the serve process watches the state directory the game writes, so the game's and
+/// the store worker's paths never wait for a notification, and a dead endpoint costs the game nothing.
+///
+/// Which change is which notification (notificationType / subtype, developer.apple.com/documentation/
+/// appstoreservernotifications/notificationtype): a new consumable, non-consumable or non-renewing purchase
+/// ONE_TIME_CHARGE; a new subscription SUBSCRIBED (INITIAL_BUY the first in its group, RESUBSCRIBE after);
+/// a renewal DID_RENEW (BILLING_RECOVERY after billing retry); a refund REFUND; auto-renew turned off or on
+/// DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_DISABLED / AUTO_RENEW_ENABLED); another product to renew into
+/// DID_CHANGE_RENEWAL_PREF (DOWNGRADE, or none when it is the current one again); a renewal that failed to
+/// charge DID_FAIL_TO_RENEW (GRACE_PERIOD while one applies); the end the store announced EXPIRED (VOLUNTARY,
+/// BILLING_RETRY, PRODUCT_NOT_FOR_SALE by the renewal info's expirationIntent 1, 2, 4). The state changes are
+/// read from what the store signed (its renewal info), so a notification says what the store says.
+struct StoreChangeDetector {
+    /// What was seen of one transaction.
+    struct Seen: Equatable {
+        var revoked: Bool
+        var renewal: RenewalInfoPayload?
+    }
+
+    private(set) var seen: [UInt64: Seen]?
+
+    /// The notifications the changes since the last call imply, oldest first; none the first time (the history
+    /// the server finds when it starts was notified before, or never will be).
+    mutating func changes(in history: [StoreTransaction], at now: Date) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
+        var current: [UInt64: Seen] = [:]
+        for transaction in history {
+            current[transaction.id] = Seen(revoked: transaction.isRevoked, renewal: transaction.signedRenewalInfo.flatMap {
+                try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self)
+            })
+        }
+        defer { seen = current }
+        guard let before = seen else { return [] }
+        var found: [(type: String, subtype: String?, transaction: StoreTransaction)] = []
+        for transaction in history {
+            guard let seenNow = current[transaction.id] else { continue }
+            let seenThen = before[transaction.id]
+            if seenThen == nil { found.append(contentsOf: Self.newTransaction(transaction, in: history, before: before)) }
+            if seenNow.revoked && seenThen?.revoked != true { found.append(("REFUND", nil, transaction)) }
+        }
+        // A subscription's plan (auto-renew, the product it renews into, billing retry, its end) is its newest
+        // transaction's renewal info: compared chain by chain, newest then with newest now, so that a renewal
+        // and a change between two looks are both told, once, and a new subscription against its plan at
+        // purchase (renewing into itself).
+        var newest: [UInt64: StoreTransaction] = [:]
+        for transaction in history where transaction.productType == .autoRenewable && !transaction.isRevoked {
+            newest[transaction.originalID] = transaction
+        }
+        for (original, transaction) in newest.sorted(by: { $0.key < $1.key }) {
+            guard let renewal = current[transaction.id]?.renewal else { continue }
+            let previous = history.last { $0.originalID == original && before[$0.id] != nil && !$0.isRevoked }
+            var fresh = RenewalInfoPayload()
+            fresh.autoRenewStatus = 1
+            fresh.autoRenewProductId = transaction.productID
+            let base = previous.flatMap { before[$0.id]?.renewal } ?? fresh
+            found.append(contentsOf: Self.renewalChanges(base, renewal, transaction, at: now).map { ($0.0, $0.1, transaction) })
+        }
+        return found
+    }
+
+    private static func newTransaction(_ transaction: StoreTransaction, in history: [StoreTransaction],
+                                       before: [UInt64: Seen]) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
+        guard transaction.productType == .autoRenewable else { return [("ONE_TIME_CHARGE", nil, transaction)] }
+        if transaction.reason == .renewal {
+            // The transaction it renews: the chain's previous one, whose renewal info said billing retry.
+            let previous = history.last { $0.originalID == transaction.originalID && $0.id < transaction.id }
+            let recovered = previous.flatMap { before[$0.id]?.renewal?.isInBillingRetryPeriod } == true
+            return [("DID_RENEW", recovered ? "BILLING_RECOVERY" : nil, transaction)]
+        }
+        let subscribedBefore = history.contains {
+            $0.id < transaction.id && $0.subscriptionGroupID == transaction.subscriptionGroupID && $0.productType == .autoRenewable
+        }
+        return [("SUBSCRIBED", subscribedBefore ? "RESUBSCRIBE" : "INITIAL_BUY", transaction)]
+    }
+
+    private static func renewalChanges(_ old: RenewalInfoPayload, _ new: RenewalInfoPayload, _ transaction: StoreTransaction,
+                                       at now: Date) -> [(String, String?)] {
+        var found: [(String, String?)] = []
+        if old.autoRenewStatus != new.autoRenewStatus, let status = new.autoRenewStatus {
+            found.append(("DID_CHANGE_RENEWAL_STATUS", status == 1 ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED"))
+        }
+        if old.autoRenewProductId != new.autoRenewProductId, let product = new.autoRenewProductId {
+            found.append(("DID_CHANGE_RENEWAL_PREF", product == transaction.productID ? nil : "DOWNGRADE"))
+        }
+        let retrying = new.isInBillingRetryPeriod == true
+        if retrying && old.isInBillingRetryPeriod != true {
+            let grace = new.gracePeriodExpiresDate.map { $0.value > Milliseconds(now).value } ?? false
+            found.append(("DID_FAIL_TO_RENEW", grace ? "GRACE_PERIOD" : nil))
+        }
+        // The end the store announced: an expiration intent, no longer retrying.
+        let ended = new.expirationIntent != nil && !retrying
+        let endedBefore = old.expirationIntent != nil && old.isInBillingRetryPeriod != true
+        if ended && !endedBefore {
+            let subtype: String? = switch new.expirationIntent {
+            case 1: "VOLUNTARY"
+            case 2: "BILLING_RETRY"
+            case 4: "PRODUCT_NOT_FOR_SALE"
+            default: nil
+            }
+            found.append(("EXPIRED", subtype))
+        }
+        return found
+    }
+}
