@@ -107,4 +107,17 @@ import Testing
             try LocalPurchaseStore.open(catalog: catalog, stateDirectory: TemporaryDirectory().state, storefront: "XYZ")
         }
     }
+
+    /// An open refused because another store (here not a local one) holds the directory writes nothing
+    /// there: no local store state, no signing chain.
+    @Test func aRefusedOpenCreatesNoLocalStoreFiles() throws {
+        let holder = try PurchaseStore(backend: ScriptedBackend(), stateDirectory: folder.state)
+        defer { holder.close() }
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.state.url.path).sorted()
+        let error = try #require(throws: StoreError.self) {
+            try LocalPurchaseStore.open(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state)
+        }
+        #expect(error.code == .stateDirectoryInUse)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.state.url.path).sorted() == before)
+    }
 }

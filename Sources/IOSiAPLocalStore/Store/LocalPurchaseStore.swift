@@ -3,7 +3,8 @@ import IOSiAPCore
 
 /// A purchase store on the local App Store, opened in the order that keeps a refused open from changing
 /// anything: the arguments are checked, the state directory is taken (the journal's lock), and only then
-/// are the locale and storefront saved and the local store's watcher started. C: `iosiap_store_open_local`.
+/// are the local store's state and signing chain opened, the locale and storefront saved and the local
+/// store's watcher started. C: `iosiap_store_open_local`.
 public struct LocalPurchaseStore: Sendable {
     /// The local App Store, for its controls.
     public let localStore: LocalStore
@@ -26,6 +27,11 @@ public struct LocalPurchaseStore: Sendable {
             throw StoreError(.invalidArgument,
                              "unknown storefront '\(storefront)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
         }
+        // The directory is taken first, by opening its journal: refused, the open stops here, before the local
+        // store creates or migrates its state or its signing chain. The journal is let go at once for the
+        // purchase store to take for good; only another open racing this one between the two can still
+        // refuse it after the local store opened.
+        try Journal(directory: stateDirectory).releaseDirectory()
         let localStore = try LocalStore(catalog: catalog, stateDirectory: stateDirectory, bundleID: bundleID)
         let store: PurchaseStore
         do {
