@@ -74,7 +74,7 @@ struct HistoryQuery {
     init(_ request: ServerAPIRequest) throws(ServerAPIError) {
         start = try Self.date(request.values("startDate"), .invalidStartDate)
         end = try Self.date(request.values("endDate"), .invalidEndDate)
-        if let start, let end, start > end { throw .invalidStartDate }
+        if let start, let end, start > end { throw .startDateAfterEndDate }
         for value in request.values("productId") {
             guard let value, !value.isEmpty, value.utf8.count <= 256 else { throw .invalidProductID }
             productIDs.insert(value)

@@ -85,6 +85,8 @@ public final class ServerAPI: Sendable {
         case requestTestNotification
         /// Get Test Notification Status: GET /inApps/v1/notifications/test/{testNotificationToken}
         case testNotificationStatus(String)
+        /// Get Notification History: POST /inApps/v1/notifications/history
+        case notificationHistory
         /// Send Consumption Information: PUT /inApps/v1/transactions/consumption/{transactionId} and
         /// /inApps/v2/transactions/consumption/{transactionId}
         case consumption(String)
@@ -99,6 +101,7 @@ public final class ServerAPI: Sendable {
             case ("v1", "subscriptions", 4): self = .subscriptionStatuses(parts[3])
             case ("v2", "refund", 5) where parts[3] == "lookup": self = .refundHistory(parts[4])
             case ("v1", "notifications", 4) where parts[3] == "test": self = .requestTestNotification
+            case ("v1", "notifications", 4) where parts[3] == "history": self = .notificationHistory
             case ("v1", "notifications", 5) where parts[3] == "test": self = .testNotificationStatus(parts[4])
             case ("v1", "transactions", 5) where parts[3] == "appTransactions": self = .appTransactionInfo(parts[4])
             case ("v1", "transactions", 5) where parts[3] == "consumption", ("v2", "transactions", 5) where parts[3] == "consumption":
@@ -110,7 +113,7 @@ public final class ServerAPI: Sendable {
         var method: String {
             switch self {
             case .consumption: "PUT"
-            case .requestTestNotification: "POST"
+            case .requestTestNotification, .notificationHistory: "POST"
             default: "GET"
             }
         }
@@ -147,8 +150,25 @@ public final class ServerAPI: Sendable {
             return .json(SendTestNotificationResponse(
                 testNotificationToken: try notifications.requestTest(bundleID: bundleID, environment: environment, at: now())))
         case .testNotificationStatus(let token):
-            guard let notifications, token.utf8.count <= 128 else { throw ServerAPIError.testNotificationNotFound }
+            guard let notifications else { throw ServerAPIError.testNotificationNotFound }
             return .json(try notifications.status(of: token))
+        case .notificationHistory:
+            guard request.body.count <= 64 * 1024,
+                  let body = try? JSONDecoder().decode(NotificationHistoryRequest.self, from: Data(request.body)) else {
+                throw ServerAPIError.generalBadRequest
+            }
+            let tokens = request.values("paginationToken")
+            guard tokens.count <= 1, tokens.first.map({ $0 != nil }) ?? true else { throw ServerAPIError.invalidPaginationToken }
+            let response = try (notifications ?? ServerNotifications(url: { nil }, sign: { _ throws(StoreError) in "" }))
+                .history(body, paginationToken: tokens.first ?? nil) { id in
+                    do {
+                        _ = try customer(of: id)
+                        return true
+                    } catch let error as ServerAPIError where error == .transactionIDNotFound {
+                        return false
+                    }
+                }
+            return .json(response)
         case .appTransactionInfo(let id):
             // The local store signs no App Transaction: for a customer it knows, Apple's answer when none exists.
             _ = try customer(of: id)

@@ -45,11 +45,15 @@ public enum NotificationSettings {
 public final class ServerNotifications: Sendable {
     private let url: @Sendable () -> URL?
     private let sign: @Sendable (NotificationPayload) throws(StoreError) -> String
-    private let sent = Locked<[String: Record]>([:])
+    /// Every notification signed, in the order signed, and its attempts.
+    private let sent = Locked<[Record]>([])
     /// The pauses before each retry of a failed attempt (Apple retries for days; locally, seconds).
     let retryDelays: [Duration]
 
     struct Record: Sendable {
+        var payload: NotificationPayload
+        /// The transaction it is about, if any.
+        var transactionID: UInt64?
         var signedPayload: String
         var attempts: [SendAttemptItem]
     }
@@ -68,16 +72,68 @@ public final class ServerNotifications: Sendable {
     func requestTest(bundleID: String, environment: StoreEnvironment, at now: Date) throws -> String {
         guard let destination = url() else { throw ServerAPIError.serverNotificationURLNotFound }
         let payload = Self.payload("TEST", nil, bundleID: bundleID, environment: environment, data: nil, at: now)
-        try send(payload, to: destination)
+        try send(payload, about: nil, to: destination)
         return "\(payload.notificationUUID)_\(payload.signedDate)"
     }
 
     /// What was sent for a test notification's token, and each attempt so far.
     func status(of token: String) throws(ServerAPIError) -> CheckTestNotificationResponse {
-        let uuid = token.split(separator: "_", maxSplits: 1).first.map(String.init) ?? ""
-        guard let record = sent.withLock({ $0[uuid] }) else { throw .testNotificationNotFound }
+        let parts = token.split(separator: "_", omittingEmptySubsequences: false)
+        guard token.utf8.count <= 128, parts.count == 2, UUID(uuidString: String(parts[0])) != nil, Int64(parts[1]) != nil else {
+            throw .invalidTestNotificationToken
+        }
+        guard let record = sent.withLock({ $0.last { $0.payload.notificationUUID == String(parts[0]) && $0.payload.notificationType == "TEST" } }) else {
+            throw .testNotificationNotFound
+        }
         return CheckTestNotificationResponse(signedPayload: record.signedPayload, sendAttempts: record.attempts)
     }
+
+    /// Get Notification History (developer.apple.com/documentation/appstoreserverapi/get-notification-history):
+    /// what this server signed with `signedDate` in [startDate, endDate), filtered by type (and subtype),
+    /// customer (`transactionId`: the local store has one) or `onlyFailures` (never delivered), 20 a page.
+    func history(_ request: NotificationHistoryRequest, paginationToken: String?,
+                 customerExists: (String) throws -> Bool) throws -> NotificationHistoryResponse {
+        guard let start = request.startDate, start >= 0 else { throw ServerAPIError.invalidStartDate }
+        guard let end = request.endDate, end >= 0 else { throw ServerAPIError.invalidEndDate }
+        guard start <= end else { throw ServerAPIError.startDateAfterEndDate }
+        if let type = request.notificationType, !Self.notificationTypes.contains(type) { throw ServerAPIError.invalidNotificationType }
+        if let subtype = request.notificationSubtype, !Self.subtypes.contains(subtype) { throw ServerAPIError.generalBadRequest }
+        let filters = [request.notificationType != nil, request.transactionId != nil, request.onlyFailures == true].filter { $0 }.count
+        guard filters <= 1 else { throw ServerAPIError.multipleFiltersSupplied }
+        var after = -1
+        if let paginationToken {
+            guard paginationToken.utf8.count <= 64, let bytes = Base64URL.decode(paginationToken),
+                  let text = String(bytes: bytes, encoding: .utf8), text.hasPrefix("n1:"), let index = Int(text.dropFirst(3)), index >= 0 else {
+                throw ServerAPIError.invalidPaginationToken
+            }
+            after = index
+        }
+        let customer = try request.transactionId.map(customerExists) ?? true
+        let matching = sent.withLock { $0 }.enumerated().filter { index, record in
+            index > after && customer && (start..<end).contains(record.payload.signedDate)
+                && (request.notificationType.map { $0 == record.payload.notificationType } ?? true)
+                && (request.notificationSubtype.map { $0 == record.payload.subtype } ?? true)
+                && (request.onlyFailures != true || !record.attempts.contains { $0.sendAttemptResult == "SUCCESS" })
+        }
+        let page = matching.prefix(ServerAPI.pageSize)
+        return NotificationHistoryResponse(
+            notificationHistory: page.map { NotificationHistoryResponseItem(signedPayload: $0.element.signedPayload, sendAttempts: $0.element.attempts) },
+            hasMore: matching.count > page.count,
+            paginationToken: page.last.map { Base64URL.encode(Array("n1:\($0.offset)".utf8)) } ?? paginationToken ?? "")
+    }
+
+    /// Apple's notificationType and subtype values (NotificationTypeV2 and Subtype).
+    static let notificationTypes: Set<String> = [
+        "SUBSCRIBED", "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS", "OFFER_REDEEMED", "DID_RENEW", "EXPIRED",
+        "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED", "PRICE_INCREASE", "REFUND", "REFUND_DECLINED", "CONSUMPTION_REQUEST",
+        "RENEWAL_EXTENDED", "REVOKE", "TEST", "RENEWAL_EXTENSION", "REFUND_REVERSED", "EXTERNAL_PURCHASE_TOKEN", "ONE_TIME_CHARGE",
+        "RESCIND_CONSENT", "METADATA_UPDATE", "MIGRATION", "PRICE_CHANGE",
+    ]
+    static let subtypes: Set<String> = [
+        "INITIAL_BUY", "RESUBSCRIBE", "DOWNGRADE", "UPGRADE", "AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED", "VOLUNTARY",
+        "BILLING_RETRY", "PRICE_INCREASE", "GRACE_PERIOD", "PENDING", "ACCEPTED", "BILLING_RECOVERY", "PRODUCT_NOT_FOR_SALE",
+        "SUMMARY", "FAILURE", "UNREPORTED",
+    ]
 
     /// Follows the store's history every `interval` and notifies what changes after the first look
     /// (StoreChangeDetector), until the task is cancelled.
@@ -99,7 +155,7 @@ public final class ServerNotifications: Sendable {
                             signedRenewalInfo: subscription ? transaction.signedRenewalInfo : nil,
                             status: subscription ? SubscriptionStatuses.status(of: transaction, at: now) : nil)
                         try? send(Self.payload(change.type, change.subtype, bundleID: bundleID, environment: environment,
-                                               data: data, at: now), to: destination)
+                                               data: data, at: now), about: transaction.id, to: destination)
                     }
                 }
                 try? await Task.sleep(for: interval)
@@ -115,16 +171,19 @@ public final class ServerNotifications: Sendable {
     }
 
     /// Signs `payload`, remembers it, and sends it in the background with retries.
-    private func send(_ payload: NotificationPayload, to destination: URL) throws {
+    private func send(_ payload: NotificationPayload, about transactionID: UInt64?, to destination: URL) throws {
         let signed = try sign(payload)
-        let key = payload.notificationUUID
-        sent.withLock { $0[key] = Record(signedPayload: signed, attempts: []) }
+        let index = sent.withLock { sent in
+            sent.append(Record(payload: payload, transactionID: transactionID, signedPayload: signed, attempts: []))
+            return sent.count - 1
+        }
         let body = Array((try? JSONEncoder().encode(["signedPayload": signed])) ?? Data())
         Task.detached { [self] in
             for attempt in 0...retryDelays.count {
                 if attempt > 0 { try? await Task.sleep(for: retryDelays[attempt - 1]) }
                 let result = await Self.post(body, to: destination)
-                sent.withLock { $0[key]?.attempts.append(SendAttemptItem(attemptDate: Int64(Milliseconds(Date()).value), sendAttemptResult: result)) }
+                let attempt = SendAttemptItem(attemptDate: Int64(Milliseconds(Date()).value), sendAttemptResult: result)
+                sent.withLock { $0[index].attempts.append(attempt) }
                 if result == "SUCCESS" { break }
             }
         }
@@ -179,7 +238,28 @@ struct CheckTestNotificationResponse: Encodable {
     var sendAttempts: [SendAttemptItem]
 }
 
-struct SendAttemptItem: Encodable {
+/// Apple's NotificationHistoryRequest (the body of Get Notification History); a field of the wrong type is a 400.
+struct NotificationHistoryRequest: Decodable {
+    var startDate: Int64?
+    var endDate: Int64?
+    var notificationType: String?
+    var notificationSubtype: String?
+    var transactionId: String?
+    var onlyFailures: Bool?
+}
+
+struct NotificationHistoryResponse: Encodable {
+    var notificationHistory: [NotificationHistoryResponseItem]
+    var hasMore: Bool
+    var paginationToken: String
+}
+
+struct NotificationHistoryResponseItem: Encodable {
+    var signedPayload: String
+    var sendAttempts: [SendAttemptItem]
+}
+
+struct SendAttemptItem: Encodable, Sendable {
     var attemptDate: Int64
     var sendAttemptResult: String
 }

@@ -165,7 +165,7 @@ import Testing
         for (argument, code) in cases {
             try expectError(try get("/inApps/v2/history/1", [argument]), 400, code)
         }
-        try expectError(try get("/inApps/v2/history/1", [("startDate", "2000"), ("endDate", "1000")]), 400, 4000015)
+        try expectError(try get("/inApps/v2/history/1", [("startDate", "2000"), ("endDate", "1000")]), 400, 4000013)
         try expectError(try get("/inApps/v2/refund/lookup/1", [("revision", "%%%")]), 400, 4000005)
     }
 
@@ -260,6 +260,32 @@ import Testing
             #expect(try CompactJWS(payload).header.x5c?.count == 3)
         }
         #expect(attempts.first?["sendAttemptResult"] as? String == "NO_RESPONSE")
+        try expectError(withSender.handle(ServerAPIRequest(method: "GET", path: "/inApps/v1/notifications/test/not-a-token",
+                                                           authorization: try token())), 400, 4000020)
+
+        // Get Notification History: the TEST notification, never delivered.
+        func history(_ body: String, _ query: [ServerAPIRequest.QueryItem] = []) throws -> ServerAPIResponse {
+            withSender.handle(ServerAPIRequest(method: "POST", path: "/inApps/v1/notifications/history", query: query,
+                                               authorization: try token(), body: Array(body.utf8)))
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let all = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000)}"#))
+        #expect((all["notificationHistory"] as? [[String: Any]])?.count == 1)
+        #expect(all["hasMore"] as? Bool == false)
+        let failures = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000),"onlyFailures":true}"#))
+        #expect((failures["notificationHistory"] as? [[String: Any]])?.count == 1)
+        let refunds = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000),"notificationType":"REFUND"}"#))
+        #expect((refunds["notificationHistory"] as? [[String: Any]])?.isEmpty == true)
+        let strangers = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000),"transactionId":"77"}"#))
+        #expect((strangers["notificationHistory"] as? [[String: Any]])?.isEmpty == true)
+        try expectError(try history(#"{"endDate":1}"#), 400, 4000015)
+        try expectError(try history(#"{"startDate":1}"#), 400, 4000016)
+        try expectError(try history(#"{"startDate":5,"endDate":1}"#), 400, 4000013)
+        try expectError(try history(#"{"startDate":1,"endDate":5,"notificationType":"NOPE"}"#), 400, 4000018)
+        try expectError(try history(#"{"startDate":1,"endDate":5,"notificationType":"TEST","onlyFailures":true}"#), 400, 4000019)
+        try expectError(try history(#"{"startDate":"1","endDate":5}"#), 400, 4000000)
+        try expectError(try history("", ), 400, 4000000)
+        try expectError(try history(#"{"startDate":1,"endDate":5}"#, [.init("paginationToken", "garbage!")]), 400, 4000014)
     }
 
     @Test func changesBecomeNotifications() throws {

@@ -26,6 +26,7 @@ from appstoreserverlibrary.api_client import APIError, APIException, AppStoreSer
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.models.Status import Status
@@ -179,8 +180,10 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
         time.sleep(0.1)
     assert status.signedPayload == received[0]["signedPayload"], status
     assert [a.sendAttemptResult for a in status.sendAttempts] == [SendAttemptResult.SUCCESS], status.sendAttempts
-    error = api_error(lambda: client.get_test_notification_status("unknown"))
+    error = api_error(lambda: client.get_test_notification_status("0d7bb0a4-4ea8-4b6c-a2e5-4f1f4a6f8c11_1700000000000"))
     assert error.http_status_code == 404 and error.api_error == APIError.TEST_NOTIFICATION_NOT_FOUND, error
+    error = api_error(lambda: client.get_test_notification_status("unknown"))
+    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_TEST_NOTIFICATION_TOKEN, error
     checks += 3
 
     # What happens while the server runs is read at each request and notified (Server Notifications V2),
@@ -210,6 +213,18 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
         notified.append((notification.rawNotificationType, notification.rawSubtype or "", transaction.transactionId))
     assert sorted(notified) == expected, notified
     checks += 2
+
+    # Get Notification History: everything sent, TEST included, each with its attempts; filtered by type.
+    now = int(time.time() * 1000)
+    history = client.get_notification_history(None, NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 60_000))
+    assert not history.hasMore and len(history.notificationHistory) == len(received), (len(history.notificationHistory), len(received))
+    assert all(item.sendAttempts and item.sendAttempts[-1].sendAttemptResult == SendAttemptResult.SUCCESS for item in history.notificationHistory)
+    refunds = client.get_notification_history(None, NotificationHistoryRequest(
+        startDate=now - 3_600_000, endDate=now + 60_000, notificationType=NotificationTypeV2.REFUND)).notificationHistory
+    assert [verifier.verify_and_decode_notification(item.signedPayload).notificationType for item in refunds] == [NotificationTypeV2.REFUND]
+    error = api_error(lambda: client.get_notification_history(None, NotificationHistoryRequest(startDate=now, endDate=now - 1)))
+    assert error.http_status_code == 400 and error.api_error == APIError.START_DATE_AFTER_END_DATE, error
+    checks += 3
 
     # Apple's errors: an unknown id, a malformed one, and a key the state directory does not know.
     error = api_error(lambda: client.get_transaction_info("999"))
