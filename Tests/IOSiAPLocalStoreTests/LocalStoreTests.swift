@@ -316,6 +316,28 @@ final class TestClock: Sendable {
         #expect(delivered.count == 1 && delivered.first == .purchased(silver), "\(delivered.count) updates")
     }
 
+    /// A renewal the clock committed reaches the game even when a later step of the same tick fails (here
+    /// handing out a purchase intent, refused by a trigger): it is announced once committed, not at the
+    /// end of the tick.
+    @Test func aCommittedRenewalIsAnnouncedWhenALaterStepOfTheTickFails() async throws {
+        let clock = self.clock
+        let local = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                   now: { clock.now })
+        let updates = local.updates()
+        let gold = try local.buyProduct(Self.prefix + "club_gold_monthly")
+        try SQLiteDatabase(path: try folder.state.file("localstore.sqlite")).execute("""
+            CREATE TRIGGER refuse_intents BEFORE DELETE ON purchase_intents BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END;
+            """)
+        #expect(throws: StoreError.self) { try local.requestPurchaseIntent(productID: Self.prefix + "pro_upgrade") }
+        clock.advance(by: 8 * 86_400)  // past the one-week trial
+        #expect(throws: StoreError.self) { try local.advanceTime() }
+        local.close()
+        var renewals: [StoreTransaction] = []
+        for await case .purchased(let transaction) in updates where transaction.reason == .renewal { renewals.append(transaction) }
+        #expect(renewals.map(\.originalID) == [gold.id])
+        #expect(try local.allTransactions().count == 2)
+    }
+
     @Test func aVersion1StateMigratesForwardKeepingItsPurchases() async throws {
         let path = try folder.state.file("localstore.sqlite")
         do {

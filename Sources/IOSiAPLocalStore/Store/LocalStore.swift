@@ -54,7 +54,7 @@ public final class LocalStore: StoreBackend {
         for revoked in try state.withLock({ state throws(StoreError) in try state.revokedTransactions() }) {
             sink.yield(.revoked(revoked))
         }
-        clockwork = LocalStoreClockwork(catalog: catalog, signer: signer, state: state, now: now)
+        clockwork = LocalStoreClockwork(catalog: catalog, signer: signer, state: state, now: now, sink: sink)
     }
 
     /// The catalog file and bundle id the state directory was last opened with (for the transaction manager).
@@ -75,9 +75,9 @@ public final class LocalStore: StoreBackend {
     }
 
     /// Renews the subscriptions whose period is over (or announces their end), then collects what other
-    /// processes changed. Called every `externalChangeInterval`, and by the controls that move time.
-    @discardableResult
-    func advanceTime() throws(StoreError) -> [StoreUpdate] {
+    /// processes changed; the game hears of each through `updates()`. Called every `externalChangeInterval`,
+    /// and by the controls that move time.
+    func advanceTime() throws(StoreError) {
         try clockwork.advanceTime()
     }
 
@@ -115,7 +115,7 @@ public final class LocalStore: StoreBackend {
     public func restore() async throws(StoreError) -> [StoreTransaction] {
         let settings = try currentSettings()
         try failIfSimulated(.appStoreSync, settings)
-        try advanceTime().forEach { updateSink.yield($0) }
+        try advanceTime()
         return try state.withLock { state throws(StoreError) in try state.ownedTransactions(at: now()) }
     }
 
@@ -135,7 +135,7 @@ public final class LocalStore: StoreBackend {
 
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
         try failIfSimulated(.subscriptionStatus, try currentSettings())
-        try advanceTime().forEach { updateSink.yield($0) }
+        try advanceTime()
         let current = now()
         return try state.withLock { state throws(StoreError) in
             guard let latest = try state.latestSubscription(inGroup: groupID) else { return nil }
@@ -157,12 +157,12 @@ public final class LocalStore: StoreBackend {
         // Best effort: the transaction manager can also be told the catalog (--catalog).
         try? setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
         try? setOverride(LocalStoreSettings.Key.bundleID, bundleID)
-        let (clockwork, sink) = (self.clockwork, updateSink)
+        let clockwork = self.clockwork
         watcher.withLock { watcher in
             guard watcher == nil else { return }
             // Subscription time moves on, and other processes write: both are looked at off the game's thread.
             watcher = PeriodicWatcher(name: "iosiap.localstore", interval: Self.externalChangeInterval) {
-                for update in (try? clockwork.advanceTime()) ?? [] { sink.yield(update) }
+                try? clockwork.advanceTime()
             }
         }
         return updateStream
@@ -322,7 +322,7 @@ public final class LocalStore: StoreBackend {
                 _ = try clockwork.resign(chain.latest.id, settings, in: state)
             }
         }
-        try advanceTime().forEach { updateSink.yield($0) }
+        try advanceTime()
     }
 
     /// Renews a subscription now (SKTestSession `forceRenewalOfSubscription`): the game receives the
@@ -340,7 +340,7 @@ public final class LocalStore: StoreBackend {
             // is recorded without a new event).
             updateSink.yield(.purchased(shortened))
         }
-        try advanceTime().forEach { updateSink.yield($0) }
+        try advanceTime()
     }
 
     /// Makes renewals fail to charge (SKTestSession `shouldEnterBillingRetryOnRenewal`): a subscription whose
@@ -413,7 +413,7 @@ public final class LocalStore: StoreBackend {
             throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
         }
         try state.withLock { state throws(StoreError) in try state.addPurchaseIntent(productID, at: now()) }
-        try advanceTime().forEach { updateSink.yield($0) }
+        try advanceTime()
     }
 
     /// One line of the store's history, for the transaction manager.

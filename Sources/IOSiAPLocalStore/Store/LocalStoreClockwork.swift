@@ -9,6 +9,8 @@ struct LocalStoreClockwork: Sendable {
     let signer: TransactionSigner
     let state: Locked<LocalStoreState>
     let now: @Sendable () -> Date
+    /// Where the updates it finds go: the store's update stream.
+    let sink: AsyncStream<StoreUpdate>.Continuation
     /// Set once a purchase store listens to this store: only then are App Store purchase intents taken
     /// (the transaction manager, which also opens the store, must leave them for the game).
     let handsOutPurchaseIntents = Locked(false)
@@ -20,17 +22,18 @@ struct LocalStoreClockwork: Sendable {
         return settings
     }
 
-    /// Renews the subscriptions whose period is over (or announces their end), then collects what other
-    /// processes changed. Called every `externalChangeInterval`, and by the controls that move time.
-    @discardableResult
-    func advanceTime() throws(StoreError) -> [StoreUpdate] {
+    /// Renews the subscriptions whose period is over (or announces their end), collects what other processes
+    /// changed and hands out the purchase intents waiting, yielding each update once what makes it true is
+    /// committed: a step that fails loses nothing an earlier one announced. Called every
+    /// `externalChangeInterval`, and by the controls that move time.
+    func advanceTime() throws(StoreError) {
         let settings = try settings()
         let takesIntents = handsOutPurchaseIntents.withLock { $0 }
-        return try state.withLock { state throws(StoreError) in
-            let renewals = try advanceSubscriptions(settings, in: state)
-            let intents = takesIntents ? try state.takePurchaseIntents() : []
-            return renewals + (try state.changesByOtherConnections()) + intents.compactMap { productID in
-                catalog.product(id: productID).map { .purchaseIntent(storeProduct($0, settings)) }
+        try state.withLock { state throws(StoreError) in
+            try advanceSubscriptions(settings, in: state)
+            try state.changesByOtherConnections().forEach { sink.yield($0) }
+            for productID in takesIntents ? try state.takePurchaseIntents() : [] {
+                if let item = catalog.product(id: productID) { sink.yield(.purchaseIntent(storeProduct(item, settings))) }
             }
         }
     }
@@ -38,9 +41,10 @@ struct LocalStoreClockwork: Sendable {
     /// Renews every subscription whose period is over, as many periods as have passed (also those that
     /// passed while no game ran), or marks its end once when auto-renew is off. A renewal is a new
     /// transaction with the same original id and reason RENEWAL; a downgrade takes effect here.
-    private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) -> [StoreUpdate] {
+    private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) {
         let current = now()
-        var updates: [StoreUpdate] = []
+        // Each update is yielded once the transaction below commits, none if it rolls back.
+        let announce = { [sink] (update: StoreUpdate) in state.database.onCommit { sink.yield(update) } }
         // Read first: most ticks find nothing due, and need no write lock.
         let due = try state.subscriptionChains().contains { chain in
             guard let end = chain.latest.expirationDate, end <= current else { return false }
@@ -50,7 +54,7 @@ struct LocalStoreClockwork: Sendable {
             }
             return chain.state.autoRenew || !chain.state.expiryAnnounced
         }
-        guard due else { return [] }
+        guard due else { return }
         try state.database.transaction { () throws(StoreError) in
             for chain in try state.subscriptionChains() {
                 var latest = chain.latest
@@ -60,21 +64,21 @@ struct LocalStoreClockwork: Sendable {
                         // The App Store stops retrying: the subscription has ended for good.
                         try state.updateChain(latest.id) { $0.autoRenew = false; $0.expiryAnnounced = true; $0.billingRetry = false }
                         let ended = try resign(latest.id, settings, in: state)
-                        if !chain.state.expiryAnnounced { updates.append(.expired(ended)) }
+                        if !chain.state.expiryAnnounced { announce(.expired(ended)) }
                         continue
                     }
                     if !settings.billingIssuesEnabled,
                        let item = catalog.product(id: chain.state.renewProductID ?? latest.productID), item.subscription != nil {
                         // The App Store's next retry of the payment goes through: it renews from now.
                         try state.updateChain(latest.id) { $0.billingRetry = false; $0.graceExpires = nil }
-                        updates.append(.purchased(try renew(latest, into: item, from: current, settings, in: state)))
+                        announce(.purchased(try renew(latest, into: item, from: current, settings, in: state)))
                         continue
                     }
                     // Waiting for the payment to be fixed: active until the grace period (if any) ends.
                     if let grace = latest.gracePeriodExpirationDate, grace > current { continue }
                     if !chain.state.expiryAnnounced {
                         try state.updateChain(latest.id) { $0.expiryAnnounced = true }
-                        updates.append(.expired(latest))
+                        announce(.expired(latest))
                     }
                     continue
                 }
@@ -84,7 +88,7 @@ struct LocalStoreClockwork: Sendable {
                         // Its renewal info now says why: cancelled by the user, or a product no longer sold.
                         let intent: Int32 = chain.state.autoRenew ? 4 : 1
                         try state.updateChain(latest.id) { $0.expiryAnnounced = true; $0.expirationIntent = intent }
-                        updates.append(.expired(try resign(latest.id, settings, in: state)))
+                        announce(.expired(try resign(latest.id, settings, in: state)))
                     }
                     continue
                 }
@@ -97,10 +101,10 @@ struct LocalStoreClockwork: Sendable {
                     try state.updateChain(latest.id) { $0.billingRetry = true; $0.graceExpires = grace; $0.expirationIntent = 2 }
                     let retrying = try resign(latest.id, settings, in: state)
                     if let grace, grace > current {
-                        updates.append(.purchased(retrying))  // the game's record learns the grace period's end
+                        announce(.purchased(retrying))  // the game's record learns the grace period's end
                     } else {
                         try state.updateChain(latest.id) { $0.expiryAnnounced = true }
-                        updates.append(.expired(retrying))
+                        announce(.expired(retrying))
                     }
                     continue
                 }
@@ -108,11 +112,10 @@ struct LocalStoreClockwork: Sendable {
                 for _ in 0..<1000 {
                     guard let previousEnd = latest.expirationDate, previousEnd <= current else { break }
                     latest = try renew(latest, into: item, from: previousEnd, settings, in: state)
-                    updates.append(.purchased(latest))
+                    announce(.purchased(latest))
                 }
             }
         }
-        return updates
     }
 
     /// When the App Store gives up retrying the payment of a renewal due at `end`: 60 days later.
