@@ -19,6 +19,8 @@ struct StoreChangeDetector {
     /// What was seen of one transaction.
     struct Seen: Equatable {
         var revoked: Bool
+        /// The signed renewal info, and what it says (decoded again only when the store signed anew).
+        var renewalJWS: String?
         var renewal: RenewalInfoPayload?
     }
 
@@ -29,7 +31,9 @@ struct StoreChangeDetector {
     mutating func changes(in history: [StoreTransaction], at now: Date) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
         var current: [UInt64: Seen] = [:]
         for transaction in history {
-            current[transaction.id] = Seen(revoked: transaction.isRevoked, renewal: transaction.signedRenewalInfo.flatMap {
+            let jws = transaction.signedRenewalInfo
+            let known = seen?[transaction.id].flatMap { $0.renewalJWS == jws ? $0.renewal : nil }
+            current[transaction.id] = Seen(revoked: transaction.isRevoked, renewalJWS: jws, renewal: known ?? jws.flatMap {
                 try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self)
             })
         }

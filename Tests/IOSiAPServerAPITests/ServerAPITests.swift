@@ -312,6 +312,15 @@ import Testing
         #expect(try look() == [])
         _ = try store.buyProduct(Self.gold)
         #expect(try look() == ["SUBSCRIBED/RESUBSCRIBE/5"])
+        // A renewal that fails to charge, in a grace period; then the user fixes the payment.
+        try store.setBillingIssuesEnabled(true)
+        try store.setBillingGracePeriodEnabled(true)
+        try store.forceRenewal(productID: Self.gold)
+        let failed = try look()
+        #expect(failed == ["DID_FAIL_TO_RENEW/GRACE_PERIOD/5"], "\(failed)")
+        try store.resolveBillingIssue(productID: Self.gold)
+        let recovered = try look()
+        #expect(recovered == ["DID_RENEW/BILLING_RECOVERY/6"], "\(recovered)")
     }
 
     @Test func keysAreCheckedWhenAdded() throws {
