@@ -87,6 +87,8 @@ public final class ServerAPI: Sendable {
         case testNotificationStatus(String)
         /// Get Notification History: POST /inApps/v1/notifications/history
         case notificationHistory
+        /// Look Up Order ID: GET /inApps/v1/lookup/{orderId}
+        case lookUpOrderID(String)
         /// Send Consumption Information: PUT /inApps/v1/transactions/consumption/{transactionId} and
         /// /inApps/v2/transactions/consumption/{transactionId}
         case consumption(String)
@@ -102,6 +104,7 @@ public final class ServerAPI: Sendable {
             case ("v2", "refund", 5) where parts[3] == "lookup": self = .refundHistory(parts[4])
             case ("v1", "notifications", 4) where parts[3] == "test": self = .requestTestNotification
             case ("v1", "notifications", 4) where parts[3] == "history": self = .notificationHistory
+            case ("v1", "lookup", 4): self = .lookUpOrderID(parts[3])
             case ("v1", "notifications", 5) where parts[3] == "test": self = .testNotificationStatus(parts[4])
             case ("v1", "transactions", 5) where parts[3] == "appTransactions": self = .appTransactionInfo(parts[4])
             case ("v1", "transactions", 5) where parts[3] == "consumption", ("v2", "transactions", 5) where parts[3] == "consumption":
@@ -169,6 +172,11 @@ public final class ServerAPI: Sendable {
                     }
                 }
             return .json(response)
+        case .lookUpOrderID(let orderID):
+            // The local store issues no order ids (Apple's come on the customer's receipt email): every one is
+            // unknown, Apple's OrderLookupStatus 1 (invalid) with no transactions. An empty or oversized one is a 400.
+            guard !orderID.isEmpty, orderID.utf8.count <= 64 else { throw ServerAPIError.generalBadRequest }
+            return .json(OrderLookupResponse(status: 1, signedTransactions: []))
         case .appTransactionInfo(let id):
             // The local store signs no App Transaction: for a customer it knows, Apple's answer when none exists.
             _ = try customer(of: id)
@@ -224,6 +232,11 @@ struct HistoryResponse: Encodable {
     var hasMore: Bool
     var bundleId: String
     var environment: String
+    var signedTransactions: [String]
+}
+
+struct OrderLookupResponse: Encodable {
+    var status: Int
     var signedTransactions: [String]
 }
 

@@ -222,6 +222,10 @@ import Testing
         try expectError(try put("/inApps/v2/transactions/consumption/1", "{"), 400, 4000000)
         try expectError(try put("/inApps/v2/transactions/consumption/9", consumption), 404, 4040010)
         #expect(try get("/inApps/v2/transactions/consumption/1").status == 405)
+        let order = try json(try get("/inApps/v1/lookup/MK5TTTVWJH"))
+        #expect(order["status"] as? Int == 1)
+        #expect((order["signedTransactions"] as? [String])?.isEmpty == true)
+        try expectError(try get("/inApps/v1/lookup/" + String(repeating: "A", count: 65)), 400, 4000000)
     }
 
     @Test func testNotifications() async throws {

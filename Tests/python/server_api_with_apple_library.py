@@ -27,6 +27,7 @@ from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.models.Status import Status
@@ -157,12 +158,14 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     checks += 1
 
     # Send Consumption Information is accepted; the local store signs no App Transaction, so Get App
-    # Transaction Info answers Apple's 4040019 for a customer it knows.
+    # Transaction Info answers Apple's 4040019 for a customer it knows, and issues no order ids.
     client.send_consumption_information("1", ConsumptionRequest(
         customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
     error = api_error(lambda: client.get_app_transaction_info("1"))
     assert error.http_status_code == 404 and error.api_error == APIError.APP_TRANSACTION_DOES_NOT_EXIST_ERROR, error
-    checks += 2
+    order = client.look_up_order_id("MK5TTTVWJH")  # the local store issues no order ids: invalid
+    assert order.status == OrderLookupStatus.INVALID and order.signedTransactions == [], order
+    checks += 3
 
     # Request a Test Notification: the endpoint receives it signed by the store's chain; its status says so.
     token = client.request_test_notification().testNotificationToken
