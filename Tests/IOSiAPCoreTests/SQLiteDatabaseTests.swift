@@ -94,4 +94,23 @@ import Testing
         #expect(ran == ["outside", "outer", "kept savepoint"])
         #expect(try database.query("SELECT count(*) FROM t") == [[.integer(1)]])
     }
+
+    /// Reads in one snapshot see the database as it was when the first ran: another connection's commit
+    /// in between shows only afterwards.
+    @Test func readsInOneSnapshotSeeNoCommitMadeBetweenThem() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.url.appendingPathComponent("snapshot.sqlite").path
+        let database = try SQLiteDatabase(path: path)
+        try database.prepareForDurableUse()
+        try database.execute("CREATE TABLE t (x INTEGER); INSERT INTO t (x) VALUES (1);")
+        let other = try SQLiteDatabase(path: path)
+        let count = "SELECT count(*) FROM t"
+        let (before, after) = try database.snapshot { () throws(StoreError) in
+            let before = try database.query(count)
+            try other.query("INSERT INTO t (x) VALUES (2)")
+            return (before, try database.query(count))
+        }
+        #expect(before == [[.integer(1)]] && after == before)
+        #expect(try database.query(count) == [[.integer(2)]])
+    }
 }

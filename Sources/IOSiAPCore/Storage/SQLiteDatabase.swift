@@ -136,6 +136,21 @@ package final class SQLiteDatabase {
         return result
     }
 
+    /// Runs `body`'s reads on one snapshot of the database, so that another connection's commit never shows
+    /// halfway through them. For reads only; inside a transaction, that transaction is the snapshot already.
+    package func snapshot<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Runs `action` once the writes made so far are committed: after the outermost `transaction` in progress
     /// commits, or now outside one. Dropped if that transaction (or the savepoint it was asked in) rolls
     /// back. For what must follow a write and only a durable one: an announcement, a cached copy. (Only

@@ -68,8 +68,19 @@ final class LocalStoreState {
     /// new transactions (approvals, purchases started outside the game), refunds, declined Ask to Buy
     /// requests. Cheap when nothing changed: one `PRAGMA data_version`.
     func changesByOtherConnections() throws(StoreError) -> [StoreUpdate] {
-        let version = try database.query("PRAGMA data_version").first?.first?.integer ?? 0
-        guard version != known.dataVersion else { return [] }
+        guard try dataVersion() != known.dataVersion else { return [] }
+        // Every read on one snapshot: a commit landing between two of them (an approval, which removes the
+        // waiting purchase and adds its transaction) would be half seen, e.g. as a decline.
+        return try database.snapshot { () throws(StoreError) in try changes(at: try dataVersion()) }
+    }
+
+    /// Changes with every commit another connection makes (SQLite's `data_version`).
+    private func dataVersion() throws(StoreError) -> Int64 {
+        try database.query("PRAGMA data_version").first?.first?.integer ?? 0
+    }
+
+    /// The updates the state at data version `version` implies against `known`, which it then becomes.
+    private func changes(at version: Int64) throws(StoreError) -> [StoreUpdate] {
         let firstScan = known.dataVersion == -1
         // Worked out on a copy, kept only once every read succeeded: a read that fails is done again whole
         // at the next call, rather than leaving changes half seen and never reported.
