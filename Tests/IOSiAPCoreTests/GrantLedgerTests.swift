@@ -80,6 +80,20 @@ import Testing
         #expect(try await waitWithoutPolling { backend.finishedIDs == [transaction.id] })
     }
 
+    @Test func theAsyncSequenceDeliversTheWorkersGrants() async throws {
+        let store = try await openStore()
+        let request = try store.requestPayment(productID: "coins", quantity: 4)
+        #expect(try await waitWithoutPolling { try store.balance(of: "coins") == 400 })
+        var iterator = store.events.makeAsyncIterator()
+        var last: StoreEvent?
+        while let event = await iterator.next() {
+            last = event
+            if event.requestID == request && event.isTerminal { break }
+        }
+        guard case .granted(request, _, .currency("coins", 100)) = last else { Issue.record("\(String(describing: last))"); return }
+        #expect(try store.balance(of: "coins") == 400)
+    }
+
     @Test func aPurchaseBeforeTheFirstPollIsGrantedByTheWorkerWhenItsGrantIsRegistered() async throws {
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
         try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
@@ -102,7 +116,7 @@ import Testing
         }
         let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state)
         // The launch redelivery is queued before the game registers: the worker had no rule to grant it with.
-        try await Task.sleep(for: .milliseconds(200))
+        await Task.detached { relaunched.waitForEvents() }.value
         try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
         #expect(try relaunched.balance(of: "coins") == 0)
         let events = try await relaunched.pollUntil { _ in true }
@@ -138,7 +152,7 @@ import Testing
         let relaunched = try PurchaseStore(backend: relaunchedBackend, stateDirectory: folder.state)
         try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
         relaunchedBackend.send(.revoked(refunded))
-        try await Task.sleep(for: .milliseconds(200))  // queued before the game sets the refund rule
+        await Task.detached { relaunched.waitForEvents() }.value  // queued before the game sets the refund rule
         relaunched.setDeductsRefundedConsumables(true)
         #expect(try await relaunched.pollUntil { _ in true } == [.revoked(transaction: refunded)])
         #expect(try relaunched.balance(of: "coins") == 0)
