@@ -607,9 +607,9 @@ void iosiap_string_free(char *string);
  * Register what a product grants, right after opening and before the first poll. Its purchases are then
  * granted and finished in one journal transaction on the library's thread before their event is queued,
  * which becomes IOSIAP_EVENT_GRANTED instead of IOSIAP_EVENT_PURCHASED: do not grant or finish them
- * yourself. iosiap_poll does not wait for the disk, except to grant a purchase queued before the first poll
- * and before its product was registered (one redelivered at launch). A transaction delivered again after a
- * crash is never granted twice.
+ * yourself. iosiap_poll does not wait for the disk, except for what was queued before the first poll: a
+ * purchase queued before its product was registered (one redelivered at launch) is granted, and a refund
+ * revokes its grant, as it is polled. A transaction delivered again after a crash is never granted twice.
  */
 
 /** Each unit bought of product_id adds amount_per_unit (1...10^12) to the balance of currency. */
