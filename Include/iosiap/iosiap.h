@@ -266,8 +266,11 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished;
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
     IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing */
-    IOSIAP_EVENT_PURCHASE_INTENT = 15      /* product_id, products[0]: bought in the App Store, outside the
+    IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0]: bought in the App Store, outside the
                                               game; to continue, call iosiap_request_payment for it */
+    IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE = 16 /* since 0.3; product_id, status, message (naming the transaction
+                                              id): at launch, an unfinished purchase the journal cannot read
+                                              (damaged) and the store no longer holds; kept, not delivered */
 } iosiap_event_kind;
 
 /**
@@ -362,7 +365,8 @@ typedef struct iosiap_local_store_options {
 
 /**
  * Opens the local App Store. On success *out is the store, to be closed with iosiap_store_close.
- * Transactions left unfinished by earlier launches are queued again as IOSIAP_EVENT_PURCHASED.
+ * Transactions left unfinished by earlier launches are queued again as IOSIAP_EVENT_PURCHASED (one whose
+ * journal row cannot be read, as IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE).
  */
 int iosiap_store_open_local(iosiap_store **out, const iosiap_local_store_options *options,
                             const iosiap_callbacks *callbacks);

@@ -172,6 +172,11 @@ public:
     /** The user started buying `product` in the App Store: continue with Store::requestPayment now,
         keep it for later, or ignore it. */
     virtual void onPurchaseIntent(const Product &product) { (void)product; }
+    /** At launch, an unfinished purchase of productId the journal cannot read (damaged) and the store no
+        longer holds: kept, not delivered; message names its transaction id. No classic callback. */
+    virtual void onJournalRowUnreadable(const std::string &productId, int status, const std::string &message) {
+        (void)productId; (void)status; (void)message;
+    }
 
     /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
@@ -563,6 +568,9 @@ private:
             break;
         case IOSIAP_EVENT_PURCHASE_INTENT:
             if (event.product_count > 0) delegate.onPurchaseIntent(Product(event.products[0]));
+            break;
+        case IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE:
+            delegate.onJournalRowUnreadable(productId, event.status, text(event.message));
             break;
         default:
             break; /* a kind from a newer library: ignored */

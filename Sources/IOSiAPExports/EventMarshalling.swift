@@ -113,6 +113,11 @@ enum EventMarshalling {
             result.product_id = arena.copy(Optional(product.id))
             result.products = arena.array([Optional(productHandle(product))])
             result.product_count = 1
+        case .journalRowUnreadable(_, let productID, let error):
+            // No transaction: the journal could not decode one. The message names its id.
+            result.kind = kind(IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE)
+            result.product_id = arena.copy(productID)
+            fail(error)
         }
         return result
     }

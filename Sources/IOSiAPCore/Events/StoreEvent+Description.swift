@@ -42,6 +42,8 @@ extension StoreEvent: CustomStringConvertible {
             return "expired \(transaction.summary)"
         case .purchaseIntent(let product):
             return "purchase intent \(product.id) \(product.displayPrice) (started in the App Store)"
+        case .journalRowUnreadable(let transactionID, let productID, let error):
+            return "journal row unreadable: transaction \(transactionID) of \(productID) (kept, not delivered): \(error)"
         }
     }
 }

@@ -7,7 +7,7 @@
 /// - restore: `restoreFinished` (after zero or more `restored`).
 ///
 /// Events without a request (`requestID == nil`) come from the store itself: an Ask to Buy approval or
-/// decline, a transaction left unfinished by an earlier launch, a refund.
+/// decline, a transaction left unfinished by an earlier launch, a refund, a journal row that cannot be read.
 public enum StoreEvent: Sendable, Equatable {
     /// The products found and the ids the store does not know.
     case productsReceived(requestID: RequestID, products: [StoreProduct], invalidProductIDs: [String])
@@ -44,6 +44,11 @@ public enum StoreEvent: Sendable, Equatable {
     /// The user started a purchase of `product` in the App Store, outside the game. The game decides:
     /// continue now (`requestPayment` for it), later (keep it), or not at all (ignore it).
     case purchaseIntent(product: StoreProduct)
+    /// At launch, a transaction the journal holds unfinished could not be read (its stored copy is damaged)
+    /// and the store no longer holds it, so it cannot be delivered again. Its row stays in the journal;
+    /// `transactionID` and `productID` say which purchase it was (for support, or to finish it and hear of
+    /// it no more). Told at every launch while the row is unfinished.
+    case journalRowUnreadable(transactionID: UInt64, productID: String, error: StoreError)
 
     /// The request this event answers, if any.
     public var requestID: RequestID? {
@@ -54,7 +59,7 @@ public enum StoreEvent: Sendable, Equatable {
             id
         case .purchased(let id, _), .granted(let id, _, _), .verificationFailed(let id, _, _):
             id
-        case .declined, .revoked, .expired, .purchaseIntent:
+        case .declined, .revoked, .expired, .purchaseIntent, .journalRowUnreadable:
             nil
         }
     }
@@ -66,7 +71,7 @@ public enum StoreEvent: Sendable, Equatable {
             true
         case .verificationFailed(let id, _, _):
             id != nil
-        case .purchasing, .restored, .declined, .revoked, .expired, .purchaseIntent:
+        case .purchasing, .restored, .declined, .revoked, .expired, .purchaseIntent, .journalRowUnreadable:
             false
         }
     }

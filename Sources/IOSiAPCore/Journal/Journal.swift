@@ -152,19 +152,39 @@ package final class Journal: Sendable {
         try transactions(where: "finished = 0")
     }
 
-    /// The transactions not finished yet, oldest id first, each with the verdict recorded for it.
-    package func unfinishedTransactionsWithVerdicts() throws(StoreError) -> [(transaction: StoreTransaction, verdict: RecordedVerdict)] {
+    /// A journal row whose transaction cannot be decoded (a damaged payload): the columns stored beside it
+    /// still say which transaction it is.
+    package struct UnreadableRow: Sendable, Equatable {
+        package let transactionID: UInt64
+        package let productID: String
+        package let error: StoreError
+    }
+
+    /// The transactions not finished yet, oldest id first, each with the verdict recorded for it, and apart
+    /// from them the unfinished rows that cannot be decoded: one damaged row hides no other. Throws only
+    /// when the rows cannot be read at all.
+    package func unfinishedTransactionsWithVerdicts() throws(StoreError)
+        -> (readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)], unreadable: [UnreadableRow]) {
         let rows = try database.withLock { database throws(StoreError) in
-            try database.query("SELECT payload, verdict FROM transactions WHERE finished = 0 ORDER BY id")
+            try database.query("SELECT id, product_id, payload, verdict FROM transactions WHERE finished = 0 ORDER BY id")
         }
-        return try rows.map { row throws(StoreError) in
-            let verdict: RecordedVerdict = switch row[1].integer {
+        var readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)] = []
+        var unreadable: [UnreadableRow] = []
+        for row in rows {
+            let id = UInt64(bitPattern: row[0].integer ?? 0)
+            let verdict: RecordedVerdict = switch row[3].integer {
             case 1: .verified
             case 0: .notVerified
             default: .none
             }
-            return (try decode(row[0].bytes ?? []), verdict)
+            do {
+                readable.append((try decode(row[2].bytes ?? []), verdict))
+            } catch {
+                unreadable.append(UnreadableRow(transactionID: id, productID: row[1].text ?? "",
+                                                error: StoreError(.storageFailure, "journal row of transaction \(id): \(error.message)")))
+            }
         }
+        return (readable, unreadable)
     }
 
     /// Every recorded transaction, oldest id first.

@@ -257,19 +257,29 @@ final class StoreWorker: Sendable {
     /// holds unfinished but the journal lacks (a crash between the charge and the journal write), and the
     /// finish marks the store missed. The store is asked first, and its copy of a transaction wins over the
     /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it
-    /// hands transactions over. The journal's copy, judged with its recorded verdict, serves for the rest.
-    /// The work runs beside the request jobs, `verificationConcurrency` transactions at a time, so that a
+    /// hands transactions over. The journal's copy, judged with its recorded verdict, serves for the rest;
+    /// a journal row that cannot be decoded, and that the store no longer holds, is told as
+    /// `journalRowUnreadable` (and kept). The work runs beside the request jobs, `verificationConcurrency` transactions at a time, so that a
     /// slow verification server holds up neither requests nor the other transactions.
     private func queueLaunchRedelivery() async {
         let fromStore = (try? await backend.unfinishedTransactions()) ?? []
         let storeCopies = Dictionary(fromStore.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let journaled = (try? journal.unfinishedTransactionsWithVerdicts()) ?? []
-        let journaledIDs = Set(journaled.map(\.transaction.id))
-        var work: [@Sendable () async -> Void] = journaled.map { transaction, verdict in
+        let journaled = (try? journal.unfinishedTransactionsWithVerdicts()) ?? (readable: [], unreadable: [])
+        let journaledIDs = Set(journaled.readable.map(\.transaction.id) + journaled.unreadable.map(\.transactionID))
+        var work: [@Sendable () async -> Void] = journaled.readable.map { transaction, verdict in
             if let current = storeCopies[transaction.id] {
                 return { await self.redeliver(current) }
             }
             return { await self.deliver(transaction, requestID: nil, recorded: verdict) }
+        }
+        // A damaged row hides no other. The store's copy, if it still holds one, stands in for it (and
+        // rewrites the row once it passes); otherwise the game hears which purchase the journal cannot read.
+        for row in journaled.unreadable {
+            if let current = storeCopies[row.transactionID] {
+                work.append { await self.redeliver(current) }
+            } else {
+                events.push(.journalRowUnreadable(transactionID: row.transactionID, productID: row.productID, error: row.error))
+            }
         }
         for transaction in fromStore where !journaledIDs.contains(transaction.id) {
             if (try? journal.isFinished(transaction.id)) == true {
