@@ -210,6 +210,8 @@ package enum PayloadDecoder {
             if type == Int64.self { return try number(Int64(text)) as! T }
             if type == Int32.self { return try number(Int32(text)) as! T }
             if type == Int.self { return try number(Int(text)) as! T }
+            // A negative or fractional text gives nil: JSONDecoder judges it (and refuses a negative).
+            if type == UInt64.self { return try number(UInt64(text)) as! T }
         case .null:
             throw Unsupported()
         case .array, .object:

@@ -22,23 +22,27 @@ public final class SignedDataVerifier: Sendable {
     public let bundleID: String
     /// The environment transactions must come from.
     public let environment: StoreEnvironment
+    /// The app's App Store id, which a production App Transaction must carry (`nil`: none is accepted).
+    public let appAppleID: UInt64?
     private let validationDate: ValidationDate
     private let chains: ChainVerifier
     private let headers = HeaderCache()
 
-    /// A verifier trusting `trustedRoots` (DER certificates).
+    /// A verifier trusting `trustedRoots` (DER certificates). `appAppleID` is the app's App Store id, needed
+    /// only to verify App Transactions from Production.
     public init(trustedRoots: [[UInt8]] = [AppleRootCertificate.g3DER], bundleID: String,
-                environment: StoreEnvironment, validationDate: ValidationDate = .signedDate,
+                environment: StoreEnvironment, appAppleID: UInt64? = nil, validationDate: ValidationDate = .signedDate,
                 chainCacheCapacity: Int = 32) throws(StoreError) {
         self.bundleID = bundleID
         self.environment = environment
+        self.appAppleID = appAppleID
         self.validationDate = validationDate
         chains = try ChainVerifier(trustedRoots: trustedRoots, capacity: chainCacheCapacity)
     }
 
     /// The payload of a verified signed transaction. C: `iosiap_verify_transaction`.
     public func verifyTransaction(_ signedTransaction: String) throws(StoreError) -> SignedTransactionPayload {
-        let payload: SignedTransactionPayload = try verify(signedTransaction) { $0.signedDate }
+        let payload: SignedTransactionPayload = try verify(signedTransaction) { $0.signedDate?.date }
         guard payload.bundleId == bundleID else {
             throw StoreError(.verificationInvalidAppIdentifier,
                              "the transaction is for '\(payload.bundleId ?? "no bundle id")', not '\(bundleID)'")
@@ -49,8 +53,32 @@ public final class SignedDataVerifier: Sendable {
 
     /// The payload of verified signed renewal info (it carries no bundle id).
     public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(StoreError) -> RenewalInfoPayload {
-        let payload: RenewalInfoPayload = try verify(signedRenewalInfo) { $0.signedDate }
+        let payload: RenewalInfoPayload = try verify(signedRenewalInfo) { $0.signedDate?.date }
         try checkEnvironment(payload.environment)
+        return payload
+    }
+
+    /// The payload of a verified signed App Transaction (StoreKit's `AppTransaction` as a JWS; Apple's
+    /// `verifyAndDecodeAppTransaction`): the chain valid at its `receiptCreationDate`, the signature, its
+    /// bundle id, in Production its App Store id (`appAppleID`), and its environment (`receiptType`).
+    public func verifyAppTransaction(_ signedAppTransaction: String) throws(StoreError) -> AppTransactionPayload {
+        let payload: AppTransactionPayload = try verify(signedAppTransaction) { $0.receiptCreationDate?.date }
+        guard payload.bundleId == bundleID else {
+            throw StoreError(.verificationInvalidAppIdentifier,
+                             "the App Transaction is for '\(payload.bundleId ?? "no bundle id")', not '\(bundleID)'")
+        }
+        // Apple's libraries check the App Store id in Production only: elsewhere the App Store signs none.
+        if environment == .production {
+            guard let appAppleID else {
+                throw StoreError(.verificationInvalidAppIdentifier,
+                                 "a Production App Transaction is checked against the app's App Store id: pass appAppleID")
+            }
+            guard payload.appAppleId == appAppleID else {
+                throw StoreError(.verificationInvalidAppIdentifier,
+                                 "the App Transaction is for App Store id \(payload.appAppleId.map(String.init) ?? "none"), not \(appAppleID)")
+            }
+        }
+        try checkEnvironment(payload.receiptType)
         return payload
     }
 
@@ -59,14 +87,14 @@ public final class SignedDataVerifier: Sendable {
         try CompactJWS.decodeUnverified(jws, as: type)
     }
 
-    private func verify<Payload: Decodable>(_ text: String, signedDate: (Payload) -> Milliseconds?) throws(StoreError) -> Payload {
+    private func verify<Payload: Decodable>(_ text: String, signedDate: (Payload) -> Date?) throws(StoreError) -> Payload {
         let jws = try CompactJWS(text, headers: headers)
         guard jws.header.alg == "ES256" else {
             throw StoreError(.verificationUnsupportedAlgorithm, "alg is '\(jws.header.alg ?? "missing")'; only ES256 is accepted")
         }
         let payload: Payload = try jws.decodedPayload()
         let date: Date = switch validationDate {
-        case .signedDate: signedDate(payload)?.date ?? Date()
+        case .signedDate: signedDate(payload) ?? Date()
         case .now: Date()
         case .fixed(let date): date
         }
