@@ -135,7 +135,8 @@ public final class PurchaseStore: Sendable {
     /// transaction on the store's worker thread before their event is queued, which reads `granted` instead
     /// of `purchased`. Register at launch, before the first poll: a purchase queued before its product was
     /// registered (one redelivered at launch) is granted as it leaves the queue, if the game has not polled
-    /// before it was queued; that grant's commit is the only one `poll` makes.
+    /// before it was queued. Those grants, and refunds queued before the first poll (see
+    /// `setDeductsRefundedConsumables`), are the only commits `poll` makes.
     /// C: `iosiap_ledger_register_currency`, `..._entitlement`.
     public func registerGrant(_ grant: Grant, for productID: String) throws(StoreError) {
         try ensureOpen()
