@@ -1,0 +1,51 @@
+import Foundation
+@testable import IOSiAPCore
+@testable import IOSiAPLocalStore
+import IOSiAPTestSupport
+import Testing
+
+/// Two processes (here: two connections on two threads) opening a fresh state directory's database at
+/// once, as the journal and the local store open theirs (write-ahead log, then the schema): each open
+/// succeeds or fails with a clear "locked" error, and the schema is never left half-migrated.
+@Suite struct FreshStateDirectoryOpenRaceTests {
+    @Test(arguments: [("journal.sqlite", Journal.migrations), ("localstore.sqlite", LocalStoreStateMigrations.all)])
+    func twoOpensOfAFreshDatabaseAtOnceNeverHalfMigrateIt(_ file: String, _ migrations: [String]) throws {
+        for round in 0..<50 {
+            let folder = TemporaryDirectory()
+            let path = folder.url.appendingPathComponent("\(round)-\(file)").path
+            let opened = Locked(0)
+            let failures = Locked<[StoreError]>([])
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            for _ in 0..<2 {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    start.wait()
+                    do throws(StoreError) {
+                        let database = try SQLiteDatabase(path: path)
+                        try database.prepareForDurableUse()
+                        try database.migrate(migrations)
+                        opened.withLock { $0 += 1 }
+                    } catch {
+                        failures.withLock { $0.append(error) }
+                    }
+                }.start()
+            }
+            start.signal()
+            start.signal()
+            group.wait()
+            for failure in failures.withLock({ $0 }) {
+                #expect(failure.code == .storageFailure && failure.message.contains("locked"), "round \(round): \(failure)")
+            }
+            let database = try SQLiteDatabase(path: path)
+            #expect(try database.query("PRAGMA integrity_check") == [[.text("ok")]])
+            // Whole or not begun: an open that succeeded left the latest schema; a later open completes one
+            // that no open finished.
+            if opened.withLock({ $0 }) > 0 { #expect(try database.userVersion == migrations.count, "round \(round)") }
+            try database.prepareForDurableUse()
+            try database.migrate(migrations)
+            #expect(try database.userVersion == migrations.count)
+        }
+    }
+}
