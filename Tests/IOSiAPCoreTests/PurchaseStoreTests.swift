@@ -225,6 +225,31 @@ import Testing
         #expect(try await store.pollFor(.milliseconds(100)).isEmpty)
     }
 
+    // MARK: Opening
+
+    @Test func anOpenRefusedBecauseAnotherStoreHoldsTheDirectoryNeverMakesItsBackend() throws {
+        let holder = try openStore()
+        defer { holder.close() }
+        let madeBackend = Locked(false)
+        #expect(throws: StoreError.self) {
+            _ = try PurchaseStore(stateDirectory: folder.state) { () throws(StoreError) in
+                madeBackend.withLock { $0 = true }
+                return (ScriptedBackend(), nil)
+            }
+        }
+        #expect(madeBackend.withLock { $0 } == false)
+    }
+
+    @Test func aBackendThatFailsToOpenLetsTheDirectoryGo() throws {
+        let failure = StoreError(.storageFailure, "the backend's state is damaged")
+        #expect(throws: failure) {
+            _ = try PurchaseStore(stateDirectory: folder.state) { () throws(StoreError) in throw failure }
+        }
+        let store = try openStore()
+        #expect(store.isOpen)
+        store.close()
+    }
+
     // MARK: Entitlements, revocation, closing
 
     @Test func entitlementsFollowPurchasesAndRevocations() async throws {

@@ -22,10 +22,31 @@ public final class PurchaseStore: Sendable {
     ///   - verifier: checks every transaction before the game hears of it (on the device or on a server);
     ///     `nil` delivers them unchecked.
     ///   - retryPolicy: when a verification that could not complete is tried again.
-    public init(backend: any StoreBackend, stateDirectory: StateDirectory, verifier: (any TransactionVerifier)? = nil,
-                retryPolicy: VerificationRetryPolicy = VerificationRetryPolicy(),
-                now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+    public convenience init(backend: any StoreBackend, stateDirectory: StateDirectory, verifier: (any TransactionVerifier)? = nil,
+                            retryPolicy: VerificationRetryPolicy = VerificationRetryPolicy(),
+                            now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+        try self.init(stateDirectory: stateDirectory, retryPolicy: retryPolicy, now: now) { () throws(StoreError) in
+            (backend, verifier)
+        }
+    }
+
+    /// Opens the store on `stateDirectory` over the backend and verifier `makeBackend` makes, called only once
+    /// the directory is this store's (its journal's lock taken): an open refused because another store holds
+    /// the directory never makes a backend, so a backend that keeps its own state there (the local store)
+    /// changes nothing. If `makeBackend` throws, the directory is let go and the error is thrown.
+    public init(stateDirectory: StateDirectory, retryPolicy: VerificationRetryPolicy = VerificationRetryPolicy(),
+                now: @escaping @Sendable () -> Date = { Date() },
+                makeBackend: () throws(StoreError) -> (backend: any StoreBackend, verifier: (any TransactionVerifier)?))
+        throws(StoreError) {
         let journal = try Journal(directory: stateDirectory)
+        let backend: any StoreBackend
+        let verifier: (any TransactionVerifier)?
+        do {
+            (backend, verifier) = try makeBackend()
+        } catch {
+            journal.releaseDirectory()
+            throw error
+        }
         let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
         let ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
         // The ledger settles each event as the worker queues it: its commits run on the worker's thread.

@@ -27,19 +27,19 @@ public struct LocalPurchaseStore: Sendable {
             throw StoreError(.invalidArgument,
                              "unknown storefront '\(storefront)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
         }
-        // The directory is taken first, by opening its journal: refused, the open stops here, before the local
-        // store creates or migrates its state or its signing chain. The journal is let go at once for the
-        // purchase store to take for good; only another open racing this one between the two can still
-        // refuse it after the local store opened.
-        try Journal(directory: stateDirectory).releaseDirectory()
-        let localStore = try LocalStore(catalog: catalog, stateDirectory: stateDirectory, bundleID: bundleID)
-        let store: PurchaseStore
-        do {
-            store = try PurchaseStore(backend: localStore, stateDirectory: stateDirectory, verifier: try verifier(localStore))
-        } catch {
-            localStore.close()
-            throw error
+        // The purchase store takes the directory (its journal's lock) before the local store opens: refused, the
+        // open stops there, before the local store creates or migrates its state or its signing chain.
+        var opened: LocalStore?
+        let store = try PurchaseStore(stateDirectory: stateDirectory) { () throws(StoreError) in
+            let localStore = try LocalStore(catalog: catalog, stateDirectory: stateDirectory, bundleID: bundleID)
+            var madeVerifier = false
+            defer { if !madeVerifier { localStore.close() } }
+            let transactionVerifier = try verifier(localStore)
+            madeVerifier = true
+            opened = localStore
+            return (localStore, transactionVerifier)
         }
+        guard let localStore = opened else { preconditionFailure("the purchase store opened without making its backend") }
         do {
             try localStore.setLocaleOverride(locale)
             try localStore.setStorefrontOverride(storefront)
