@@ -71,6 +71,29 @@ import Testing
     }
 }
 
+/// A payment whose verification is underway while launch redelivery finds its charge in the store's
+/// unfinished list is delivered once: as the payment's `purchased`.
+@Suite struct PaymentDuringLaunchRedeliveryTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    @Test func aChargeBothPaidForAndListedUnfinishedIsDeliveredOnce() async throws {
+        backend.holdUnfinishedList()                      // the store answers its unfinished list late
+        let verifier = StepVerifier([.waitForGate])       // the payment's check hangs
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+        let payment = try store.requestPayment(productID: "coins")
+        for _ in 0..<1000 where verifier.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        backend.openUnfinishedList()                      // it lists the payment's charge, unfinished
+        for _ in 0..<1000 where verifier.calls < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        verifier.open()
+        var events = try await store.pollUntilTerminal(of: payment)
+        events += try await store.pollFor(.milliseconds(150))
+        let purchases = events.filter { if case .purchased = $0 { true } else { false } }
+        #expect(purchases.count == 1 && purchases.first?.requestID == payment, "\(events)")
+    }
+}
+
 /// A verifier that follows a script, one step per call (after it, transactions verify): an outcome at
 /// once, or a wait until the test opens the gate, then verified.
 final class StepVerifier: TransactionVerifier, Sendable {
@@ -80,6 +103,7 @@ final class StepVerifier: TransactionVerifier, Sendable {
     }
 
     private let steps: Locked<[Step]>
+    private let callCount = Locked(0)
     private let gate = Locked<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(_ steps: [Step]) {
@@ -87,6 +111,7 @@ final class StepVerifier: TransactionVerifier, Sendable {
     }
 
     func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+        callCount.withLock { $0 += 1 }
         let step = steps.withLock { $0.isEmpty ? Step.outcome(.verified) : $0.removeFirst() }
         switch step {
         case .outcome(let outcome):
@@ -102,6 +127,9 @@ final class StepVerifier: TransactionVerifier, Sendable {
             return .verified
         }
     }
+
+    /// How many verifications were asked for.
+    var calls: Int { callCount.withLock { $0 } }
 
     /// How many verifications wait for the gate.
     var waiting: Int { gate.withLock { $0.waiting.count } }

@@ -31,6 +31,9 @@ struct SharedStoreState {
     var products: [String: StoreProduct] = [:]
     /// Transactions already queued as `purchased` in this launch, so that each is delivered once per launch.
     var deliveredTransactionIDs = Set<UInt64>()
+    /// Payments' transactions being verified and delivered now: their payment tells them, so a delivery of
+    /// the same charge from elsewhere (launch redelivery finding it unfinished in the store) stays quiet.
+    var paymentsBeingDelivered = Set<UInt64>()
     /// Refunds being verified now: the same refund reported twice (at launch, by the store's updates and
     /// its unfinished list) is checked and told once.
     var revocationsInFlight = Set<UInt64>()
@@ -186,14 +189,19 @@ final class StoreWorker: Sendable {
         do {
             switch try await backend.purchase(request, product: product) {
             case .purchased(let transaction):
+                state.withLock { _ = $0.paymentsBeingDelivered.insert(transaction.id) }
+                @Sendable func deliverPayment() async {
+                    await deliver(transaction, requestID: requestID)
+                    _ = state.withLock { $0.paymentsBeingDelivered.remove(transaction.id) }
+                }
                 if verifier == nil {
                     // Nothing to wait for: delivered at once, before any update the purchase caused (an
                     // upgrade's `expired`).
-                    await deliver(transaction, requestID: requestID)
+                    await deliverPayment()
                 } else {
                     // Verified beside the job loop: a slow server holds up no later request. The store keeps
                     // the transaction unfinished until the game finishes it, so a close meanwhile loses nothing.
-                    runBeside { await self.deliver(transaction, requestID: requestID) }
+                    runBeside { await deliverPayment() }
                 }
             case .cancelled:
                 events.push(.cancelled(requestID: requestID, productID: product.id))
@@ -390,7 +398,9 @@ final class StoreWorker: Sendable {
     }
 
     private func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {
-        let isFirst = state.withLock { $0.deliveredTransactionIDs.insert(transaction.id).inserted }
+        let isFirst = state.withLock { state in
+            !state.paymentsBeingDelivered.contains(transaction.id) && state.deliveredTransactionIDs.insert(transaction.id).inserted
+        }
         if isFirst { events.push(.purchased(requestID: requestID, transaction: transaction)) }
     }
 }
