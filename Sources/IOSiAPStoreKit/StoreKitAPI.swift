@@ -32,6 +32,8 @@ public protocol StoreKitAPI: Sendable {
     func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<Transaction>]
     /// `PurchaseIntent.intents`: purchases the user starts in the App Store. Started once, when the store opens.
     func purchaseIntents() -> AsyncStream<Product>
+    /// `AppTransaction.shared` (iOS 16, macOS 13, tvOS 16, visionOS 1), with StoreKit's verdict.
+    func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction>
 }
 
 /// `Product.SubscriptionInfo.Status`: the state, the latest transaction and the renewal info's intent.

@@ -131,6 +131,27 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         return code
     }
 
+    /// StoreKit's App Transaction, only when StoreKit verified it and it names an environment this library
+    /// knows: an unverified record is never handed to the game as if it were the App Store's.
+    public func appTransaction() async throws(StoreError) -> AppTransaction {
+        let result: StoreKitVerified<StoreKitAppTransaction>
+        do { result = try await api.appTransaction() } catch { throw StoreKitErrorMapping.error(error) }
+        let app: StoreKitAppTransaction
+        switch result {
+        case .unverified(_, let failure): throw StoreKitErrorMapping.error(failure)
+        case .verified(let verified): app = verified
+        }
+        guard let environment = StoreEnvironment(rawValue: app.environment) else {
+            throw StoreKitErrorMapping.unknownEnvironment(app.environment)
+        }
+        return AppTransaction(
+            environment: environment, bundleID: app.bundleID, appVersion: app.appVersion, originalAppVersion: app.originalAppVersion,
+            originalPurchaseDate: app.originalPurchaseDate, signedDate: app.signedDate, preorderDate: app.preorderDate,
+            appID: app.appID, appVersionID: app.appVersionID, appTransactionID: app.appTransactionID,
+            originalPlatform: app.originalPlatform, deviceVerification: app.deviceVerification.base64EncodedString(),
+            deviceVerificationNonce: app.deviceVerificationNonce, signedJWS: app.jwsRepresentation)
+    }
+
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
         let statuses: [StoreKitSubscriptionStatus<API.Transaction>]
         do { statuses = try await api.subscriptionStatuses(groupID: groupID) } catch { throw StoreKitErrorMapping.error(error) }

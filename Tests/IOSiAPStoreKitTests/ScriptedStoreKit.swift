@@ -47,6 +47,7 @@ final class ScriptedStoreKit: StoreKitAPI {
         var finished: [UInt64] = []
         var storefront: String? = "FRA"
         var statuses: [StoreKitSubscriptionStatus<FakeTransaction>] = []
+        var appTransaction: Result<StoreKitVerified<StoreKitAppTransaction>, StoreKitFailure> = .success(.verified(ScriptedStoreKit.sampleAppTransaction))
     }
 
     let script = Locked(Script())
@@ -70,6 +71,18 @@ final class ScriptedStoreKit: StoreKitAPI {
     }
 
     func purchaseIntents() -> AsyncStream<FakeProduct> { intents }
+
+    func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction> {
+        try script.withLock { $0.appTransaction }.get()
+    }
+
+    /// An app first bought at version 1.0, now at 2.1, as the sandbox signs it.
+    static let sampleAppTransaction = StoreKitAppTransaction(
+        appID: nil, appVersion: "2.1", appVersionID: nil, bundleID: "com.example.game", environment: "Sandbox",
+        originalAppVersion: "1.0", originalPurchaseDate: Date(timeIntervalSince1970: 1_600_000_000), preorderDate: nil,
+        deviceVerification: Data([1, 2, 3]), deviceVerificationNonce: UUID(uuidString: "48C8B92D-CE0D-4229-BEDF-E61B4F9CFC92")!,
+        signedDate: Date(timeIntervalSince1970: 1_767_225_600), appTransactionID: "704289572311459405", originalPlatform: "iOS",
+        jwsRepresentation: "header.app-transaction.signature")
 
     /// What `Transaction.updates` reports next.
     func sendUpdate(_ update: StoreKitVerified<FakeTransaction>) { sink.yield(update) }

@@ -219,4 +219,4 @@ let commands: [Command] = [
         try store.resetToDefaultState()
         out.done("reset", [:])
     },
-] + serverAPICommands
+] + serverAPICommands + appTransactionCommands

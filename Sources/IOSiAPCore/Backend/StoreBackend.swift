@@ -51,6 +51,9 @@ public protocol StoreBackend: Sendable {
     /// (StoreKit 2: `Product.SubscriptionInfo.status(for:)`).
     func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus?
 
+    /// The app's own signed purchase record (StoreKit 2: `AppTransaction.shared`), verified by the store.
+    func appTransaction() async throws(StoreError) -> AppTransaction
+
     /// The store's own reports. Called once, when the core opens; the stream ends when the backend closes.
     func updates() -> AsyncStream<StoreUpdate>
 

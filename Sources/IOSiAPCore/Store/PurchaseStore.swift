@@ -231,6 +231,15 @@ public final class PurchaseStore: Sendable {
         return try await worker.backend.subscriptionStatus(groupID: groupID)
     }
 
+    /// The app's own signed purchase record: the version the user first got and when, for a paid-to-free
+    /// migration or a pre-order bonus, with its JWS for the game's server. On StoreKit it may reach the App
+    /// Store (and ask the user to sign in) the first time; StoreKit's verification failures are thrown.
+    /// C: `iosiap_app_transaction`.
+    public func appTransaction() async throws(StoreError) -> AppTransaction {
+        try ensureOpen()
+        return try await worker.backend.appTransaction()
+    }
+
     /// Whether transactions are verified before the game hears of them.
     public var verifiesTransactions: Bool { worker.verifier != nil }
 

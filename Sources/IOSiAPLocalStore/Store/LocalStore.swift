@@ -183,6 +183,27 @@ public final class LocalStore: StoreBackend {
         watcher.withLock { $0 }?.stop()
     }
 
+    public func appTransaction() async throws(StoreError) -> AppTransaction {
+        try failIfSimulated(.appTransaction, try currentSettings())
+        return try signAppTransaction()
+    }
+
+    /// The App Transaction the game gets now, signed with the store's chain (LocalAppTransaction.swift); no
+    /// simulated error applies (for the transaction manager and tests).
+    public func signAppTransaction() throws(StoreError) -> AppTransaction {
+        let signedDate = now()
+        let record = try state.withLock { state throws(StoreError) in try LocalAppTransaction.record(in: state.database, at: signedDate) }
+        return try LocalAppTransaction.sign(record, signer: signer, environment: environment, at: signedDate)
+    }
+
+    /// Sets the app version the user first got, which App Transactions sign from now on, and the current
+    /// one (`nil`: the same); kept in the state directory (LocalAppTransaction.swift).
+    public func setOriginalAppVersion(_ version: String, appVersion: String? = nil) throws(StoreError) {
+        try state.withLock { state throws(StoreError) in
+            try LocalAppTransaction.setVersions(original: version, current: appVersion, in: state.database, at: now())
+        }
+    }
+
     // MARK: - Controls (SKTestSession)
 
     /// The settings in force: the catalog's with the controls' overrides.

@@ -204,16 +204,41 @@ public struct LiveStoreKit: StoreKitAPI {
         case .verified(let transaction):
             return .verified(LiveTransaction(transaction, jws: result.jwsRepresentation))
         case .unverified(let transaction, let error):
-            let failure: StoreKitVerificationFailure = switch error {
-            case .invalidCertificateChain: .invalidCertificateChain
-            case .invalidDeviceVerification: .invalidDeviceVerification
-            case .invalidEncoding: .invalidEncoding
-            case .invalidSignature: .invalidSignature
-            case .missingRequiredProperties: .missingRequiredProperties
-            case .revokedCertificate: .revokedCertificate
-            @unknown default: .invalidSignature
-            }
-            return .unverified(LiveTransaction(transaction, jws: result.jwsRepresentation), failure)
+            return .unverified(LiveTransaction(transaction, jws: result.jwsRepresentation), verificationFailure(error))
+        }
+    }
+
+    private static func verificationFailure<Signed>(_ error: VerificationResult<Signed>.VerificationError) -> StoreKitVerificationFailure {
+        switch error {
+        case .invalidCertificateChain: .invalidCertificateChain
+        case .invalidDeviceVerification: .invalidDeviceVerification
+        case .invalidEncoding: .invalidEncoding
+        case .invalidSignature: .invalidSignature
+        case .missingRequiredProperties: .missingRequiredProperties
+        case .revokedCertificate: .revokedCertificate
+        @unknown default: .invalidSignature
+        }
+    }
+
+    public func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction> {
+        let result: VerificationResult<StoreKit.AppTransaction>
+        do { result = try await StoreKit.AppTransaction.shared } catch { throw Self.failure(error) }
+        let jws = result.jwsRepresentation
+        func read(_ app: StoreKit.AppTransaction) -> StoreKitAppTransaction {
+            // appTransactionID and originalPlatform are properties from iOS 18.4 (macOS 15.4) on, newer than the
+            // deployment targets: read from the record's JSON, which carries them wherever the App Store signs them.
+            let json = (try? JSONSerialization.jsonObject(with: app.jsonRepresentation)) as? [String: Any]
+            return StoreKitAppTransaction(
+                appID: app.appID, appVersion: app.appVersion, appVersionID: app.appVersionID, bundleID: app.bundleID,
+                environment: app.environment.rawValue, originalAppVersion: app.originalAppVersion,
+                originalPurchaseDate: app.originalPurchaseDate, preorderDate: app.preorderDate,
+                deviceVerification: app.deviceVerification, deviceVerificationNonce: app.deviceVerificationNonce,
+                signedDate: app.signedDate, appTransactionID: json?["appTransactionId"] as? String,
+                originalPlatform: json?["originalPlatform"] as? String, jwsRepresentation: jws)
+        }
+        switch result {
+        case .verified(let app): return .verified(read(app))
+        case .unverified(let app, let error): return .unverified(read(app), Self.verificationFailure(error))
         }
     }
 

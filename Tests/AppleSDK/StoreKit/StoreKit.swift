@@ -396,6 +396,31 @@ extension VerificationResult where SignedType == Transaction {
     public var jwsRepresentation: String { fatalError() }
 }
 
+@available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+extension VerificationResult where SignedType == AppTransaction {
+    public var jwsRepresentation: String { fatalError() }
+}
+
+// MARK: - AppTransaction
+
+@available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
+public struct AppTransaction: Sendable {
+    public var jsonRepresentation: Data { fatalError() }
+    public let appID: UInt64?
+    public let appVersion: String
+    public let appVersionID: UInt64?
+    public let bundleID: String
+    public let environment: AppStore.Environment
+    public let originalAppVersion: String
+    public let originalPurchaseDate: Date
+    public let preorderDate: Date?
+    public let deviceVerification: Data
+    public let deviceVerificationNonce: UUID
+    public let signedDate: Date
+    public static var shared: VerificationResult<AppTransaction> { get async throws { fatalError() } }
+    public static func refresh() async throws -> VerificationResult<AppTransaction> { fatalError() }
+}
+
 // MARK: - Transaction
 
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
