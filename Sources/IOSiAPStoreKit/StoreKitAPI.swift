@@ -10,10 +10,15 @@ public protocol StoreKitAPI: Sendable {
 
     /// `Product.products(for:)`.
     func products(for ids: [String]) async throws(StoreKitFailure) -> [Product]
-    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken` and `.promotionalOffer(offerID:signature:)`;
-    /// with a UI context, `product.purchase(confirmIn:options:)` where the platform has it.
+    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken`, `.promotionalOffer(offerID:signature:)`
+    /// and `.winBackOffer(_:)` (the product's win-back offer with that id); with a UI context,
+    /// `product.purchase(confirmIn:options:)` where the platform has it.
     func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
-                  uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
+                  winBackOfferID: String?, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
+    /// Starts `AppStore.presentOfferCodeRedeemSheet(in:)` in the UI context's window scene and returns: the sheet
+    /// shows the user its own errors, and a code redeemed arrives through `Transaction.updates`. Throws when it
+    /// cannot start: `.unsupported` where StoreKit has no such sheet (macOS, tvOS), no or a wrong UI context.
+    func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure)
     /// `Transaction.updates`: started once, when the store opens.
     func transactionUpdates() -> AsyncStream<StoreKitVerified<Transaction>>
     /// `Transaction.unfinished`.

@@ -86,7 +86,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         let result: StoreKitPurchaseResult<API.Transaction>
         do {
             result = try await api.purchase(storeKitProduct, quantity: request.quantity, appAccountToken: request.appAccountToken,
-                                            promotionalOffer: request.promotionalOffer, uiContext: request.uiContext)
+                                            promotionalOffer: request.promotionalOffer, winBackOfferID: request.winBackOfferID,
+                                            uiContext: request.uiContext)
         } catch .userCancelled {
             return .cancelled  // StoreKit sometimes throws it instead of returning it: still not a failure
         } catch {
@@ -101,6 +102,12 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         case .pending:
             return .deferred
         }
+    }
+
+    /// Starts StoreKit's offer code sheet; what the user redeems arrives through `Transaction.updates`, as a
+    /// purchase without a request.
+    public func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreError) {
+        do { try api.presentOfferCodeRedeemSheet(uiContext: uiContext) } catch { throw StoreKitErrorMapping.error(error) }
     }
 
     public func restore() async throws(StoreError) -> [StoreTransaction] {

@@ -41,6 +41,9 @@ final class ScriptedStoreKit: StoreKitAPI {
         var productsFailure: StoreKitFailure?
         var purchases: [Result<StoreKitPurchaseResult<FakeTransaction>, StoreKitFailure>] = []
         var purchaseRequests: [PaymentRequest] = []
+        /// The UI contexts the offer code sheet was asked for with, and what asking throws.
+        var offerCodeSheets: [UIContext?] = []
+        var offerCodeSheetFailure: StoreKitFailure?
         var unfinished: [StoreKitVerified<FakeTransaction>] = []
         var entitlements: [StoreKitVerified<FakeTransaction>] = []
         var syncFailure: StoreKitFailure?
@@ -98,10 +101,11 @@ final class ScriptedStoreKit: StoreKitAPI {
     }
 
     func purchase(_ product: FakeProduct, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
-                  uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
+                  winBackOfferID: String?, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
         let next = script.withLock { script in
             script.purchaseRequests.append(PaymentRequest(productID: product.id, quantity: quantity, appAccountToken: appAccountToken,
-                                                          promotionalOffer: promotionalOffer, uiContext: uiContext))
+                                                          promotionalOffer: promotionalOffer, uiContext: uiContext,
+                                                          winBackOfferID: winBackOfferID))
             return script.purchases.isEmpty ? nil : script.purchases.removeFirst()
         }
         guard let next else { throw .unknown }
@@ -117,6 +121,13 @@ final class ScriptedStoreKit: StoreKitAPI {
     }
 
     func finish(transactionID: UInt64) async { script.withLock { $0.finished.append(transactionID) } }
+
+    func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure) {
+        try script.withLock { script throws(StoreKitFailure) in
+            script.offerCodeSheets.append(uiContext)
+            if let failure = script.offerCodeSheetFailure { throw failure }
+        }
+    }
 
     var canMakePayments: Bool { true }
 }

@@ -41,6 +41,11 @@ public protocol StoreBackend: Sendable {
     /// Tells the store the game has granted a transaction.
     func finish(transactionID: UInt64) async throws(StoreError)
 
+    /// Starts the App Store's sheet where the user enters an offer code (StoreKit 2:
+    /// `AppStore.presentOfferCodeRedeemSheet(in:)`) and returns without waiting for it; a code redeemed
+    /// arrives through `updates()` as a purchase. Throws when the sheet cannot be shown here.
+    func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreError)
+
     /// Whether this user may make payments at all.
     var canMakePayments: Bool { get }
 

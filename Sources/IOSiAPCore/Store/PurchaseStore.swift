@@ -246,6 +246,17 @@ public final class PurchaseStore: Sendable {
     /// Whether this user may make payments. C: `iosiap_can_make_payments`.
     public var canMakePayments: Bool { worker.backend.canMakePayments }
 
+    /// Shows the App Store's sheet where the user enters an offer code, near the game's window scene
+    /// (`uiContext`; StoreKit: `AppStore.presentOfferCodeRedeemSheet(in:)`, iOS and visionOS only, else
+    /// `unsupportedPlatform`). It returns once the sheet is asked for: a code the user redeems reaches the game
+    /// as a `purchased` event without a request, carrying offer type `offerCode` and the code's reference name.
+    /// The local store records the call (`LocalStore.offerCodeRedeemSheetRequests`); `iosiap-store
+    /// redeem-code` plays what the user enters. C: `iosiap_present_offer_code_redeem_sheet`.
+    public func presentOfferCodeRedeemSheet(uiContext: UIContext? = nil) throws(StoreError) {
+        try ensureOpen()
+        try worker.backend.presentOfferCodeRedeemSheet(uiContext: uiContext)
+    }
+
     /// Whether the store is open.
     public var isOpen: Bool { worker.state.withLock { $0.isOpen } }
 

@@ -50,6 +50,9 @@ enum RequestValidation {
         if let offer = request.promotionalOffer {
             try validatePromotionalOffer(offer, for: product)
         }
+        if let offerID = request.winBackOfferID {
+            try validateWinBackOffer(offerID, for: product, alongside: request.promotionalOffer)
+        }
         return product
     }
 
@@ -71,6 +74,26 @@ enum RequestValidation {
             let known = subscription.promotionalOffers.compactMap(\.id)
             throw StoreError(.invalidOfferIdentifier,
                              "'\(product.id)' has no promotional offer '\(offer.offerID)'"
+                             + (known.isEmpty ? "; it has none" : "; it has: \(known.joined(separator: ", "))"))
+        }
+    }
+
+    /// StoreKit's checks of a win-back offer before it asks the App Store: one offer per payment, and an
+    /// offer the product has. Eligibility is the store's to decide.
+    private static func validateWinBackOffer(_ offerID: String, for product: StoreProduct,
+                                             alongside promotional: SignedPromotionalOffer?) throws(StoreError) {
+        try validateIdentifier(offerID, "win-back offer id")
+        guard promotional == nil else {
+            throw StoreError(.invalidArgument, "a payment redeems one offer: a promotional offer or a win-back offer, not both")
+        }
+        guard let subscription = product.subscription, product.type == .autoRenewable else {
+            throw StoreError(.invalidOfferIdentifier,
+                             "'\(product.id)' is not an auto-renewable subscription; win-back offers apply to those only")
+        }
+        guard subscription.winBackOffers.contains(where: { $0.id == offerID }) else {
+            let known = subscription.winBackOffers.compactMap(\.id)
+            throw StoreError(.invalidOfferIdentifier,
+                             "'\(product.id)' has no win-back offer '\(offerID)'"
                              + (known.isEmpty ? "; it has none" : "; it has: \(known.joined(separator: ", "))"))
         }
     }

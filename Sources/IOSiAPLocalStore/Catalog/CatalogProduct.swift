@@ -13,7 +13,7 @@ public struct CatalogLocalization: Sendable, Equatable {
 
 /// An offer as the catalog defines it; its price is formatted when a storefront is chosen.
 public struct CatalogOffer: Sendable, Equatable {
-    /// The promotional offer id; `nil` for an introductory offer.
+    /// The promotional or win-back offer id, or the offer code's reference name; `nil` for an introductory offer.
     public let id: String?
     /// How the offer is paid.
     public let paymentMode: OfferPaymentMode
@@ -52,6 +52,10 @@ public struct CatalogSubscription: Sendable, Equatable {
     public let introductoryOffer: CatalogOffer?
     /// The promotional offers (`adHocOffers`).
     public let promotionalOffers: [CatalogOffer]
+    /// The offer codes (`codeOffers`).
+    public internal(set) var codeOffers: [CatalogCodeOffer] = []
+    /// The win-back offers (`winbackOffers`).
+    public internal(set) var winBackOffers: [CatalogWinBackOffer] = []
 }
 
 /// One product of a `.storekit` catalog.
@@ -76,8 +80,20 @@ public struct CatalogProduct: Sendable, Equatable {
         switch offer.type {
         case .introductory: subscription?.introductoryOffer
         case .promotional: subscription?.promotionalOffers.first { $0.id == offer.id }
-        case .offerCode, .winBack: nil
+        case .offerCode: subscription?.codeOffers.first { $0.terms.id == offer.id }?.terms
+        case .winBack: subscription?.winBackOffers.first { $0.terms.id == offer.id }?.terms
         }
+    }
+
+    /// The offer with id `id` (a promotional or win-back offer id, an offer code's reference name) that a
+    /// purchase waiting for approval or the next renewal redeems. App Store Connect keeps these ids unique
+    /// across offer types (its "Create a Win-Back Offer" notes), so the id alone names the offer.
+    func redeemedOffer(id: String) -> (TransactionOffer, CatalogOffer)? {
+        for type in [OfferType.promotional, .offerCode, .winBack] {
+            let offer = TransactionOffer(type: type, id: id)
+            if let terms = self.offer(offer) { return (offer, terms) }
+        }
+        return nil
     }
 
     /// The localization for `locale`: the exact locale, else one of the same language, else `en_US`,

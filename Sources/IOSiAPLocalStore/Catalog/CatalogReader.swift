@@ -85,14 +85,22 @@ struct CatalogReader {
                           "'\(entry.recurringSubscriptionPeriod)' is not a period like P1W, P1M or P1Y")
         }
         let introductory: CatalogOffer? = if let offer = entry.introductoryOffer ?? entry.introductoryOffers?.first {
-            try self.offer(offer, isPromotional: false,
+            try self.offer(offer, idKey: nil,
                            at: entry.introductoryOffer != nil ? "\(path).introductoryOffer" : "\(path).introductoryOffers[0]")
         } else {
             nil
         }
         var promotional: [CatalogOffer] = []
         for (offset, offer) in (entry.adHocOffers ?? []).enumerated() {
-            promotional.append(try self.offer(offer, isPromotional: true, at: "\(path).adHocOffers[\(offset)]"))
+            promotional.append(try self.offer(offer, idKey: "offerID", at: "\(path).adHocOffers[\(offset)]"))
+        }
+        var codes: [CatalogCodeOffer] = []
+        for (offset, code) in (entry.codeOffers ?? []).enumerated() {
+            codes.append(try codeOffer(code, at: "\(path).codeOffers[\(offset)]"))
+        }
+        var winBacks: [CatalogWinBackOffer] = []
+        for (offset, winBack) in (entry.winbackOffers ?? []).enumerated() {
+            winBacks.append(try winBackOffer(winBack, at: "\(path).winbackOffers[\(offset)]"))
         }
         return CatalogProduct(
             id: entry.productID, type: .autoRenewable, referenceName: entry.referenceName ?? entry.productID,
@@ -101,10 +109,59 @@ struct CatalogReader {
             localizations: localizations(entry.localizations),
             subscription: CatalogSubscription(
                 groupID: group.id, groupName: group.name ?? group.id, level: entry.groupNumber ?? 1,
-                period: period, introductoryOffer: introductory, promotionalOffers: promotional))
+                period: period, introductoryOffer: introductory, promotionalOffers: promotional,
+                codeOffers: codes, winBackOffers: winBacks))
     }
 
-    private func offer(_ entry: StoreKitConfigurationFile.OfferEntry, isPromotional: Bool,
+    /// An offer code: its terms, identified by its reference name, and who may redeem it.
+    private func codeOffer(_ entry: StoreKitConfigurationFile.CodeOfferEntry, at path: String) throws(StoreError) -> CatalogCodeOffer {
+        let terms = try offer(.init(internalID: entry.internalID, offerID: entry.referenceName, referenceName: entry.referenceName,
+                                    paymentMode: entry.paymentMode, subscriptionPeriod: entry.subscriptionPeriod,
+                                    numberOfPeriods: entry.numberOfPeriods, displayPrice: entry.displayPrice),
+                              idKey: "referenceName", at: path)
+        var eligibility: Set<OfferCodeEligibility> = []
+        for (offset, name) in (entry.eligibility ?? []).enumerated() {
+            guard let who = OfferCodeEligibility(rawValue: name) else {
+                throw invalid("\(path).eligibility[\(offset)]", "unknown eligibility '\(name)'; known: new, existing, expired")
+            }
+            eligibility.insert(who)
+        }
+        guard !eligibility.isEmpty else { throw invalid("\(path).eligibility", "an offer code needs new, existing or expired") }
+        return CatalogCodeOffer(terms: terms, eligibility: eligibility, isStackable: entry.isStackable ?? false)
+    }
+
+    /// A win-back offer: its terms and its eligibility rules, each a number of months within 0…120.
+    private func winBackOffer(_ entry: StoreKitConfigurationFile.WinBackOfferEntry, at path: String) throws(StoreError) -> CatalogWinBackOffer {
+        let terms = try offer(.init(internalID: entry.internalID, offerID: entry.offerID, referenceName: entry.referenceName,
+                                    paymentMode: entry.paymentMode, subscriptionPeriod: entry.subscriptionPeriod,
+                                    numberOfPeriods: entry.numberOfPeriods, displayPrice: entry.displayPrice),
+                              idKey: "offerID", at: path)
+        func months(_ value: Int?, _ key: String) throws(StoreError) -> Int? {
+            guard let value else { return nil }
+            guard (0...CatalogWinBackOffer.maximumMonths).contains(value) else {
+                throw invalid("\(path).\(key)", "\(value) is not a number of months within 0…\(CatalogWinBackOffer.maximumMonths)")
+            }
+            return value
+        }
+        let sinceKey = "customerEligibilityTimeSinceLastSubscribedInMonths"
+        var since: ClosedRange<Int>?
+        if let range = entry.customerEligibilityTimeSinceLastSubscribedInMonths {
+            let minimum = try months(range.minimum, "\(sinceKey).minimum") ?? 0
+            let maximum = try months(range.maximum, "\(sinceKey).maximum") ?? CatalogWinBackOffer.maximumMonths
+            guard minimum <= maximum else { throw invalid("\(path).\(sinceKey)", "minimum \(minimum) is above maximum \(maximum)") }
+            since = minimum...maximum
+        }
+        return CatalogWinBackOffer(
+            terms: terms,
+            minimumPaidMonths: try months(entry.customerEligibilityPaidSubscriptionDurationInMonths,
+                                          "customerEligibilityPaidSubscriptionDurationInMonths"),
+            monthsSinceLastSubscribed: since,
+            monthsBetweenOffers: try months(entry.customerEligibilityWaitBetweenOffersInMonths,
+                                            "customerEligibilityWaitBetweenOffersInMonths"))
+    }
+
+    /// An offer's terms; `idKey` names the key its id comes from (`nil`: an introductory offer, which has none).
+    private func offer(_ entry: StoreKitConfigurationFile.OfferEntry, idKey: String?,
                        at path: String) throws(StoreError) -> CatalogOffer {
         let mode: OfferPaymentMode = switch entry.paymentMode {
         case "free": .freeTrial
@@ -122,10 +179,10 @@ struct CatalogReader {
         } else {
             try self.price(entry.displayPrice ?? "", at: "\(path).displayPrice")
         }
-        if isPromotional && (entry.offerID ?? "").isEmpty {
-            throw invalid("\(path).offerID", "a promotional offer needs an offer id")
+        if let idKey, (entry.offerID ?? "").isEmpty {
+            throw invalid("\(path).\(idKey)", "the offer needs an id here")
         }
-        return CatalogOffer(id: isPromotional ? entry.offerID : nil, paymentMode: mode, period: period,
+        return CatalogOffer(id: idKey == nil ? nil : entry.offerID, paymentMode: mode, period: period,
                             periodCount: count, price: price)
     }
 

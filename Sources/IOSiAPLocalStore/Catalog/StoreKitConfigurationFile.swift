@@ -44,6 +44,7 @@ struct StoreKitConfigurationFile: Decodable {
 
     struct SubscriptionEntry: Decodable {
         var adHocOffers: [OfferEntry]?
+        var codeOffers: [CodeOfferEntry]?
         var displayPrice: String
         var familyShareable: Bool?
         var groupNumber: Int?
@@ -56,6 +57,41 @@ struct StoreKitConfigurationFile: Decodable {
         var referenceName: String?
         var subscriptionGroupID: String?
         var type: String?
+        var winbackOffers: [WinBackOfferEntry]?
+    }
+
+    /// An offer code (`codeOffers[]`, format 1.1+): identified by its reference name, which transactions
+    /// redeeming it carry as their offer id; `eligibility` lists "new", "existing" and "expired".
+    struct CodeOfferEntry: Decodable {
+        var internalID: String?
+        var referenceName: String?
+        var paymentMode: String
+        var subscriptionPeriod: String
+        var numberOfPeriods: Int?
+        var displayPrice: String?
+        var eligibility: [String]?
+        var isStackable: Bool?
+    }
+
+    /// A win-back offer (`winbackOffers[]`, format 3.0+). Every public file has the array empty, so the
+    /// element's keys are not confirmed: the offer's terms use the keys of the other offers, and the
+    /// eligibility the App Store Connect API's names for a win-back offer's customer eligibility.
+    struct WinBackOfferEntry: Decodable {
+        var internalID: String?
+        var offerID: String?
+        var referenceName: String?
+        var paymentMode: String
+        var subscriptionPeriod: String
+        var numberOfPeriods: Int?
+        var displayPrice: String?
+        var customerEligibilityPaidSubscriptionDurationInMonths: Int?
+        var customerEligibilityTimeSinceLastSubscribedInMonths: MonthRange?
+        var customerEligibilityWaitBetweenOffersInMonths: Int?
+
+        struct MonthRange: Decodable {
+            var minimum: Int?
+            var maximum: Int?
+        }
     }
 
     struct OfferEntry: Decodable {

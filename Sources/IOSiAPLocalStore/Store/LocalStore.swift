@@ -23,6 +23,8 @@ public final class LocalStore: StoreBackend {
     private let now: @Sendable () -> Date
     private let updateStream: AsyncStream<StoreUpdate>
     private let updateSink: AsyncStream<StoreUpdate>.Continuation
+    /// How many times the game asked for the offer code sheet (`presentOfferCodeRedeemSheet`).
+    private let offerCodeSheets = Locked(0)
     /// Started by `updates()`, when a purchase store has taken the state directory: a store opened only to
     /// be refused, or by the transaction manager, watches nothing.
     private let watcher = Locked<PeriodicWatcher?>(nil)
@@ -102,12 +104,15 @@ public final class LocalStore: StoreBackend {
         return try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
                 if let signed = request.promotionalOffer { try offers.redeem(signed, for: item, in: state, at: now()) }
+                let winBack = try request.winBackOfferID.map { (id) throws(StoreError) in
+                    try SubscriptionOfferRules.winBackOffer(id, of: item, catalog: catalog, in: state, timeRate: settings.timeRate, at: now())
+                }
                 if settings.askToBuyEnabled || settings.interruptedPurchasesEnabled {
                     // The offer waits with the purchase: a parent's approval charges the offer's price.
                     try state.addPendingPurchase(request, kind: settings.askToBuyEnabled ? .askToBuy : .interrupted, at: now())
                     return .deferred
                 }
-                return .purchased(try charge(item, request, offer: offer, settings, in: state))
+                return .purchased(try charge(item, request, offer: offer ?? winBack, settings, in: state))
             }
         }
     }
@@ -128,6 +133,15 @@ public final class LocalStore: StoreBackend {
     }
 
     public var canMakePayments: Bool { true }
+
+    /// Records the call: the local store has no sheet to show. What the user would enter there is played with
+    /// `redeemOfferCode(productID:referenceName:)` (`iosiap-store redeem-code`).
+    public func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreError) {
+        offerCodeSheets.withLock { $0 += 1 }
+    }
+
+    /// How many times the game asked this store for the offer code sheet.
+    public var offerCodeRedeemSheetRequests: Int { offerCodeSheets.withLock { $0 } }
 
     public func storefront() async throws(StoreError) -> String {
         try currentSettings().storefront.code
@@ -301,7 +315,11 @@ public final class LocalStore: StoreBackend {
                 }
                 let request = PaymentRequest(productID: pending.productID, quantity: pending.quantity,
                                              appAccountToken: pending.appAccountToken)
-                let offer = try pending.offerID.map { (id) throws(StoreError) in try PromotionalOffers.terms(id, of: item) }
+                // A promotional or win-back offer waited with the purchase: its id names it (ids are unique across types).
+                let offer = try pending.offerID.map { (id) throws(StoreError) in
+                    guard let redeemed = item.redeemedOffer(id: id) else { return try PromotionalOffers.terms(id, of: item) }
+                    return redeemed
+                }
                 return try charge(item, request, offer: offer, settings, pendingID: pending.id, in: state)
             }
         }
@@ -421,6 +439,28 @@ public final class LocalStore: StoreBackend {
         }
         let transaction = try state.withLock { state throws(StoreError) in
             try charge(item, PaymentRequest(productID: productID, quantity: quantity), offer: nil, settings, in: state)
+        }
+        updateSink.yield(.purchased(transaction))
+        return transaction
+    }
+
+    /// The user redeems offer code `referenceName` of subscription `productID` in the App Store, outside the
+    /// game (StoreKit: the offer code redemption sheet, or a code's URL): charged now at the offer's price, it
+    /// reaches the game as a `purchased` event without a request, with offer type 3 (`offerCode`) and the
+    /// reference name as offer id. A current subscriber of the same product gets it from the next renewal.
+    /// Refused with `ineligibleForOffer`, charging nothing, when the code is not for this user (new, existing
+    /// or expired subscribers of the group); `iosiap-store redeem-code`.
+    @discardableResult
+    public func redeemOfferCode(productID: String, referenceName: String) throws(StoreError) -> StoreTransaction {
+        let settings = try currentSettings()
+        guard let item = catalog.product(id: productID) else {
+            throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
+        }
+        let transaction = try state.withLock { state throws(StoreError) in
+            try state.database.transaction { () throws(StoreError) in
+                let offer = try SubscriptionOfferRules.offerCode(referenceName, of: item, in: state, at: now())
+                return try charge(item, PaymentRequest(productID: productID), offer: offer, settings, in: state)
+            }
         }
         updateSink.yield(.purchased(transaction))
         return transaction

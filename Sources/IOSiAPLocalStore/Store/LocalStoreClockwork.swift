@@ -134,7 +134,9 @@ struct LocalStoreClockwork: Sendable {
         let offer = try nextRenewalOffer(after: latest, into: item, redeemed: state.chainState(of: latest.id)?.renewOfferID, in: state)
         let end = offer.map { settings.timeRate.end(of: $0.terms.period, count: $0.terms.periodsPerTransaction, from: start) }
             ?? settings.timeRate.end(of: subscription.period, from: start)
-        if offer?.offer.type == .promotional { try state.updateChain(latest.id) { $0.renewOfferID = nil } }  // redeemed now
+        if let type = offer?.offer.type, type == .promotional || type == .offerCode {
+            try state.updateChain(latest.id) { $0.renewOfferID = nil }  // redeemed now
+        }
         let renewal = try state.insert(.init(
             originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
             purchaseDate: start, originalPurchaseDate: latest.originalPurchaseDate, expirationDate: end,
@@ -151,8 +153,8 @@ struct LocalStoreClockwork: Sendable {
            terms.paymentMode == .payAsYouGo, try state.offerPeriodsCharged(endingAt: latest) < terms.periodCount {
             return (offer, terms)
         }
-        if let id = renewOfferID, let terms = item.offer(TransactionOffer(type: .promotional, id: id)) {
-            return (TransactionOffer(type: .promotional, id: id), terms)
+        if let id = renewOfferID, let redeemed = item.redeemedOffer(id: id) {  // a promotional offer or an offer code
+            return redeemed
         }
         return nil
     }
@@ -195,7 +197,8 @@ struct LocalStoreClockwork: Sendable {
             }
             return SubscriptionInfo(groupID: info.groupID, groupName: info.groupName, level: info.level,
                                     period: info.period, introductoryOffer: info.introductoryOffer.map(offer),
-                                    promotionalOffers: info.promotionalOffers.map(offer))
+                                    promotionalOffers: info.promotionalOffers.map(offer),
+                                    winBackOffers: info.winBackOffers.map { offer($0.terms) })
         }
         return StoreProduct(id: item.id, type: item.type, displayName: localization?.displayName ?? item.referenceName,
                             description: localization?.description ?? "", price: item.price, currencyCode: currency,

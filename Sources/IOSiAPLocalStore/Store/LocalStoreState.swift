@@ -464,7 +464,7 @@ final class LocalStoreState {
             """, [.text(request.productID), .integer(Int64(request.quantity)),
                   request.appAccountToken.map { .text($0.uuidString) } ?? .null,
                   .real(date.timeIntervalSince1970), .text(kind.rawValue),
-                  request.promotionalOffer.map { .text($0.offerID) } ?? .null])
+                  (request.promotionalOffer?.offerID ?? request.winBackOfferID).map { .text($0) } ?? .null])
         if let id = try database.query("SELECT last_insert_rowid()").first?.first?.integer {
             let productID = request.productID
             noteCommitted { $0.pendingProducts[id] = productID }

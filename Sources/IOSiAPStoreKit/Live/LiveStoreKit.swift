@@ -35,7 +35,7 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     public func purchase(_ product: LiveProduct, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
-                         uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
+                         winBackOfferID: String?, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
         let confirmation = try Self.confirmation(uiContext)
         var options: Set<StoreKit.Product.PurchaseOption> = [.quantity(quantity)]
         if let appAccountToken { options.insert(.appAccountToken(appAccountToken)) }
@@ -44,6 +44,14 @@ public struct LiveStoreKit: StoreKitAPI {
             let signature = StoreKit.Product.SubscriptionOffer.Signature(keyID: offer.keyID, nonce: offer.nonce,
                                                                          timestamp: Int(offer.timestamp), signature: offer.signature)
             options.insert(.promotionalOffer(offerID: offer.offerID, signature: signature))
+        }
+        if let winBackOfferID {
+            // .winBackOffer(_:) takes the product's offer itself (iOS 18, macOS 15, tvOS 18, visionOS 2: the
+            // deployment targets).
+            guard let offer = product.product.subscription?.winBackOffers.first(where: { $0.id == winBackOfferID }) else {
+                throw .invalidOfferIdentifier
+            }
+            options.insert(.winBackOffer(offer))
         }
         let result: StoreKit.Product.PurchaseResult
         do { result = try await Self.purchase(product.product, options: options, confirmation) } catch { throw Self.failure(error) }
@@ -127,6 +135,23 @@ public struct LiveStoreKit: StoreKitAPI {
             #endif
         #endif
         }
+    }
+
+    public func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure) {
+        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+        throw .unsupported  // AppStore.presentOfferCodeRedeemSheet(in:) is unavailable on macOS and tvOS
+        #else
+        guard let uiContext else {
+            throw .uiContextRequired("the offer code sheet needs the game's UIWindowScene as its UI context")
+        }
+        let object = Unmanaged<AnyObject>.fromOpaque(uiContext.pointer).takeUnretainedValue()
+        guard let scene = object as? UIWindowScene else {
+            throw .invalidUIContext("the offer code sheet's UI context is not a UIWindowScene")
+        }
+        // The sheet is UI: on the main actor, not awaited by the caller (the game's thread must not block on
+        // it). Its errors are shown to the user by the sheet itself; a redeemed code arrives as an update.
+        Task { @MainActor in try? await AppStore.presentOfferCodeRedeemSheet(in: scene) }
+        #endif
     }
 
     public func transactionUpdates() -> AsyncStream<StoreKitVerified<LiveTransaction>> {

@@ -179,6 +179,8 @@ extension Product {
     public struct PurchaseOption: Equatable, Hashable {
         public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption { fatalError() }
         public static func quantity(_ quantity: Int) -> Product.PurchaseOption { fatalError() }
+        @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> Product.PurchaseOption { fatalError() }
         public static func == (a: Product.PurchaseOption, b: Product.PurchaseOption) -> Bool { fatalError() }
         public func hash(into hasher: inout Hasher) { fatalError() }
     }
@@ -578,6 +580,19 @@ public enum AppStore {
 extension AppStore {
     public static func sync() async throws { fatalError() }
 }
+
+#if !IOSIAP_STOREKIT_CHECK_MACOS
+#if IOSIAP_STOREKIT_CHECK_TVOS
+@available(*, unavailable)
+#endif
+extension AppStore {
+    @available(iOS 16.0, macCatalyst 16.0, visionOS 1.0, *)
+    @available(macOS, unavailable)
+    @available(watchOS, unavailable)
+    @available(tvOS, unavailable)
+    @MainActor public static func presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws { fatalError() }
+}
+#endif
 
 @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
 extension AppStore {

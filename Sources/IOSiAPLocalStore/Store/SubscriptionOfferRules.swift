@@ -1,0 +1,91 @@
+import Foundation
+import IOSiAPCore
+
+/// Who may redeem an offer code or a win-back offer, decided from the user's history in the subscription's
+/// group as the App Store decides it, and the offer's terms for the charge.
+///
+/// Sources: App Store Connect's offer codes are for new, existing or expired subscribers of the group
+/// (`SubscriptionCustomerEligibility`); win-back offers are for lapsed subscribers, with the paid duration,
+/// the time since they last subscribed and the wait between offers the offer sets, and subscriptions in
+/// billing retry or a grace period are not eligible (StoreKit `eligibleWinBackOfferIDs`).
+enum SubscriptionOfferRules {
+    /// The terms of `item`'s offer code `referenceName`, checked against the user's history at `date`.
+    static func offerCode(_ referenceName: String, of item: CatalogProduct, in state: LocalStoreState,
+                          at date: Date) throws(StoreError) -> (TransactionOffer, CatalogOffer) {
+        guard let subscription = item.subscription else {
+            throw StoreError(.invalidOfferIdentifier, "'\(item.id)' is not an auto-renewable subscription; its offer codes are not simulated")
+        }
+        guard let code = subscription.codeOffers.first(where: { $0.terms.id == referenceName }) else {
+            let known = subscription.codeOffers.compactMap(\.terms.id)
+            throw StoreError(.invalidOfferIdentifier, "'\(item.id)' has no offer code '\(referenceName)'"
+                             + (known.isEmpty ? "; it has none" : "; it has: \(known.joined(separator: ", "))"))
+        }
+        let who: OfferCodeEligibility = try activeChain(inGroup: subscription.groupID, in: state, at: date) != nil ? .existing
+            : try state.hasSubscribed(inGroup: subscription.groupID) ? .expired : .new
+        guard code.eligibility.contains(who) else {
+            let allowed = OfferCodeEligibility.allCases.filter(code.eligibility.contains).map(\.rawValue).joined(separator: ", ")
+            throw StoreError(.ineligibleForOffer, "offer code '\(referenceName)' is for \(allowed) subscribers; this user is \(who.rawValue) "
+                             + "in the group of '\(item.id)'")
+        }
+        return (TransactionOffer(type: .offerCode, id: referenceName), code.terms)
+    }
+
+    /// The terms of `item`'s win-back offer `offerID`, refused with `ineligibleForOffer` unless the user is a
+    /// lapsed subscriber of the group who meets the offer's rules at `date`. Months are the store's
+    /// simulated months (`timeRate`).
+    static func winBackOffer(_ offerID: String, of item: CatalogProduct, catalog: Catalog, in state: LocalStoreState, timeRate: TimeRate,
+                             at date: Date) throws(StoreError) -> (TransactionOffer, CatalogOffer) {
+        guard let subscription = item.subscription,
+              let offer = subscription.winBackOffers.first(where: { $0.terms.id == offerID }) else {
+            throw StoreError(.invalidOfferIdentifier, "'\(item.id)' has no win-back offer '\(offerID)' in the catalog")
+        }
+        func ineligible(_ reason: String) -> StoreError {
+            StoreError(.ineligibleForOffer, "win-back offer '\(offerID)' is for lapsed subscribers; \(reason)")
+        }
+        let group = subscription.groupID
+        if try activeChain(inGroup: group, in: state, at: date) != nil {
+            throw ineligible("this user's subscription in the group of '\(item.id)' is active")
+        }
+        let chains = try state.subscriptionChains().filter { $0.latest.subscriptionGroupID == group }
+        if chains.contains(where: { $0.state.billingRetry }) {
+            throw ineligible("this user's subscription in the group of '\(item.id)' is in billing retry")
+        }
+        let history = try state.allTransactions().filter { $0.subscriptionGroupID == group && !$0.isRevoked }
+        guard let lastEnd = history.compactMap(\.expirationDate).max() else {
+            throw ineligible("this user never subscribed in the group of '\(item.id)'")
+        }
+        let month = timeRate.end(of: SubscriptionPeriod(value: 1, unit: .month), from: date).timeIntervalSince(date)
+        func months(_ seconds: TimeInterval) -> Double { month > 0 ? seconds / month : 0 }
+        if let minimum = offer.minimumPaidMonths {
+            // Paid time: every period charged but those of a free offer (a free trial, a free code).
+            let paid = history.filter { transaction in
+                let terms = transaction.offer.flatMap { catalog.product(id: transaction.productID)?.offer($0) }
+                return terms?.paymentMode != .freeTrial
+            }.reduce(0.0) { $0 + months(($1.expirationDate ?? $1.purchaseDate).timeIntervalSince($1.purchaseDate)) }
+            if paid + 0.001 < Double(minimum) {
+                throw ineligible("it needs \(minimum) paid months in the group; this user paid for \(String(format: "%.1f", paid))")
+            }
+        }
+        if let range = offer.monthsSinceLastSubscribed {
+            let since = months(date.timeIntervalSince(lastEnd))
+            guard since + 0.001 >= Double(range.lowerBound), since <= Double(range.upperBound) else {
+                throw ineligible("it needs \(range.lowerBound)…\(range.upperBound) months since the subscription ended; "
+                                 + "it ended \(String(format: "%.1f", since)) months ago")
+            }
+        }
+        if let wait = offer.monthsBetweenOffers,
+           let last = history.filter({ $0.offer?.type == .winBack }).map(\.purchaseDate).max(),
+           months(date.timeIntervalSince(last)) + 0.001 < Double(wait) {
+            throw ineligible("it needs \(wait) months after the last win-back offer this user redeemed")
+        }
+        return (TransactionOffer(type: .winBack, id: offerID), offer.terms)
+    }
+
+    /// The user's subscription in `groupID` that is active at `date`, if any.
+    static func activeChain(inGroup groupID: String, in state: LocalStoreState,
+                            at date: Date) throws(StoreError) -> LocalStoreState.SubscriptionChain? {
+        try state.subscriptionChains().first {
+            $0.latest.subscriptionGroupID == groupID && ($0.latest.expirationDate ?? .distantPast) > date
+        }
+    }
+}

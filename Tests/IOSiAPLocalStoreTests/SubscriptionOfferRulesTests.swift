@@ -1,0 +1,251 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPTestSupport
+import IOSiAPVerification
+import Testing
+
+/// Offer codes and win-back offers in the local store: read from the catalog, redeemed (a code from
+/// outside the game, a win-back offer by a payment), charged at the offer's price and signed with offer
+/// type 3 or 4 and the offer's id; a user the offer is not for is refused and nothing is charged.
+@Suite struct SubscriptionOfferRulesTests {
+    let folder = TemporaryDirectory()
+    let clock = TestClock()
+    static let gold = "com.iosiap.example.club_gold_monthly"
+    static let newCode = "gold_three_months_new"
+    static let expiredCode = "gold_free_month_back"
+    static let existingCode = "gold_free_month_existing"
+    static let winBack = "gold_half_price_back"
+    static let loyalWinBack = "gold_for_the_loyal"
+
+    /// The example catalog with offer codes and win-back offers on club gold (9.99 a month, a free week first).
+    static func catalog() throws -> Catalog {
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.exampleCatalog)) as! [String: Any]
+        var groups = json["subscriptionGroups"] as! [[String: Any]]
+        for g in groups.indices {
+            var subscriptions = groups[g]["subscriptions"] as! [[String: Any]]
+            for s in subscriptions.indices where subscriptions[s]["productID"] as? String == gold {
+                subscriptions[s]["codeOffers"] = [
+                    ["referenceName": newCode, "eligibility": ["new"], "internalID": "C0DE0001", "isStackable": false,
+                     "paymentMode": "payUpFront", "displayPrice": "4.99", "subscriptionPeriod": "P3M", "numberOfPeriods": 1],
+                    ["referenceName": expiredCode, "eligibility": ["expired"], "internalID": "C0DE0002", "isStackable": true,
+                     "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1],
+                    ["referenceName": existingCode, "eligibility": ["existing"], "internalID": "C0DE0003", "isStackable": false,
+                     "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1],
+                ]
+                subscriptions[s]["winbackOffers"] = [
+                    ["offerID": winBack, "referenceName": "Half price back", "internalID": "B4CC0001", "paymentMode": "payAsYouGo",
+                     "displayPrice": "4.99", "subscriptionPeriod": "P1M", "numberOfPeriods": 2],
+                    ["offerID": loyalWinBack, "referenceName": "For the loyal", "internalID": "B4CC0002", "paymentMode": "free",
+                     "subscriptionPeriod": "P1M", "numberOfPeriods": 1,
+                     "customerEligibilityPaidSubscriptionDurationInMonths": 6,
+                     "customerEligibilityTimeSinceLastSubscribedInMonths": ["minimum": 0, "maximum": 12]],
+                ]
+            }
+            groups[g]["subscriptions"] = subscriptions
+        }
+        json["subscriptionGroups"] = groups
+        return try Catalog(data: try JSONSerialization.data(withJSONObject: json), fileName: "offers.storekit")
+    }
+
+    func open() async throws -> (LocalStore, PurchaseStore) {
+        let clock = self.clock
+        let local = try LocalStore(catalog: Self.catalog(), stateDirectory: folder.state, now: { clock.now })
+        try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)  // a month is 300 s, a week 70 s
+        let store = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.gold]))
+        return (local, store)
+    }
+
+    /// The transaction manager's connection to the game's state directory (another process in real use).
+    func manager() throws -> LocalStore {
+        let clock = self.clock
+        return try LocalStore(catalog: Self.catalog(), stateDirectory: folder.state, now: { clock.now })
+    }
+
+    func buy(_ store: PurchaseStore, _ request: PaymentRequest) async throws -> StoreTransaction {
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(request))
+        guard case .purchased(_, let transaction) = events.last else { throw EventTimeout(description: "\(events)") }
+        try store.finish(transactionID: transaction.id)
+        return transaction
+    }
+
+    func failure(_ store: PurchaseStore, _ request: PaymentRequest) async throws -> StoreError? {
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(request))
+        guard case .failed(_, _, let error) = events.last else { return nil }
+        return error
+    }
+
+    /// Subscribes to gold (its free week, then a paid month), lets it lapse, and returns the last transaction.
+    func lapsedSubscriber(_ local: LocalStore, _ store: PurchaseStore) async throws {
+        _ = try await buy(store, PaymentRequest(productID: Self.gold))
+        clock.advance(by: 71)  // renews into a paid month
+        _ = try await store.pollUntil { if case .purchased(nil, _) = $0 { true } else { false } }
+        try local.setAutoRenew(productID: Self.gold, enabled: false)
+        clock.advance(by: 301)
+        _ = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        #expect(try !store.isEntitled(to: Self.gold))
+    }
+
+    // MARK: - Catalog
+
+    @Test func codeOffersAreReadFromARealFile() throws {
+        let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile(
+            "revenuecat-purchases-ios_PurchaseTesterStoreKitConfiguration_v3.0_codeOffers.storekit"))
+        let p1 = try #require(catalog.product(id: "P1")?.subscription)
+        #expect(p1.codeOffers.map(\.terms.id) == ["deema-offer-code", "deema-offer-code-existing-subs",
+                                                   "deema-offer-code-expired-subs-no-intro"])
+        #expect(p1.codeOffers[0].eligibility == [.new, .existing, .expired] && p1.codeOffers[0].isStackable)
+        #expect(p1.codeOffers[1].eligibility == [.existing])
+        let expired = p1.codeOffers[2]
+        #expect(expired.eligibility == [.expired] && expired.terms.paymentMode == .payAsYouGo)
+        #expect(expired.terms.price == Decimal(string: "0.99") && expired.terms.periodCount == 5
+                && expired.terms.period == SubscriptionPeriod(value: 1, unit: .week))
+        #expect(p1.winBackOffers.isEmpty)
+    }
+
+    @Test func winBackOffersAreReadWithTheirEligibility() throws {
+        let gold = try #require(try Self.catalog().product(id: Self.gold)?.subscription)
+        #expect(gold.winBackOffers.map(\.terms.id) == [Self.winBack, Self.loyalWinBack])
+        #expect(gold.winBackOffers[0].terms.price == Decimal(string: "4.99") && gold.winBackOffers[0].terms.periodCount == 2)
+        #expect(gold.winBackOffers[1].minimumPaidMonths == 6 && gold.winBackOffers[1].monthsSinceLastSubscribed == 0...12)
+    }
+
+    @Test func aBadOfferIsACatalogErrorNamingItsKey() throws {
+        func reading(_ change: (inout [String: Any]) -> Void) throws -> String? {
+            var json = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.exampleCatalog)) as! [String: Any]
+            var groups = json["subscriptionGroups"] as! [[String: Any]]
+            var subscriptions = groups[0]["subscriptions"] as! [[String: Any]]
+            change(&subscriptions[0])
+            groups[0]["subscriptions"] = subscriptions
+            json["subscriptionGroups"] = groups
+            do {
+                _ = try Catalog(data: try JSONSerialization.data(withJSONObject: json), fileName: "bad.storekit")
+                return nil
+            } catch let error as StoreError {
+                return error.code == .invalidCatalog ? error.message : nil
+            }
+        }
+        let code: [String: Any] = ["referenceName": "c", "eligibility": ["lapsed"], "paymentMode": "free", "subscriptionPeriod": "P1M"]
+        #expect(try reading { $0["codeOffers"] = [code] }?.contains(".codeOffers[0].eligibility[0]") == true)
+        var nameless = code
+        nameless["referenceName"] = nil
+        nameless["eligibility"] = ["new"]
+        #expect(try reading { $0["codeOffers"] = [nameless] }?.contains(".codeOffers[0].referenceName") == true)
+        let winBack: [String: Any] = ["offerID": "w", "paymentMode": "free", "subscriptionPeriod": "P1M",
+                                      "customerEligibilityPaidSubscriptionDurationInMonths": 100_000]
+        #expect(try reading { $0["winbackOffers"] = [winBack] }?
+            .contains(".winbackOffers[0].customerEligibilityPaidSubscriptionDurationInMonths") == true)
+    }
+
+    // MARK: - Offer codes
+
+    @Test func aCodeRedeemedOutsideTheGameArrivesAsAPurchaseWithOfferType3() async throws {
+        let (local, store) = try await open()
+        let manager = try manager()
+        defer { manager.close() }
+        let redeemed = try manager.redeemOfferCode(productID: Self.gold, referenceName: Self.newCode)
+        #expect(redeemed.offer == TransactionOffer(type: .offerCode, id: Self.newCode))
+        #expect(redeemed.expirationDate == clock.now.addingTimeInterval(900))  // three months, paid up front
+
+        let events = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        guard case .purchased(nil, let received) = events.last else { Issue.record("\(events)"); return }
+        #expect(received.id == redeemed.id && received.offer == TransactionOffer(type: .offerCode, id: Self.newCode))
+        let payload = try local.makeVerifier().verifyTransaction(try #require(received.signedJWS))
+        #expect(payload.offerType == 3 && payload.offerIdentifier == Self.newCode)
+        #expect(payload.price == 4990 && payload.offerDiscountType == "PAY_UP_FRONT" && payload.offerPeriod == "P3M")
+        #expect(try store.isEntitled(to: Self.gold))
+    }
+
+    @Test func aCodeRedeemedThroughTheSwiftControlReachesTheGame() async throws {
+        let (local, store) = try await open()
+        try await lapsedSubscriber(local, store)
+        let redeemed = try local.redeemOfferCode(productID: Self.gold, referenceName: Self.expiredCode)
+        let events = try await store.pollUntil { if case .purchased(nil, let t) = $0 { t.id == redeemed.id } else { false } }
+        guard case .purchased(nil, let received) = events.last else { Issue.record("\(events)"); return }
+        #expect(received.offer == TransactionOffer(type: .offerCode, id: Self.expiredCode))
+        #expect(try local.makeVerifier().verifyTransaction(try #require(received.signedJWS)).price == 0)
+    }
+
+    @Test func aCodeForOtherSubscribersIsRefusedAndChargesNothing() async throws {
+        let (local, store) = try await open()
+        #expect(thrownCode { try local.redeemOfferCode(productID: Self.gold, referenceName: Self.expiredCode) } == .ineligibleForOffer)
+        #expect(thrownCode { try local.redeemOfferCode(productID: Self.gold, referenceName: Self.existingCode) } == .ineligibleForOffer)
+        #expect(thrownCode { try local.redeemOfferCode(productID: Self.gold, referenceName: "no_such_code") } == .invalidOfferIdentifier)
+        #expect(thrownCode { try local.redeemOfferCode(productID: "com.iosiap.example.coins_100", referenceName: Self.newCode) }
+                == .invalidOfferIdentifier)
+        #expect(try local.allTransactions().isEmpty)
+        _ = try await buy(store, PaymentRequest(productID: Self.gold))
+        #expect(thrownCode { try local.redeemOfferCode(productID: Self.gold, referenceName: Self.newCode) } == .ineligibleForOffer)
+        #expect(try local.allTransactions().count == 1)
+    }
+
+    @Test func anExistingSubscribersCodeAppliesFromTheNextRenewal() async throws {
+        let (local, store) = try await open()
+        let first = try await buy(store, PaymentRequest(productID: Self.gold))
+        let answered = try local.redeemOfferCode(productID: Self.gold, referenceName: Self.existingCode)
+        #expect(answered.id == first.id)
+        #expect(try local.allTransactions().count == 1)
+        let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(answered.signedRenewalInfo))
+        #expect(renewalInfo.offerType == 3 && renewalInfo.offerIdentifier == Self.existingCode && renewalInfo.renewalPrice == 0)
+        clock.advance(by: 71)
+        let events = try await store.pollUntil { if case .purchased(nil, let t) = $0 { t.id != first.id } else { false } }
+        guard case .purchased(nil, let renewal) = events.last else { Issue.record("\(events)"); return }
+        #expect(renewal.offer == TransactionOffer(type: .offerCode, id: Self.existingCode) && renewal.reason == .renewal)
+    }
+
+    // MARK: - Win-back offers
+
+    @Test func productsExposeTheirWinBackOffers() async throws {
+        let (_, store) = try await open()
+        let gold = try #require(store.product(id: Self.gold)?.subscription)
+        #expect(gold.winBackOffers.map(\.id) == [Self.winBack, Self.loyalWinBack])
+        #expect(gold.winBackOffers[0].price == Decimal(string: "4.99") && gold.winBackOffers[0].periodCount == 2)
+    }
+
+    @Test func aLapsedSubscriberRedeemsAWinBackOfferAtItsPrice() async throws {
+        let (local, store) = try await open()
+        try await lapsedSubscriber(local, store)
+        let redeemed = try await buy(store, PaymentRequest(productID: Self.gold, winBackOfferID: Self.winBack))
+        #expect(redeemed.offer == TransactionOffer(type: .winBack, id: Self.winBack))
+        #expect(redeemed.expirationDate == clock.now.addingTimeInterval(300))  // one pay-as-you-go period
+        let verifier = try local.makeVerifier()
+        let payload = try verifier.verifyTransaction(try #require(redeemed.signedJWS))
+        #expect(payload.offerType == 4 && payload.offerIdentifier == Self.winBack && payload.price == 4990)
+        #expect(payload.offerDiscountType == "PAY_AS_YOU_GO")
+
+        // Two offer periods in all (the purchase and one renewal), then the regular price.
+        clock.advance(by: 2 * 300 + 1)
+        var renewals: [StoreTransaction] = []
+        for _ in 0..<20 where renewals.count < 2 {
+            for case .purchased(nil, let renewal) in try await store.pollFor(.milliseconds(100)) { renewals.append(renewal) }
+        }
+        #expect(renewals.map(\.offer) == [redeemed.offer, nil])
+        #expect(try renewals.map { try verifier.verifyTransaction(try #require($0.signedJWS)).price } == [4990, 9990])
+    }
+
+    @Test func anActiveOrNeverSubscribedUserIsRefusedAWinBackOffer() async throws {
+        let (local, store) = try await open()
+        let never = try await failure(store, PaymentRequest(productID: Self.gold, winBackOfferID: Self.winBack))
+        #expect(never?.code == .ineligibleForOffer && never?.message.contains("never subscribed") == true)
+        #expect(try local.allTransactions().isEmpty)
+
+        _ = try await buy(store, PaymentRequest(productID: Self.gold))
+        let active = try await failure(store, PaymentRequest(productID: Self.gold, winBackOfferID: Self.winBack))
+        #expect(active?.code == .ineligibleForOffer && active?.message.contains("active") == true)
+        #expect(try local.allTransactions().count == 1)
+    }
+
+    @Test func theOffersRulesOfPaidMonthsApply() async throws {
+        let (local, store) = try await open()
+        try await lapsedSubscriber(local, store)  // one paid month; the offer needs six
+        let error = try await failure(store, PaymentRequest(productID: Self.gold, winBackOfferID: Self.loyalWinBack))
+        #expect(error?.code == .ineligibleForOffer && error?.message.contains("6 paid months") == true)
+    }
+
+    @Test func anUnknownWinBackOfferIsRefusedBeforeTheStore() async throws {
+        let (_, store) = try await open()
+        #expect(thrownCode { try store.requestPayment(PaymentRequest(productID: Self.gold, winBackOfferID: "nope")) }
+                == .invalidOfferIdentifier)
+    }
+}
