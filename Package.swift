@@ -89,6 +89,13 @@ let package = Package(
             dependencies: ["CMicroHTTPD", "IOSiAPCore", "IOSiAPVerification"],
             path: "Sources/IOSiAPServerAPI"
         ),
+        // The transaction manager's controls (one implementation behind `iosiap-store`'s commands and the page)
+        // and its page in the browser, served beside the Server API by `iosiap-store serve`.
+        .target(
+            name: "IOSiAPTransactionManager",
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPSignedData"],
+            path: "Sources/IOSiAPTransactionManager"
+        ),
         .systemLibrary(
             name: "CIOSiAP",
             path: "Sources/CIOSiAP"
@@ -105,7 +112,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StoreManager",
-            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPVerification"],
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPTransactionManager", "IOSiAPVerification"],
             path: "Tools/StoreManager"
         ),
         .executableTarget(
@@ -152,6 +159,11 @@ let package = Package(
             name: "IOSiAPServerAPITests",
             dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPTestSupport", "IOSiAPVerification"],
             path: "Tests/IOSiAPServerAPITests"
+        ),
+        .testTarget(
+            name: "IOSiAPTransactionManagerTests",
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPTestSupport", "IOSiAPTransactionManager"],
+            path: "Tests/IOSiAPTransactionManagerTests"
         ),
         .testTarget(
             name: "IOSiAPExportsTests",

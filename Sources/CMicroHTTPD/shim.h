@@ -46,18 +46,4 @@ static inline uint16_t iosiap_mhd_port(struct MHD_Daemon *daemon) {
     return info != NULL ? info->port : 0;
 }
 
-/* Queues a response with `length` bytes of `body` (copied) and its Content-Type. */
-static inline enum MHD_Result iosiap_mhd_respond(struct MHD_Connection *connection, unsigned int status,
-                                                 const void *body, size_t length, const char *content_type) {
-    struct MHD_Response *response =
-        MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
-    if (response == NULL) return MHD_NO;
-    if (content_type != NULL && MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type) != MHD_YES) {
-        MHD_destroy_response(response);
-        return MHD_NO;
-    }
-    enum MHD_Result queued = MHD_queue_response(connection, status, response);
-    MHD_destroy_response(response);
-    return queued;
-}
 #endif

@@ -2,23 +2,30 @@ import CMicroHTTPD
 import Foundation
 import IOSiAPCore
 
-/// `ServerAPI` over HTTP on 127.0.0.1, with GNU libmicrohttpd parsing the requests (its limits: see
-/// Sources/CMicroHTTPD/shim.h). This file only carries requests to `ServerAPI.handle` and its answers back.
+/// `ServerAPI` (or any handler of its requests) over HTTP on 127.0.0.1, with GNU libmicrohttpd parsing the
+/// requests (its limits: see Sources/CMicroHTTPD/shim.h). This file only carries requests to the handler and
+/// its answers back.
 public final class ServerAPIHTTPServer: Sendable {
+    /// Answers one request; must not trap on what a client sends.
+    public typealias Handler = @Sendable (ServerAPIRequest) -> ServerAPIResponse
     /// The port it listens on (the one the system chose, when asked for port 0).
     public let port: UInt16
     private let daemon: Locked<OpaquePointer?>
-    private let handler: Unmanaged<Handler>
+    private let handler: Unmanaged<Connections>
 
     /// A request body larger than this is answered 413 (no endpoint served takes more than a few hundred bytes).
     static let maximumBodySize = 64 * 1024
 
-    /// Starts serving `api` on 127.0.0.1:`port` (0: a free port).
-    public init(api: ServerAPI, port: UInt16) throws(StoreError) {
-        let handler = Unmanaged.passRetained(Handler(api: api))
+    /// The request headers handed to the handler besides Authorization (`ServerAPIRequest.headers`): what the
+    /// transaction manager's page checks a request's origin and token with.
+    static let forwardedHeaders = ["Host", "Origin", "Content-Type", "Sec-Fetch-Site", "X-IOSiAP-Token"]
+
+    /// Starts serving `handler` on 127.0.0.1:`port` (0: a free port).
+    public init(port: UInt16, handler serve: @escaping Handler) throws(StoreError) {
+        let handler = Unmanaged.passRetained(Connections(serve))
         guard let daemon = iosiap_mhd_start_loopback(port, { context, connection, url, method, _, upload, uploadSize, state in
             guard let context, let connection, let url, let method, let uploadSize, let state else { return .NO }
-            return Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue()
+            return Unmanaged<Connections>.fromOpaque(context).takeUnretainedValue()
                 .serve(connection, url: url, method: method, upload: upload, uploadSize: uploadSize, state: state)
         }, handler.toOpaque(), { _, _, state, _ in
             // The request is over (answered, or the client went away): free what was kept for it.
@@ -54,9 +61,9 @@ public final class ServerAPIHTTPServer: Sendable {
         var tooLarge = false
     }
 
-    private final class Handler: Sendable {
-        let api: ServerAPI
-        init(api: ServerAPI) { self.api = api }
+    private final class Connections: Sendable {
+        let handle: Handler
+        init(_ handle: @escaping Handler) { self.handle = handle }
 
         /// libmicrohttpd's access handler: called once when the headers are in, then for each piece of the
         /// body, then once more with nothing left to upload, when it answers.
@@ -81,14 +88,35 @@ public final class ServerAPIHTTPServer: Sendable {
                 return .YES
             }
             let response = pending.tooLarge ? ServerAPIResponse.text(413, "Payload Too Large")
-                : api.handle(ServerAPIRequest(method: String(cString: method), path: String(cString: url),
-                                              query: Self.queryItems(connection),
-                                              authorization: MHD_lookup_connection_value(connection, .HEADER_KIND, "Authorization")
-                                                  .map { String(cString: $0) },
-                                              body: pending.body))
-            return response.body.withUnsafeBytes { body in
-                iosiap_mhd_respond(connection, UInt32(response.status), body.baseAddress, body.count, response.contentType)
+                : handle(ServerAPIRequest(method: String(cString: method), path: String(cString: url),
+                                          query: Self.queryItems(connection), authorization: Self.header(connection, "Authorization"),
+                                          body: pending.body, headers: Self.forwardedHeaders(connection)))
+            return Self.respond(connection, response)
+        }
+
+        private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+            MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+        }
+
+        private static func forwardedHeaders(_ connection: OpaquePointer) -> [String: String] {
+            var headers: [String: String] = [:]
+            for name in ServerAPIHTTPServer.forwardedHeaders {
+                headers[name.lowercased()] = header(connection, name)
             }
+            return headers
+        }
+
+        /// Queues `response` (its body copied) with its Content-Type and other headers.
+        private static func respond(_ connection: OpaquePointer, _ response: ServerAPIResponse) -> MHD_Result {
+            let created = response.body.withUnsafeBytes { body in
+                MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+            }
+            guard let created else { return .NO }
+            defer { MHD_destroy_response(created) }
+            for (name, value) in [("Content-Type", response.contentType)] + response.headers.sorted(by: { $0.key < $1.key }) {
+                guard MHD_add_response_header(created, name, value) == .YES else { return .NO }
+            }
+            return MHD_queue_response(connection, UInt32(response.status), created)
         }
 
         /// The query arguments, decoded by libmicrohttpd, in order; repeated names stay repeated.

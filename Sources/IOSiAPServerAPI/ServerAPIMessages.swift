@@ -19,17 +19,21 @@ public struct ServerAPIRequest: Sendable {
     /// The `Authorization` header, if any.
     public let authorization: String?
     public let body: [UInt8]
+    /// The other headers the HTTP layer reads (`ServerAPIHTTPServer.forwardedHeaders`), by lowercased name.
+    public let headers: [String: String]
 
-    public init(method: String, path: String, query: [QueryItem] = [], authorization: String?, body: [UInt8] = []) {
+    public init(method: String, path: String, query: [QueryItem] = [], authorization: String?, body: [UInt8] = [],
+                headers: [String: String] = [:]) {
         self.method = method
         self.path = path
         self.query = query
         self.authorization = authorization
         self.body = body
+        self.headers = headers
     }
 
     /// Every value given for `name`, in order.
-    func values(_ name: String) -> [String?] {
+    public func values(_ name: String) -> [String?] {
         query.filter { $0.name == name }.map(\.value)
     }
 }
@@ -39,11 +43,14 @@ public struct ServerAPIResponse: Sendable, Equatable {
     public let status: Int
     public let body: [UInt8]
     public let contentType: String
+    /// More headers to send, by name.
+    public let headers: [String: String]
 
-    public init(status: Int, body: [UInt8], contentType: String) {
+    public init(status: Int, body: [UInt8], contentType: String, headers: [String: String] = [:]) {
         self.status = status
         self.body = body
         self.contentType = contentType
+        self.headers = headers
     }
 
     /// `value` as JSON. Apple's client libraries read an error body only when the Content-Type is exactly

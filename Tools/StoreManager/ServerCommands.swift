@@ -2,6 +2,7 @@ import Foundation
 import IOSiAPCore
 import IOSiAPLocalStore
 import IOSiAPServerAPI
+import IOSiAPTransactionManager
 import IOSiAPVerification
 
 extension Command {
@@ -15,7 +16,9 @@ extension Command {
 /// The App Store Server API: `serve` and the keys its bearer tokens are checked with.
 let serverAPICommands: [Command] = [
     Command(name: "serve", arguments: "[--port N]",
-            help: "Serves the App Store Server API on 127.0.0.1 (port 0 or none: a free one) until interrupted:\n"
+            help: "Serves the App Store Server API and the transaction manager's page on 127.0.0.1 (port 0 or none:\n"
+                + "a free one) until interrupted. The page (http://127.0.0.1:PORT/) shows and controls the store, live.\n"
+                + "The Server API (/inApps/...):\n"
                 + "Get Transaction Info, Get Transaction History (v1, v2), Get All Subscription Statuses, Get Refund History,\n"
                 + "Get App Transaction Info, Send Consumption Information, Request a Test Notification and its status.\n"
                 + "Requests need a bearer token signed with a key added by server-key add. Prints the URL first.") { store, directory, args, _ in
@@ -40,12 +43,15 @@ let serverAPICommands: [Command] = [
         let api = ServerAPI(bundleID: store.bundleID, environment: store.environment,
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                             transactions: history, notifications: notifications)
-        let server = try ServerAPIHTTPServer(api: api, port: port)
+        // One port: /inApps/... is the Server API (bearer tokens), the rest the page (its own per-run token).
+        let page = TransactionManagerPage(store: store)
+        let server = try ServerAPIHTTPServer(port: port, handler: TransactionManagerPage.route(api: api, page: page))
         if try ServerAPIKeys.load(from: directory).isEmpty {
             FileHandle.standardError.write(Data("iosiap-store: no server key yet: every request gets 401 until one is added (server-key add)\n".utf8))
         }
         // Unbuffered: a script waiting for the URL reads it at once.
-        FileHandle.standardOutput.write(Data("App Store Server API for \(store.bundleID) on http://127.0.0.1:\(server.port)\n".utf8))
+        FileHandle.standardOutput.write(Data(("App Store Server API for \(store.bundleID) on http://127.0.0.1:\(server.port)\n"
+            + "Transaction manager on http://127.0.0.1:\(server.port)/\n").utf8))
         waitForTermination()
         watcher.cancel()
         server.stop()

@@ -3,6 +3,7 @@
 import Foundation
 import IOSiAPCore
 import IOSiAPLocalStore
+import IOSiAPTransactionManager
 
 let usage = """
     usage: iosiap-store --state DIR [--catalog FILE] [--json] COMMAND [ARGUMENTS]
@@ -61,6 +62,8 @@ do {
         try command.run(store, Array(rest.dropFirst()), Output(json: json))
     }
 } catch let error as UsageError {
+    fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
+} catch let error as ControlInputError {
     fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
 } catch let error as StoreError {
     fail("\(error.message) [\(error.code.rawValue)]", 1)

@@ -1,0 +1,292 @@
+import IOSiAPCore
+import IOSiAPLocalStore
+
+/// The page's HTML, CSS and JavaScript, served from the binary: no build step, no framework. The HTML holds the
+/// forms; the script fills the tables from `/api/state` twice a second, with `textContent` only (a product
+/// name from a `.storekit` file is never parsed as HTML), and sends the forms to `/api/control/NAME`.
+enum PageResources {
+    /// Escapes text for HTML content and double-quoted attributes.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    private static func options(_ values: [(value: String, label: String)]) -> String {
+        values.map { "<option value=\"\(escape($0.value))\">\(escape($0.label))</option>" }.joined()
+    }
+
+    private static func onOffForm(_ control: String, _ label: String) -> String {
+        """
+        <form data-control="\(control)"><label>\(label) <select name="value">\(options([("on", "on"), ("off", "off")]))</select></label>\
+        <button>Set</button></form>
+        """
+    }
+
+    /// The page, with the per-run token the script sends back and the app's bundle id (escaped: it comes
+    /// from the state directory).
+    static func html(token: String, bundleID: String) -> String {
+        let apis = StoreControl.apiNames.keys.sorted().map { ($0, $0) }
+        let rates = TimeRate.allCases.map { (String($0.rawValue), "\($0)") }
+        let storefronts = Storefront.knownCodes.map { ($0, $0) }
+        return """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="iosiap-token" content="\(escape(token))">
+        <title>Transaction Manager — \(escape(bundleID))</title>
+        <link rel="stylesheet" href="/app.css">
+        <script src="/app.js" defer></script>
+        </head>
+        <body>
+        <header><h1>Transaction Manager</h1><span class="app">\(escape(bundleID))</span><span id="connection">connecting…</span></header>
+        <div id="message" role="status" hidden></div>
+        <main>
+        <section>
+        <h2>Transactions <small>newest first</small></h2>
+        <table id="transactions"><thead><tr><th>id</th><th>original</th><th>product</th><th>type</th><th>qty</th><th>state</th>\
+        <th>purchased</th><th>expires</th><th>refunded</th><th>finished</th><th>renews</th><th>offer</th><th>ownership</th>\
+        <th>actions</th></tr></thead><tbody></tbody></table>
+        <p id="no-transactions" class="empty">No transactions yet.</p>
+        <div id="payload-box" hidden><h3 id="payload-title"></h3><pre id="payload"></pre></div>
+        </section>
+        <section>
+        <h2>Waiting purchases <small>Ask to Buy, interrupted</small></h2>
+        <table id="pending"><thead><tr><th>id</th><th>waits for</th><th>product</th><th>qty</th><th>asked</th><th>actions</th></tr></thead>\
+        <tbody></tbody></table>
+        <p id="no-pending" class="empty">Nothing waits.</p>
+        </section>
+        <section>
+        <h2>Products <small>in the current storefront and locale</small></h2>
+        <table id="products"><thead><tr><th>id</th><th>title</th><th>type</th><th>price</th><th>subscription</th><th>actions</th></tr></thead>\
+        <tbody></tbody></table>
+        </section>
+        <section>
+        <h2>Settings</h2>
+        <table id="settings"><tbody></tbody></table>
+        <div class="forms">
+        <form data-control="storefront"><label>Storefront <select name="value">\(options(storefronts))</select></label><button>Set</button></form>
+        <form data-control="locale"><label>Locale <input name="value" size="8" placeholder="de_DE" required></label><button>Set</button></form>
+        <form data-control="time-rate"><label>Time rate <select name="value">\(options(rates))</select></label><button>Set</button></form>
+        \(onOffForm("ask-to-buy", "Ask to Buy"))
+        \(onOffForm("interrupted", "Interrupted purchases"))
+        \(onOffForm("billing-issues", "Billing issues"))
+        \(onOffForm("grace-period", "Grace period"))
+        <form data-control="dialog"><label>Purchase dialog <select name="value">\(options([("confirm", "confirm"), ("cancel", "cancel")]))</select>\
+        </label><button>Set</button></form>
+        <form data-control="error"><label>Simulated error for <select name="api">\(options(apis))</select></label>\
+        <label><input name="error" size="20" placeholder="-104 or payment-not-allowed"></label>\
+        <button name="action" value="set">Fail</button><button name="action" value="clear">Work</button></form>
+        </div>
+        </section>
+        <section>
+        <h2>Whole store</h2>
+        <div class="forms">
+        <form data-control="clear" data-confirm="Remove every transaction and waiting purchase?"><button>Clear transactions</button></form>
+        <form data-control="reset" data-confirm="Clear the history and every setting override?"><button>Reset to defaults</button></form>
+        </div>
+        </section>
+        </main>
+        </body>
+        </html>
+
+        """
+    }
+
+    static let style = """
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f5f5f7; }
+        header { display: flex; gap: 1em; align-items: baseline; padding: .6em 1em; background: #1d1d1f; color: #fff; }
+        header h1 { font-size: 1.2em; margin: 0; }
+        header .app { opacity: .8; }
+        #connection { margin-left: auto; font-size: .9em; }
+        #connection.down { color: #ff6b6b; }
+        main { padding: 0 1em 2em; }
+        section { background: #fff; border-radius: 8px; padding: .5em 1em 1em; margin-top: 1em; overflow-x: auto; }
+        h2 { font-size: 1.05em; } h2 small { font-weight: normal; color: #6e6e73; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: .25em .4em; border-bottom: 1px solid #e5e5ea; white-space: nowrap; }
+        th { font-weight: 600; color: #6e6e73; font-size: .9em; }
+        td form { display: inline-flex; gap: .25em; margin-right: .5em; }
+        .state-refunded, .state-expired { color: #b3261e; font-weight: 600; }
+        .state-active { color: #1b7f3b; font-weight: 600; }
+        .state-billing-retry, .state-grace-period { color: #b26a00; font-weight: 600; }
+        .empty { color: #6e6e73; }
+        .forms { display: flex; flex-wrap: wrap; gap: .5em 1.5em; margin-top: .8em; }
+        .forms form { display: flex; gap: .3em; align-items: center; }
+        #message { position: sticky; top: 0; padding: .6em 1em; font-weight: 600; }
+        #message.ok { background: #d8f5e0; color: #14532d; }
+        #message.error { background: #fde2e1; color: #7f1d1d; }
+        pre { background: #f5f5f7; padding: .8em; max-height: 16em; overflow: auto; white-space: pre-wrap; word-break: break-all; }
+        button { cursor: pointer; }
+        input[name=quantity] { width: 3em; }
+
+        """
+
+    static let script = #"""
+        "use strict";
+        // The transaction manager's page: polls /api/state and fills the tables (textContent only), sends the
+        // forms to /api/control/NAME with the page's token, and shows what each did.
+        const token = document.querySelector('meta[name="iosiap-token"]').content;
+        const shown = {};
+
+        function element(tag, text, attributes) {
+          const node = document.createElement(tag);
+          if (text !== undefined && text !== null) node.textContent = String(text);
+          for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+          return node;
+        }
+
+        // A small form sending one control, with hidden fields and visible inputs.
+        function controlForm(control, label, hidden, inputs, confirmText) {
+          const form = element("form", null, { "data-control": control });
+          if (confirmText) form.dataset.confirm = confirmText;
+          for (const [name, value] of Object.entries(hidden)) form.append(element("input", null, { type: "hidden", name: name, value: value }));
+          for (const input of inputs || []) form.append(input);
+          form.append(element("button", label, { class: control }));
+          return form;
+        }
+
+        function select(name, values) {
+          const node = element("select", null, { name: name });
+          for (const value of values) node.append(element("option", value, { value: value }));
+          return node;
+        }
+
+        function row(cells, attributes) {
+          const tr = element("tr", null, attributes);
+          for (const cell of cells) {
+            const td = element("td");
+            if (cell instanceof Node) td.append(cell); else td.textContent = cell === undefined ? "" : String(cell);
+            tr.append(td);
+          }
+          return tr;
+        }
+
+        function fill(id, rows, emptyId) {
+          const body = document.querySelector("#" + id + " tbody");
+          body.replaceChildren(...rows);
+          if (emptyId) document.getElementById(emptyId).hidden = rows.length > 0;
+        }
+
+        function transactionRow(t) {
+          const actions = element("span");
+          if (t.state !== "refunded") {
+            actions.append(controlForm("refund", "Refund", { transactionId: t.id }, [select("reason", ["other", "issue"])]));
+          }
+          if (t.type === "autoRenewable" && (t.state === "active" || t.state === "grace period")) {
+            actions.append(controlForm("expire", "Expire", { product: t.productId }));
+            if (t.renews === "yes") actions.append(controlForm("renew", "Renew now", { product: t.productId }));
+            actions.append(controlForm("auto-renew", t.renews === "yes" ? "Auto-renew off" : "Auto-renew on",
+                                       { product: t.productId, value: t.renews === "yes" ? "off" : "on" }));
+          }
+          if (t.state === "billing retry" || t.state === "grace period") {
+            actions.append(controlForm("resolve-billing", "Resolve billing", { product: t.productId }));
+          }
+          const payload = element("button", "Payload", { type: "button", class: "payload" });
+          payload.addEventListener("click", () => showPayload(t.id));
+          actions.append(payload);
+          actions.append(controlForm("delete", "Delete", { transactionId: t.id }, [], "Delete transaction " + t.id + "?"));
+          const state = element("span", t.state, { class: "state state-" + t.state.replace(/ /g, "-") });
+          return row([t.id, t.originalId, t.productId, t.type, t.quantity, state, t.purchaseDate, t.expirationDate, t.revocationDate,
+                      t.finished ? "yes" : "no", t.renews, t.offer, t.ownership, actions],
+                     { "data-transaction": t.id, "data-product": t.productId, "data-state": t.state });
+        }
+
+        function pendingRow(p) {
+          const actions = element("span");
+          if (p.waitsFor === "approval") {
+            actions.append(controlForm("approve", "Approve", { pendingId: p.id }), controlForm("decline", "Decline", { pendingId: p.id }));
+          } else {
+            actions.append(controlForm("resolve", "Resolve", { pendingId: p.id }));
+          }
+          return row([p.id, p.waitsFor, p.productId, p.quantity, p.requestDate, actions], { "data-pending": p.id });
+        }
+
+        function productRow(p) {
+          const quantity = element("input", null, { name: "quantity", value: "1", inputmode: "numeric" });
+          const actions = element("span");
+          actions.append(controlForm("buy", "Buy", { product: p.id }, [quantity]),
+                         controlForm("intent", "App Store purchase", { product: p.id }));
+          return row([p.id, p.title, p.type, p.price, p.subscription, actions], { "data-product": p.id });
+        }
+
+        function render(state) {
+          const parts = {
+            transactions: () => fill("transactions", state.transactions.map(transactionRow), "no-transactions"),
+            pending: () => fill("pending", state.pending.map(pendingRow), "no-pending"),
+            products: () => fill("products", state.products.map(productRow)),
+            settings: () => fill("settings", state.settings.map(pair => row(pair))),
+          };
+          // A part is drawn again only when it changed, so a form being filled in elsewhere keeps its input.
+          for (const [name, draw] of Object.entries(parts)) {
+            const text = JSON.stringify(state[name]);
+            if (shown[name] !== text) { shown[name] = text; draw(); }
+          }
+        }
+
+        async function refresh() {
+          const connection = document.getElementById("connection");
+          try {
+            const response = await fetch("/api/state", { headers: { "X-IOSiAP-Token": token }, cache: "no-store" });
+            const body = await response.json();
+            if (!response.ok) throw new Error(body.message || response.statusText);
+            render(body);
+            connection.textContent = "live";
+            connection.className = "";
+          } catch (error) {
+            connection.textContent = "not connected: " + error.message;
+            connection.className = "down";
+          }
+        }
+
+        function say(text, ok) {
+          const message = document.getElementById("message");
+          message.textContent = text;
+          message.className = ok ? "ok" : "error";
+          message.hidden = false;
+        }
+
+        async function showPayload(id) {
+          const response = await fetch("/api/payload?transactionId=" + encodeURIComponent(id), { headers: { "X-IOSiAP-Token": token } });
+          const body = await response.json();
+          if (!response.ok) { say(body.message, false); return; }
+          document.getElementById("payload-title").textContent = "Signed payload of transaction " + id;
+          document.getElementById("payload").textContent = JSON.stringify(body, null, 2);
+          document.getElementById("payload-box").hidden = false;
+        }
+
+        document.addEventListener("submit", async event => {
+          const form = event.target.closest("form[data-control]");
+          if (!form) return;
+          event.preventDefault();
+          if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+          const fields = new URLSearchParams(new FormData(form, event.submitter));
+          try {
+            const response = await fetch("/api/control/" + encodeURIComponent(form.dataset.control), {
+              method: "POST", headers: { "X-IOSiAP-Token": token }, body: fields,
+            });
+            const body = await response.json();
+            say(body.message, response.ok);
+          } catch (error) {
+            say(form.dataset.control + ": " + error.message, false);
+          }
+          refresh();
+        });
+
+        refresh();
+        setInterval(refresh, 500);
+
+        """#
+}

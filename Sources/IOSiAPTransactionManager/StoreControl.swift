@@ -1,0 +1,257 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+
+/// Input a control cannot take (a missing or malformed value): `iosiap-store` exits 2 with it, the page shows
+/// it. Thrown before the store is touched, so bad input changes nothing.
+public struct ControlInputError: Error, Sendable, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// What a control did, in a sentence, and the transaction it made or changed, if any.
+public struct ControlResult: Sendable, Equatable {
+    public let message: String
+    public let transactionID: UInt64?
+    init(_ message: String, transactionID: UInt64? = nil) {
+        self.message = message
+        self.transactionID = transactionID
+    }
+}
+
+/// One control of the transaction manager (refund, approve, a setting…): the single implementation behind the
+/// `iosiap-store` command of that name and the page's button or form. Its values arrive by parameter: the
+/// command line gives them in order, a form by field name.
+public struct StoreControl: Sendable {
+    /// One value a control takes.
+    public struct Parameter: Sendable {
+        /// How usage lines show it, e.g. `TRANSACTION_ID`.
+        public let usage: String
+        /// The form field carrying it, e.g. `transactionId`.
+        public let field: String
+        public let isOptional: Bool
+    }
+
+    /// The command's name and the page's action name, e.g. `refund`.
+    public let name: String
+    public let parameters: [Parameter]
+    /// The usage line's arguments, when they say more than the parameters' names.
+    public let arguments: String
+    public let help: String
+    private let perform: @Sendable (LocalStore, ControlValues) throws -> ControlResult
+
+    init(_ name: String, _ parameters: [(String, String)], arguments: String? = nil, help: String,
+         perform: @escaping @Sendable (LocalStore, ControlValues) throws -> ControlResult) {
+        self.name = name
+        self.parameters = parameters.map { usage, field in
+            Parameter(usage: usage.hasSuffix("?") ? String(usage.dropLast()) : usage, field: field, isOptional: usage.hasSuffix("?"))
+        }
+        self.arguments = arguments ?? self.parameters.map { $0.isOptional ? "[\($0.usage)]" : $0.usage }.joined(separator: " ")
+        self.help = help
+        self.perform = perform
+    }
+
+    /// Runs the control with values given in order (the command line). More values than parameters is bad input.
+    public func run(_ store: LocalStore, arguments: [String]) throws -> ControlResult {
+        guard arguments.count <= parameters.count else { throw ControlInputError("unexpected '\(arguments[parameters.count])'") }
+        return try perform(store, ControlValues(Dictionary(uniqueKeysWithValues: zip(parameters.map(\.field), arguments))))
+    }
+
+    /// Runs the control with values given by field name (a form); fields it does not take are ignored.
+    public func run(_ store: LocalStore, fields: [String: String]) throws -> ControlResult {
+        try perform(store, ControlValues(fields))
+    }
+
+    /// The control named `name`, if any.
+    public static func named(_ name: String) -> StoreControl? {
+        all.first { $0.name == name }
+    }
+}
+
+/// A control's values by field name, with the parsers every control shares: each throws `ControlInputError`
+/// naming the parameter and what it expected.
+struct ControlValues {
+    private let values: [String: String]
+    init(_ values: [String: String]) { self.values = values }
+
+    /// The value of `field`, trimmed; nil when missing or empty.
+    func optional(_ field: String) -> String? {
+        guard let value = values[field]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
+    func text(_ field: String, _ usage: String) throws -> String {
+        guard let value = optional(field) else { throw ControlInputError("missing \(usage)") }
+        return value
+    }
+
+    func number<T: FixedWidthInteger>(_ field: String, _ usage: String) throws -> T {
+        let text = try text(field, usage)
+        guard let value = T(text) else { throw ControlInputError("\(usage) must be a number, not '\(text)'") }
+        return value
+    }
+
+    func onOff(_ field: String) throws -> Bool {
+        switch try text(field, "on|off") {
+        case "on": return true
+        case "off": return false
+        case let other: throw ControlInputError("expected on or off, not '\(other)'")
+        }
+    }
+}
+
+extension StoreControl {
+    /// The names the controls and the page use for the APIs that can be made to fail.
+    public static let apiNames: [String: FailableAPI] = [
+        "load-products": .loadProducts, "purchase": .purchase, "verification": .verification, "app-store-sync": .appStoreSync,
+        "subscription-status": .subscriptionStatus, "app-transaction": .appTransaction,
+        "manage-subscriptions": .manageSubscriptions, "refund-request": .refundRequest, "offer-code-redeem": .offerCodeRedeem,
+    ]
+
+    /// An error code by status number (`-104`) or name (`payment-not-allowed`, `paymentNotAllowed`).
+    static func errorCode(_ text: String) throws -> StoreErrorCode {
+        if let raw = Int32(text), let code = StoreErrorCode(rawValue: raw) { return code }
+        let wanted = text.replacingOccurrences(of: "-", with: "").lowercased()
+        guard let code = StoreErrorCode.allCases.first(where: { "\($0)".lowercased() == wanted }) else {
+            throw ControlInputError("unknown error '\(text)': give a status number (e.g. -104) or a name (e.g. payment-not-allowed)")
+        }
+        return code
+    }
+
+    /// A time rate by raw value (`13`) or name (`monthlyRenewalEveryFiveMinutes`).
+    static func timeRate(_ text: String) throws -> TimeRate {
+        guard let rate = Int(text).flatMap(TimeRate.init(rawValue:)) ?? TimeRate.allCases.first(where: { "\($0)" == text }) else {
+            throw ControlInputError("unknown time rate '\(text)'; known: \(TimeRate.allCases.map { "\($0.rawValue) \($0)" }.joined(separator: ", "))")
+        }
+        return rate
+    }
+
+    /// Every control, in the order `iosiap-store help` lists them.
+    public static let all: [StoreControl] = [
+        StoreControl("buy", [("PRODUCT", "product"), ("QUANTITY?", "quantity")],
+                     help: "Buys a product from outside the game; the game receives it as a purchase.") { store, values in
+            let product = try values.text("product", "PRODUCT")
+            let quantity: Int = values.optional("quantity") == nil ? 1 : try values.number("quantity", "QUANTITY")
+            let transaction = try store.buyProduct(product, quantity: quantity)
+            return ControlResult("bought \(transaction.productID) x\(transaction.quantity): transaction \(transaction.id)",
+                                 transactionID: transaction.id)
+        },
+        StoreControl("intent", [("PRODUCT", "product")],
+                     help: "Starts a purchase in the App Store, outside the game; the game decides whether to pay.") { store, values in
+            let product = try values.text("product", "PRODUCT")
+            try store.requestPurchaseIntent(productID: product)
+            return ControlResult("purchase intent for \(product) sent")
+        },
+        StoreControl("approve", [("PENDING_ID", "pendingId")],
+                     help: "Approves a deferred (Ask to Buy) purchase: it is charged and reaches the game.") { store, values in
+            let transaction = try store.approveAskToBuy(try values.number("pendingId", "PENDING_ID"))
+            return ControlResult("approved: transaction \(transaction.id)", transactionID: transaction.id)
+        },
+        StoreControl("decline", [("PENDING_ID", "pendingId")],
+                     help: "Declines a deferred (Ask to Buy) purchase: nothing is charged.") { store, values in
+            try store.declineAskToBuy(try values.number("pendingId", "PENDING_ID"))
+            return ControlResult("declined")
+        },
+        StoreControl("interrupted", [("on|off", "value")], arguments: "on|off",
+                     help: "Interrupts purchases until the user resolves them (resolve PENDING_ID).") { store, values in
+            try store.setInterruptedPurchasesEnabled(try values.onOff("value"))
+            return ControlResult("interrupted purchases set")
+        },
+        StoreControl("resolve", [("PENDING_ID", "pendingId")],
+                     help: "The user resolves an interrupted purchase: it is charged and reaches the game.") { store, values in
+            let transaction = try store.resolveInterruptedPurchase(try values.number("pendingId", "PENDING_ID"))
+            return ControlResult("resolved: transaction \(transaction.id)", transactionID: transaction.id)
+        },
+        StoreControl("refund", [("TRANSACTION_ID", "transactionId"), ("REASON?", "reason")], arguments: "TRANSACTION_ID [issue|other]",
+                     help: "Refunds a transaction; the game receives a revoked event.") { store, values in
+            let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
+            let reason: RevocationReason
+            switch values.optional("reason") ?? "other" {
+            case "issue": reason = .refundedDueToIssue
+            case "other": reason = .refundedForOtherReason
+            default: throw ControlInputError("reason must be issue or other")
+            }
+            let transaction = try store.refund(transactionID: id, reason: reason)
+            return ControlResult("refunded transaction \(transaction.id)", transactionID: transaction.id)
+        },
+        StoreControl("expire", [("PRODUCT", "product")], help: "Ends an active subscription now, without renewing.") { store, values in
+            try store.expireSubscription(productID: try values.text("product", "PRODUCT"))
+            return ControlResult("expired")
+        },
+        StoreControl("renew", [("PRODUCT", "product")], help: "Renews an active subscription now (a forced renewal).") { store, values in
+            try store.forceRenewal(productID: try values.text("product", "PRODUCT"))
+            return ControlResult("renewed")
+        },
+        StoreControl("auto-renew", [("PRODUCT", "product"), ("on|off", "value")],
+                     help: "Turns an active subscription's auto-renew on or off.") { store, values in
+            let product = try values.text("product", "PRODUCT")
+            try store.setAutoRenew(productID: product, enabled: try values.onOff("value"))
+            return ControlResult("auto-renew set")
+        },
+        StoreControl("billing-issues", [("on|off", "value")],
+                     help: "Makes renewals fail to charge: subscriptions enter billing retry.") { store, values in
+            try store.setBillingIssuesEnabled(try values.onOff("value"))
+            return ControlResult("billing issues set")
+        },
+        StoreControl("grace-period", [("on|off", "value")],
+                     help: "Keeps a subscription in billing retry active through a grace period.") { store, values in
+            try store.setBillingGracePeriodEnabled(try values.onOff("value"))
+            return ControlResult("grace period set")
+        },
+        StoreControl("resolve-billing", [("PRODUCT", "product")],
+                     help: "The user fixes the payment of a subscription in billing retry: it renews now.") { store, values in
+            try store.resolveBillingIssue(productID: try values.text("product", "PRODUCT"))
+            return ControlResult("billing issue resolved")
+        },
+        StoreControl("ask-to-buy", [("on|off", "value")], help: "Turns Ask to Buy on or off.") { store, values in
+            try store.setAskToBuyEnabled(try values.onOff("value"))
+            return ControlResult("ask to buy set")
+        },
+        StoreControl("dialog", [("confirm|cancel", "value")], help: "What the simulated user answers in the purchase sheet.") { store, values in
+            guard let response = PurchaseDialogResponse(rawValue: try values.text("value", "confirm|cancel")) else {
+                throw ControlInputError("expected confirm or cancel")
+            }
+            try store.setPurchaseDialogResponse(response)
+            return ControlResult("purchase dialog answers \(response.rawValue)")
+        },
+        StoreControl("error", [("set|clear", "action"), ("API", "api"), ("ERROR?", "error")], arguments: "set API ERROR | clear API",
+                     help: "Makes an API fail with an error (a status like -104 or a name like payment-not-allowed), or stops it.\n"
+                         + "APIs: " + apiNames.keys.sorted().joined(separator: ", ")) { store, values in
+            let action = try values.text("action", "set|clear")
+            let name = try values.text("api", "API")
+            guard let api = apiNames[name] else { throw ControlInputError("unknown API '\(name)'") }
+            switch action {
+            case "set": try store.setSimulatedError(try errorCode(try values.text("error", "ERROR")), for: api)
+            case "clear": try store.setSimulatedError(nil, for: api)
+            default: throw ControlInputError("expected set or clear, not '\(action)'")
+            }
+            return ControlResult("\(name): \(action == "set" ? "fails" : "works")")
+        },
+        StoreControl("time-rate", [("RATE", "value")],
+                     help: "Sets how fast subscription time runs: a number or a name, e.g. 13 or monthlyRenewalEveryFiveMinutes.") { store, values in
+            let rate = try timeRate(try values.text("value", "RATE"))
+            try store.setTimeRate(rate)
+            return ControlResult("time rate \(rate)")
+        },
+        StoreControl("storefront", [("CODE", "value")], help: "Sets the storefront (ISO 3166-1 alpha-3, e.g. DEU).") { store, values in
+            try store.setStorefront(try values.text("value", "CODE"))
+            return ControlResult("storefront set")
+        },
+        StoreControl("locale", [("ID", "value")], help: "Sets the locale titles and prices are shown in (e.g. de_DE).") { store, values in
+            try store.setLocale(try values.text("value", "ID"))
+            return ControlResult("locale set")
+        },
+        StoreControl("delete", [("TRANSACTION_ID", "transactionId")], help: "Removes one transaction from the history.") { store, values in
+            try store.deleteTransaction(try values.number("transactionId", "TRANSACTION_ID"))
+            return ControlResult("deleted")
+        },
+        StoreControl("clear", [], help: "Removes every transaction and waiting purchase.") { store, _ in
+            try store.clearTransactions()
+            return ControlResult("cleared")
+        },
+        StoreControl("reset", [], help: "Clears the history and every setting override: the catalog's defaults apply.") { store, _ in
+            try store.resetToDefaultState()
+            return ControlResult("reset")
+        },
+    ]
+}

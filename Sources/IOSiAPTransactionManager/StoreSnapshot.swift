@@ -1,0 +1,113 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPSignedData
+
+/// What the transaction manager shows of a local store at one moment: the catalog priced for the current
+/// storefront and locale, the history newest first, the waiting purchases and the settings. `iosiap-store`'s
+/// listing commands print parts of it as tables; the page receives it whole as JSON.
+public struct StoreSnapshot: Sendable, Encodable {
+    public struct Product: Sendable, Encodable {
+        public let id: String
+        public let type: String
+        public let title: String
+        public let price: String
+        /// "1 month, level 1 of Club Gold" for subscriptions, else empty.
+        public let subscription: String
+    }
+
+    public struct Transaction: Sendable, Encodable {
+        public let id: UInt64
+        public let originalId: UInt64
+        public let productId: String
+        public let type: String
+        public let quantity: Int
+        /// refunded, consumed, active, expired, billing retry or grace period.
+        public let state: String
+        public let purchaseDate: String
+        public let expirationDate: String
+        public let revocationDate: String
+        public let finished: Bool
+        /// For auto-renewable subscriptions: "yes" or "no"; else empty.
+        public let renews: String
+        public let offer: String
+        public let ownership: String
+        public let reason: String
+    }
+
+    public struct Pending: Sendable, Encodable {
+        public let id: Int64
+        /// approval (Ask to Buy) or resolution (an interrupted purchase).
+        public let waitsFor: String
+        public let productId: String
+        public let quantity: Int
+        public let requestDate: String
+    }
+
+    public let bundleId: String
+    public let environment: String
+    public let products: [Product]
+    public let transactions: [Transaction]
+    public let pending: [Pending]
+    /// The settings in force as (name, value) pairs, in a fixed order.
+    public let settings: [[String]]
+
+    /// Reads `store` now (also what other processes, such as a running game, committed).
+    public init(_ store: LocalStore, at now: Date = Date()) throws(StoreError) {
+        let settings = try store.currentSettings()
+        let formatter = ISO8601DateFormatter()
+        bundleId = store.bundleID
+        environment = store.environment.rawValue
+        products = store.catalog.products.map { product in
+            Product(id: product.id, type: "\(product.type)",
+                    title: product.localization(for: settings.locale)?.displayName ?? product.referenceName,
+                    price: PriceFormatter.format(product.price, currencyCode: settings.storefront.currencyCode, locale: settings.locale),
+                    subscription: product.subscription.map { "\($0.period) level \($0.level) of \($0.groupName)" } ?? "")
+        }
+        transactions = try store.history().reversed().map { entry in
+            let t = entry.transaction
+            return Transaction(
+                id: t.id, originalId: t.originalID, productId: t.productID, type: "\(t.productType)", quantity: t.quantity,
+                state: Self.state(of: t, at: now), purchaseDate: formatter.string(from: t.purchaseDate),
+                expirationDate: t.expirationDate.map(formatter.string) ?? "", revocationDate: t.revocationDate.map(formatter.string) ?? "",
+                finished: entry.isFinished, renews: t.productType == .autoRenewable ? (entry.autoRenews ? "yes" : "no") : "",
+                offer: t.offer.map { offer in offer.id.map { "\(offer.type) \($0)" } ?? "\(offer.type)" } ?? "",
+                ownership: t.ownershipType.rawValue, reason: t.reason.rawValue)
+        }
+        pending = try store.pendingPurchases().map {
+            Pending(id: $0.id, waitsFor: $0.kind == .askToBuy ? "approval" : "resolution", productId: $0.productID,
+                    quantity: $0.quantity, requestDate: formatter.string(from: $0.requestDate))
+        }
+        self.settings = Self.rows(settings)
+    }
+
+    /// A transaction's state as QA reads it. Billing retry is what the store last signed into the renewal info
+    /// (its own signature: read, not verified, to learn a state it wrote).
+    static func state(of transaction: StoreTransaction, at now: Date) -> String {
+        if transaction.isRevoked { return "refunded" }
+        if transaction.productType == .consumable { return "consumed" }
+        if Entitlements.isActive(transaction, at: now) {
+            // Active past its expiration: a grace period keeps it.
+            let inGrace = transaction.productType == .autoRenewable && (transaction.expirationDate ?? .distantFuture) <= now
+            return inGrace ? "grace period" : "active"
+        }
+        if transaction.productType == .autoRenewable,
+           let renewal = transaction.signedRenewalInfo.flatMap({ try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self) }),
+           renewal.isInBillingRetryPeriod == true {
+            return "billing retry"
+        }
+        return "expired"
+    }
+
+    /// The settings as `iosiap-store settings` prints them and the page shows them.
+    static func rows(_ settings: LocalStoreSettings) -> [[String]] {
+        [
+            ["storefront", settings.storefront.code], ["locale", settings.locale],
+            ["ask to buy", settings.askToBuyEnabled ? "on" : "off"], ["time rate", "\(settings.timeRate)"],
+            ["interrupted purchases", settings.interruptedPurchasesEnabled ? "on" : "off"],
+            ["billing issues", settings.billingIssuesEnabled ? "on" : "off"],
+            ["grace period", settings.billingGracePeriodEnabled ? "on" : "off"],
+            ["purchase dialog", settings.purchaseDialogResponse.rawValue],
+        ] + settings.simulatedErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map { ["error: \($0.key.catalogName)", "\($0.value)"] }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPServerAPI
+import IOSiAPTestSupport
+@testable import IOSiAPTransactionManager
+import Testing
+
+/// The transaction manager's page handler over a real local store, without sockets or a browser: its token,
+/// host and origin checks, form parsing, bad input, and that its controls are the command line's.
+@Suite struct TransactionManagerPageTests {
+    let folder = TemporaryDirectory()
+    let store: LocalStore
+    let page: TransactionManagerPage
+    static let coins = "com.iosiap.example.coins_100"
+    static let gold = "com.iosiap.example.club_gold_monthly"
+    static let token = String(repeating: "ab", count: 32)
+
+    init() throws {
+        store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: try folder.state)
+        page = TransactionManagerPage(store: store, token: Self.token)
+    }
+
+    func request(_ method: String, _ path: String, form: String? = nil, query: [(String, String?)] = [],
+                 headers: [String: String] = ["host": "127.0.0.1:8080", "x-iosiap-token": token]) -> ServerAPIResponse {
+        var headers = headers
+        if form != nil, headers["content-type"] == nil { headers["content-type"] = "application/x-www-form-urlencoded;charset=UTF-8" }
+        return page.handle(ServerAPIRequest(method: method, path: path, query: query.map { .init($0.0, $0.1) }, authorization: nil,
+                                            body: Array((form ?? "").utf8), headers: headers))
+    }
+
+    func json(_ response: ServerAPIResponse) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func thePageCarriesItsTokenAndEscapesTheBundleID() throws {
+        let other = TemporaryDirectory()
+        let hostile = TransactionManagerPage(store: try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog),
+                                                                  stateDirectory: try other.state, bundleID: "<script>x</script>"),
+                                             token: Self.token)
+        let response = hostile.handle(ServerAPIRequest(method: "GET", path: "/", authorization: nil, headers: ["host": "localhost:1"]))
+        let html = String(decoding: response.body, as: UTF8.self)
+        #expect(response.status == 200)
+        #expect(html.contains("content=\"\(Self.token)\""))
+        #expect(!html.contains("<script>x"))
+        #expect(html.contains("&lt;script&gt;x&lt;/script&gt;"))
+        #expect(response.headers["Content-Security-Policy"]?.contains("script-src 'self'") == true)
+        #expect(response.headers["X-Frame-Options"] == "DENY")
+    }
+
+    @Test func stateListsTransactionsNewestFirstWithTheirState() throws {
+        let first = try store.buyProduct(Self.coins, quantity: 2)
+        let second = try store.buyProduct(Self.gold)
+        try store.refund(transactionID: first.id)
+        let response = request("GET", "/api/state")
+        #expect(response.status == 200)
+        let transactions = try #require(try json(response)["transactions"] as? [[String: Any]])
+        #expect(transactions.map { $0["id"] as? Int } == [Int(second.id), Int(first.id)])
+        #expect(transactions.map { $0["state"] as? String } == ["active", "refunded"])
+        let products = try #require(try json(response)["products"] as? [[String: Any]])
+        #expect(products.contains { $0["title"] as? String == "100 Coins" && $0["price"] as? String == "$0.99" })
+    }
+
+    @Test func aControlDoesWhatTheCommandDoes() throws {
+        let bought = try store.buyProduct(Self.coins)
+        let response = request("POST", "/api/control/refund", form: "transactionId=\(bought.id)&reason=issue")
+        #expect(response.status == 200)
+        #expect(try json(response)["message"] as? String == "refunded transaction \(bought.id)")
+        let refunded = try #require(try store.history().first?.transaction)
+        #expect(refunded.revocationReason == .refundedDueToIssue)
+        // The same control from the command line's arguments.
+        let control = try #require(StoreControl.named("buy"))
+        #expect(try control.run(store, arguments: [Self.coins, "3"]).message.hasPrefix("bought \(Self.coins) x3"))
+        #expect(throws: ControlInputError("unexpected 'more'")) { try control.run(store, arguments: [Self.coins, "3", "more"]) }
+    }
+
+    @Test func badInputIsAMessageAndChangesNothing() throws {
+        let bought = try store.buyProduct(Self.coins)
+        let cases: [(String, String, Int, String)] = [
+            ("refund", "transactionId=one", 400, "refund: TRANSACTION_ID must be a number, not 'one'"),
+            ("refund", "transactionId=\(bought.id)&reason=bored", 400, "refund: reason must be issue or other"),
+            ("refund", "", 400, "refund: missing TRANSACTION_ID"),
+            ("refund", "transactionId=999", 409, ""),
+            ("buy", "product=\(Self.coins)&quantity=lots", 400, "buy: QUANTITY must be a number, not 'lots'"),
+            ("buy", "product=\(Self.coins)&quantity=11", 409, ""),
+            ("ask-to-buy", "value=maybe", 400, "ask-to-buy: expected on or off, not 'maybe'"),
+            ("time-rate", "value=7", 400, ""),
+            ("storefront", "value=XYZ", 409, ""),
+            ("error", "action=set&api=teleport&error=-104", 400, "error: unknown API 'teleport'"),
+            ("refund", "transactionId=%zz", 400, "the form is not valid URL encoding"),
+            ("refund", "transactionId=%ff", 400, "the form is not valid UTF-8"),
+            ("refund", "transactionId=1&transactionId=2", 400, "the form gives 'transactionId' twice"),
+            ("teleport", "", 404, "no control 'teleport'"),
+        ]
+        for (control, form, status, message) in cases {
+            let response = request("POST", "/api/control/\(control)", form: form)
+            #expect(response.status == status, "\(control) \(form)")
+            let answer = try json(response)
+            #expect(answer["ok"] as? Bool == false)
+            let text = try #require(answer["message"] as? String)
+            #expect(message.isEmpty ? !text.isEmpty : text == message, "\(control) \(form): \(text)")
+        }
+        #expect(try store.history().map(\.transaction) == [bought])
+        #expect(try store.currentSettings().storefront.code == "USA")
+    }
+
+    @Test func tokenHostAndOriginAreChecked() throws {
+        let bought = try store.buyProduct(Self.coins)
+        let refund = "transactionId=\(bought.id)"
+        // No token, a wrong one, one of another length: refused, for reading as for changing.
+        for headers in [["host": "127.0.0.1"], ["host": "127.0.0.1", "x-iosiap-token": String(repeating: "ab", count: 31) + "ac"],
+                        ["host": "127.0.0.1", "x-iosiap-token": "ab"]] {
+            #expect(request("GET", "/api/state", headers: headers).status == 403)
+            #expect(request("POST", "/api/control/refund", form: refund, headers: headers).status == 403)
+        }
+        #expect(request("GET", "/api/state", headers: ["host": "localhost"]).status == 403)
+        // Another site's page: its Origin or Sec-Fetch-Site gives it away, even with the token.
+        let token = ["host": "127.0.0.1:8080", "x-iosiap-token": Self.token]
+        #expect(request("POST", "/api/control/refund", form: refund,
+                        headers: token.merging(["origin": "http://evil.example"]) { $1 }).status == 403)
+        #expect(request("POST", "/api/control/refund", form: refund,
+                        headers: token.merging(["sec-fetch-site": "cross-site"]) { $1 }).status == 403)
+        // DNS rebinding: a name that is not loopback's, even on the right port.
+        for host in ["evil.example:8080", "127.0.0.1.evil.example", "localhost:80x", "[::2]:8080", ""] {
+            #expect(request("GET", "/", headers: ["host": host]).status == 421, "\(host)")
+        }
+        #expect(request("GET", "/", headers: [:]).status == 421)
+        #expect(try store.history().allSatisfy { !$0.transaction.isRevoked })
+        // The right origin and the token in the form: done.
+        let allowed = request("POST", "/api/control/refund", form: refund + "&token=\(Self.token)",
+                              headers: ["host": "[::1]:8080", "origin": "http://[::1]:8080", "sec-fetch-site": "same-origin"])
+        #expect(allowed.status == 200)
+        // A control is a form POST, nothing else.
+        #expect(request("GET", "/api/control/clear").status == 405)
+        #expect(request("POST", "/api/control/clear", form: "", headers: token.merging(["content-type": "text/plain"]) { $1 }).status == 415)
+    }
+
+    @Test func thePageCannotReachTheServerAPIAndTheServerAPIIgnoresThePageToken() throws {
+        let bought = try store.buyProduct(Self.coins)
+        let api = ServerAPI(bundleID: store.bundleID, environment: store.environment, keys: { [] },
+                            transactions: { () throws(StoreError) in [] })
+        let route = TransactionManagerPage.route(api: api, page: page)
+        let headers = ["host": "127.0.0.1", "x-iosiap-token": Self.token]
+        // The Server API's paths answer only to its bearer tokens, whatever else comes along.
+        let inApps = route(ServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/\(bought.id)", authorization: nil, headers: headers))
+        #expect(inApps.status == 401)
+        // The page's paths never lead into the Server API.
+        #expect(route(ServerAPIRequest(method: "GET", path: "/api/inApps/v1/transactions/1", authorization: nil, headers: headers)).status == 404)
+        #expect(route(ServerAPIRequest(method: "GET", path: "/", authorization: nil, headers: headers)).status == 200)
+    }
+
+    @Test func payloadIsTheDecodedSignedTransaction() throws {
+        let bought = try store.buyProduct(Self.gold)
+        let response = request("GET", "/api/payload", query: [("transactionId", String(bought.id))])
+        #expect(response.status == 200)
+        let transaction = try #require(try json(response)["transaction"] as? [String: Any])
+        #expect(transaction["productId"] as? String == Self.gold)
+        #expect(try json(response)["renewalInfo"] is [String: Any])
+        #expect(request("GET", "/api/payload", query: [("transactionId", "x")]).status == 400)
+        #expect(request("GET", "/api/payload", query: [("transactionId", "1"), ("transactionId", "2")]).status == 400)
+        #expect(request("GET", "/api/payload", query: [("transactionId", "999")]).status == 404)
+    }
+
+    @Test func formBodies() throws {
+        #expect(try FormBody.parse(Array("a=1&b=x+y%20z&c&d=%C3%A9".utf8)) == ["a": "1", "b": "x y z", "c": "", "d": "é"])
+        #expect(try FormBody.parse([]) == [:])
+        for bad in ["a=%", "a=%4", "=1", "a=1&a=2", String(repeating: "x=1&", count: 33)] {
+            #expect(throws: ControlInputError.self) { try FormBody.parse(Array(bad.utf8)) }
+        }
+    }
+
+    @Test func snapshotStates() throws {
+        let now = Date()
+        var gold = StoreTransaction(id: 1, originalID: 1, productID: Self.gold, productType: .autoRenewable, quantity: 1,
+                                    purchaseDate: now.addingTimeInterval(-100), originalPurchaseDate: now.addingTimeInterval(-100),
+                                    expirationDate: now.addingTimeInterval(-10), environment: .sandbox, storefront: "USA")
+        #expect(StoreSnapshot.state(of: gold, at: now) == "expired")
+        gold.gracePeriodExpirationDate = now.addingTimeInterval(100)
+        #expect(StoreSnapshot.state(of: gold, at: now) == "grace period")
+        gold.revocationDate = now
+        #expect(StoreSnapshot.state(of: gold, at: now) == "refunded")
+    }
+}
