@@ -175,6 +175,11 @@ check "promotional offers through the C ABI, one signed by Apple's library"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/payment_options.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/payment_options"
 "$work/payment_options" "$catalog" "$work/state-payment-options"
 check "payment options version 1 (read to its end, not past it) and 2 (a UI context), win-back offer accessors"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/app_transaction.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/app_transaction"
+"$work/app_transaction" "$catalog" "$work/state-app-transaction"
+swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
+python3 Tests/python/app_transaction_with_apple_library.py "$(swift build --show-bin-path)/iosiap-store" "$work/state-apple" com.iosiap.example
+check "the App Transaction through the C ABI; Apple's verify_and_decode_app_transaction accepts the local store's"
 
 echo "== the transaction manager, also while the C++ example game runs"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null

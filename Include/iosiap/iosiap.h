@@ -591,6 +591,50 @@ typedef struct iosiap_offer_signature {
 int iosiap_local_sign_promotional_offer(iosiap_offer_signature *out, iosiap_store *store, const char *product_id,
                                         const char *offer_id, const char *app_account_token);
 
+/* ---- The App Transaction (the app's own signed purchase record) ------------------------------------- */
+
+/**
+ * The app's own purchase record, signed by the store (StoreKit: AppTransaction): which version of the app
+ * the user first got and when, e.g. to grant a paid-to-free migration's players what they paid for. Made by
+ * the library and freed with iosiap_app_transaction_free; its strings are owned by it and live until then.
+ * Dates are Unix milliseconds. size is sizeof(iosiap_app_transaction_info) of the library that made it: fields
+ * are only added at the end, read one added later only when size > offsetof(iosiap_app_transaction_info, field).
+ */
+typedef struct iosiap_app_transaction_info {
+    size_t size;
+    const char *signed_jws;                /* the signed App Transaction: send it to your server to verify */
+    const char *environment;               /* "Production", "Sandbox", "Xcode", "LocalTesting" (receiptType) */
+    const char *bundle_id;
+    const char *app_version;               /* the version it was signed for (applicationVersion) */
+    const char *original_app_version;      /* the version the user first got (originalApplicationVersion) */
+    int64_t original_purchase_date_ms;     /* when the user first got the app; Xcode signs year 1 (negative) */
+    int64_t signed_date_ms;                /* when the store signed it (receiptCreationDate) */
+    int64_t preorder_date_ms;              /* when the user pre-ordered the app, or 0 */
+    uint64_t app_id;                       /* the App Store id (appAppleId), or 0 (Xcode, sandbox, local) */
+    uint64_t app_version_id;               /* the App Store's id of the version (versionExternalIdentifier), or 0 */
+    const char *app_transaction_id;        /* the app download's transaction id, or NULL */
+    const char *original_platform;         /* "iOS", "macOS", "tvOS", "visionOS", or NULL */
+    const char *device_verification;       /* base64, or NULL */
+    const char *device_verification_nonce; /* UUID text, or NULL */
+} iosiap_app_transaction_info;
+
+/**
+ * Gets the store's App Transaction into *out (to be freed with iosiap_app_transaction_free; NULL on failure).
+ * It blocks the calling thread until the store answers: StoreKit may reach the App Store (and ask the user to
+ * sign in) the first time, so call it from a loading screen or a thread of your own, not every frame, and
+ * never from the store's callback. A record StoreKit could not verify is an IOSIAP_E_VERIFY_* status, not a
+ * record. The local store signs one with its chain: its bundle id and environment, an id and an original
+ * purchase date made once per state directory, and original_app_version "1.0" until
+ * iosiap_local_set_original_app_version (or `iosiap-store app-version`) sets it.
+ */
+int iosiap_app_transaction(iosiap_app_transaction_info **out, iosiap_store *store);
+/** Frees what iosiap_app_transaction made. NULL does nothing. */
+void iosiap_app_transaction_free(iosiap_app_transaction_info *app_transaction);
+/** Local store: the app version the user first got, signed from now on, kept in the state directory;
+    app_version is the current one (NULL: the same). Each 1 to 64 bytes of UTF-8. */
+int iosiap_local_set_original_app_version(iosiap_store *store, const char *original_app_version,
+                                          const char *app_version);
+
 /* ---- Verification for a game's backend ------------------------------------------------------------ */
 
 /**

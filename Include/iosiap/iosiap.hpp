@@ -218,6 +218,34 @@ struct StoreKitOptions {
     StoreKitOptions() : deliverOnLibraryThread(false), verification(IOSIAP_VERIFY_NONE) {}
 };
 
+/** The app's own signed purchase record (iosiap_app_transaction_info), copied. Dates are Unix milliseconds. */
+struct AppTransaction {
+    std::string signedJws;             /* for your server to verify */
+    std::string environment;           /* "Production", "Sandbox", "Xcode", "LocalTesting" */
+    std::string bundleId;
+    std::string appVersion;
+    std::string originalAppVersion;    /* the version the user first got: a paid-to-free migration compares it */
+    std::int64_t originalPurchaseDateMs;
+    std::int64_t signedDateMs;
+    std::int64_t preorderDateMs;       /* 0: not pre-ordered */
+    std::uint64_t appId;               /* 0: none (Xcode, sandbox, local store) */
+    std::uint64_t appVersionId;        /* 0: none */
+    std::string appTransactionId;      /* empty when the store signs none */
+    std::string originalPlatform;      /* "iOS", "macOS", "tvOS", "visionOS", or empty */
+    std::string deviceVerification;    /* base64, or empty */
+    std::string deviceVerificationNonce; /* UUID text, or empty */
+
+    AppTransaction() : originalPurchaseDateMs(0), signedDateMs(0), preorderDateMs(0), appId(0), appVersionId(0) {}
+    explicit AppTransaction(const iosiap_app_transaction_info &a)
+        : signedJws(Product::text(a.signed_jws)), environment(Product::text(a.environment)),
+          bundleId(Product::text(a.bundle_id)), appVersion(Product::text(a.app_version)),
+          originalAppVersion(Product::text(a.original_app_version)), originalPurchaseDateMs(a.original_purchase_date_ms),
+          signedDateMs(a.signed_date_ms), preorderDateMs(a.preorder_date_ms), appId(a.app_id), appVersionId(a.app_version_id),
+          appTransactionId(Product::text(a.app_transaction_id)), originalPlatform(Product::text(a.original_platform)),
+          deviceVerification(Product::text(a.device_verification)),
+          deviceVerificationNonce(Product::text(a.device_verification_nonce)) {}
+};
+
 /** One open store: RAII over iosiap_store, movable, not copyable. Closed when destroyed. */
 class Store {
 public:
@@ -366,6 +394,31 @@ public:
     }
 
     bool canMakePayments() const { return iosiap_can_make_payments(store_) == 1; }
+
+    /** Copies the store's App Transaction into *out (iosiap_app_transaction: blocks until the store answers,
+        so not every frame). Rethrows std::bad_alloc from copying, after freeing the C record. */
+    int appTransaction(AppTransaction *out) const {
+        iosiap_app_transaction_info *app = nullptr;
+        int status = iosiap_app_transaction(&app, store_);
+        if (status != IOSIAP_OK) return status;
+#if IOSIAP_CPP_EXCEPTIONS
+        try {
+            if (out) *out = AppTransaction(*app);
+        } catch (...) {
+            iosiap_app_transaction_free(app);
+            throw;
+        }
+#else
+        if (out) *out = AppTransaction(*app);
+#endif
+        iosiap_app_transaction_free(app);
+        return status;
+    }
+    /** Local store: the app version the user first got (and the current one; empty: the same). */
+    int localSetOriginalAppVersion(const std::string &originalAppVersion, const std::string &appVersion = std::string()) {
+        return iosiap_local_set_original_app_version(store_, originalAppVersion.c_str(),
+                                                     appVersion.empty() ? nullptr : appVersion.c_str());
+    }
 
     /* The grant ledger (see iosiap.h): register right after openLocal, before the first poll. */
     int registerCurrency(const std::string &productId, const std::string &currency, std::int64_t amountPerUnit) {

@@ -8,8 +8,10 @@ int main(void) {
     iosiap_offer offer = IOSIAP_OFFER_INIT;
     iosiap_offer_signature signature = IOSIAP_OFFER_SIGNATURE_INIT;
     iosiap_event event;
+    iosiap_app_transaction_info *app = NULL;
     event.kind = IOSIAP_EVENT_PURCHASED;
     event.status = IOSIAP_E_SK_PAYMENT_CANCELLED;
+    iosiap_app_transaction_free(app);
     return (options.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION && callbacks.on_event == NULL &&
             options.delivery == IOSIAP_DELIVERY_POLL && offer.size == sizeof offer && offer.id == NULL &&
             signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&

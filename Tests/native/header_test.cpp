@@ -23,6 +23,8 @@ int main() {
     iosiap_offer_signature signature = IOSIAP_OFFER_SIGNATURE_INIT;
     if (offer.size != sizeof offer || signature.size != sizeof signature) return 1;
     iosiap::Store store;
+    iosiap::AppTransaction app;
+    if (store.appTransaction(&app) == IOSIAP_OK || app.appId != 0) return 1;  // a store never opened has none
     iosiap::Store moved(std::move(store));
     Bridge bridge;
     (void)bridge;

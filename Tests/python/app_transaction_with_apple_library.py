@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Apple's official app-store-server-library (PyPI) accepts the local store's App Transaction with
+SignedDataVerifier.verify_and_decode_app_transaction when it trusts the store's root, reads the original app
+version set with `iosiap-store app-version`, and rejects it for another bundle id or environment.
+
+usage: app_transaction_with_apple_library.py IOSIAP_STORE STATE_DIRECTORY BUNDLE_ID
+"""
+import json
+import os
+import subprocess
+import sys
+
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException, VerificationStatus
+
+
+def main():
+    tool, state, bundle_id = sys.argv[1:4]
+
+    def store(*arguments):
+        return subprocess.run([tool, "--state", state, "--json", *arguments], check=True, capture_output=True, text=True).stdout
+
+    store("app-version", "1.2", "3.0")
+    fields = {row["field"]: row["value"] for row in json.loads(store("app-transaction"))}
+    jws = fields["jws"]
+    root = open(os.path.join(state, "signing", "root.der"), "rb").read()
+    passed = failed = 0
+
+    def check(condition, what):
+        nonlocal passed, failed
+        if condition:
+            passed += 1
+        else:
+            failed += 1
+            print("FAILED: " + what)
+
+    def status(verifier):
+        try:
+            verifier.verify_and_decode_app_transaction(jws)
+            return VerificationStatus.OK
+        except VerificationException as error:
+            return error.status
+
+    app = SignedDataVerifier([root], False, Environment.SANDBOX, bundle_id, None).verify_and_decode_app_transaction(jws)
+    check(app.bundleId == bundle_id and app.rawReceiptType == "Sandbox", "bundle id and environment")
+    check(app.originalApplicationVersion == "1.2" and app.applicationVersion == "3.0", "the versions set by app-version")
+    check(app.appTransactionId == fields["appTransactionId"] and len(app.appTransactionId) == 18, "the app transaction id")
+    check(str(app.originalPurchaseDate) == fields["originalPurchaseDate"], "the original purchase date")
+    check(status(SignedDataVerifier([root], False, Environment.SANDBOX, bundle_id + ".other", None))
+          == VerificationStatus.INVALID_APP_IDENTIFIER, "another bundle id rejects it")
+    check(status(SignedDataVerifier([root], False, Environment.XCODE, bundle_id, None))
+          == VerificationStatus.INVALID_ENVIRONMENT, "another environment rejects it")
+    # Signed by another chain's root: the chain does not verify (Apple's library checks the Sandbox chain).
+    other_root = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir,
+                                   "shared", "fixtures", "certs", "AppleRootCA-G3.der"), "rb").read()
+    check(status(SignedDataVerifier([other_root], False, Environment.SANDBOX, bundle_id, None))
+          == VerificationStatus.VERIFICATION_FAILURE, "Apple's root rejects the local store's chain")
+    print(f"apple library: App Transaction {app.appTransactionId} verified; {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
