@@ -2,7 +2,8 @@
 # Every check a change must pass: a warning-free build, the Swift example session against the bundled
 # catalog with its output checked, the unit tests, the StoreKit backend against StoreKit's signatures
 # (scripts/check-storekit.sh), the Apple graph's libiosiap against Linux's (scripts/check-apple-graph.sh),
-# the C ABI's checks (scripts/test-native.sh), and a short fuzzing run (scripts/fuzz.sh).
+# the C ABI's checks (scripts/test-native.sh), the transaction manager's page in a browser
+# (Tests/browser/transaction_manager.sh), and a short fuzzing run (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IOSIAP_SETUP_PACKAGES="shellcheck libmicrohttpd-dev" source scripts/setup.sh
@@ -46,6 +47,9 @@ shellcheck --shell=bash scripts/build-xcframework.sh
 
 echo "== C ABI, shared library, C and C++ layers"
 bash scripts/test-native.sh
+
+echo "== the transaction manager's page in headless Chromium, while the C++ example game runs"
+bash Tests/browser/transaction_manager.sh
 
 echo "== benchmarks, smoke run (scripts/benchmark.sh runs them in full)"
 IOSIAP_BENCHMARK_JSON=$(mktemp) bash scripts/benchmark.sh --quick

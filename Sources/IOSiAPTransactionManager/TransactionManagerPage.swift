@@ -114,8 +114,7 @@ public final class TransactionManagerPage: Sendable {
                   let object = try? JSONSerialization.jsonObject(with: Data(parsed.payload)) else { return NSNull() }
             return object
         }
-        let object: [String: Any] = ["transaction": decoded(transaction.signedJWS), "renewalInfo": decoded(transaction.signedRenewalInfo),
-                                     "signedTransaction": transaction.signedJWS ?? ""]
+        let object: [String: Any] = ["transaction": decoded(transaction.signedJWS), "renewalInfo": decoded(transaction.signedRenewalInfo)]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data("{}".utf8)
         return Self.respond(200, Array(body), "application/json")
     }
