@@ -160,24 +160,4 @@ import Testing
         #expect(request("GET", "/api/payload", query: [("transactionId", "1"), ("transactionId", "2")]).status == 400)
         #expect(request("GET", "/api/payload", query: [("transactionId", "999")]).status == 404)
     }
-
-    @Test func formBodies() throws {
-        #expect(try FormBody.parse(Array("a=1&b=x+y%20z&c&d=%C3%A9".utf8)) == ["a": "1", "b": "x y z", "c": "", "d": "é"])
-        #expect(try FormBody.parse([]) == [:])
-        for bad in ["a=%", "a=%4", "=1", "a=1&a=2", String(repeating: "x=1&", count: 33)] {
-            #expect(throws: ControlInputError.self) { try FormBody.parse(Array(bad.utf8)) }
-        }
-    }
-
-    @Test func snapshotStates() throws {
-        let now = Date()
-        var gold = StoreTransaction(id: 1, originalID: 1, productID: Self.gold, productType: .autoRenewable, quantity: 1,
-                                    purchaseDate: now.addingTimeInterval(-100), originalPurchaseDate: now.addingTimeInterval(-100),
-                                    expirationDate: now.addingTimeInterval(-10), environment: .sandbox, storefront: "USA")
-        #expect(StoreSnapshot.state(of: gold, at: now) == "expired")
-        gold.gracePeriodExpirationDate = now.addingTimeInterval(100)
-        #expect(StoreSnapshot.state(of: gold, at: now) == "grace period")
-        gold.revocationDate = now
-        #expect(StoreSnapshot.state(of: gold, at: now) == "refunded")
-    }
 }
