@@ -236,7 +236,7 @@ typedef struct iosiap_transaction {
     const char *reason;                    /* "PURCHASE", or "RENEWAL" for a subscription's renewal */
     /* Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_id). */
     int offer_type;                        /* iosiap_offer_type the transaction was charged with, or 0 */
-    const char *offer_id;                  /* the promotional offer's id, or NULL */
+    const char *offer_id;                  /* the promotional or win-back offer id, the offer code's reference name, or NULL */
 } iosiap_transaction;
 
 /** The kind of subscription offer a transaction used (the signed payload's offerType). */
@@ -416,7 +416,7 @@ int iosiap_request_products(uint64_t *out_request_id, iosiap_store *store,
 int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
                            int quantity, const char *app_account_token);
 
-#define IOSIAP_PAYMENT_OPTIONS_VERSION 2
+#define IOSIAP_PAYMENT_OPTIONS_VERSION 3
 
 /**
  * A payment with everything StoreKit's purchase options carry. A promotional offer is redeemed by naming
@@ -437,8 +437,13 @@ int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const 
  * An object of another class ends the payment in FAILED with IOSIAP_E_INVALID_ARGUMENT; a pointer to
  * anything but an Objective-C object is undefined behaviour (the library cannot check it).
  *
- * Version 1 callers (compiled with an earlier header, whose struct ends after offer_signature) keep
- * working: for version 1 the library reads no byte past offer_signature, and ui_context is NULL.
+ * win_back_offer_id (version 3) redeems a win-back offer of the product: one of its subscription's
+ * win-back offers (iosiap_product_win_back_offer), for a lapsed subscriber of its group (StoreKit:
+ * Product.PurchaseOption.winBackOffer). A user the App Store finds ineligible ends the payment in FAILED with
+ * IOSIAP_E_SK_INELIGIBLE_FOR_OFFER; a payment redeems one offer, so it is not set with offer_id.
+ *
+ * Callers compiled with an earlier header keep working: for version 1 the library reads no byte past
+ * offer_signature (ui_context is NULL), for version 2 none past ui_context (win_back_offer_id is NULL).
  */
 typedef struct iosiap_payment_options {
     unsigned int version;                  /* IOSIAP_PAYMENT_OPTIONS_VERSION */
@@ -451,9 +456,11 @@ typedef struct iosiap_payment_options {
     const char *offer_signature;           /* with offer_id: the signature, base64 as the server sent it */
     /* Since version 2: */
     void *ui_context;                      /* UIViewController *, UIWindowScene * or NSWindow *, or NULL */
+    /* Since version 3: */
+    const char *win_back_offer_id;         /* a win-back offer of the product, or NULL for none */
 } iosiap_payment_options;
 
-#define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL, NULL }
+#define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL }
 
 /**
  * iosiap_request_payment with options: a promotional offer. An offer's parameters are checked before
@@ -463,6 +470,18 @@ typedef struct iosiap_payment_options {
  */
 int iosiap_request_payment_with_options(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
                                         const iosiap_payment_options *options);
+
+/**
+ * Shows the App Store's sheet where the user enters an offer code (StoreKit: AppStore.presentOfferCodeRedeemSheet,
+ * iOS 16+ and visionOS), in ui_context: the game's UIWindowScene * (`(__bridge void *)scene`, not retained; keep
+ * it alive while the sheet shows). It returns once the sheet is asked for, without waiting for the user: a
+ * code redeemed arrives later as IOSIAP_EVENT_PURCHASED without a request (request_id 0), its transaction's
+ * offer_type IOSIAP_OFFER_TYPE_OFFER_CODE and offer_id the code's reference name; the sheet shows the user its own
+ * errors. Returns IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS (StoreKit has no such sheet there) and
+ * when ui_context is NULL, IOSIAP_E_INVALID_ARGUMENT when it is not a UIWindowScene. The local store records
+ * the call and shows nothing: `iosiap-store redeem-code` or iosiap_local_redeem_offer_code plays the user.
+ */
+int iosiap_present_offer_code_redeem_sheet(iosiap_store *store, void *ui_context);
 
 /** Asks for what the user owns: RESTORED for each, then exactly one RESTORE_FINISHED. */
 int iosiap_request_restore(uint64_t *out_request_id, iosiap_store *store);
@@ -562,6 +581,12 @@ int iosiap_local_set_storefront(iosiap_store *store, const char *storefront);
 int iosiap_local_set_locale(iosiap_store *store, const char *locale);
 /** Buys from outside the game; it arrives as IOSIAP_EVENT_PURCHASED without a request. */
 int iosiap_local_buy(uint64_t *out_transaction_id, iosiap_store *store, const char *product_id, int quantity);
+/** Redeems offer code offer_code (its reference name in the catalog's codeOffers) of subscription product_id
+    from outside the game, as the user would in the App Store: it arrives as IOSIAP_EVENT_PURCHASED without a
+    request, with offer type 3 (offer code). IOSIAP_E_SK_INELIGIBLE_FOR_OFFER, charging nothing, when the code's
+    eligibility (new, existing or expired subscribers of the group) does not fit this user. */
+int iosiap_local_redeem_offer_code(uint64_t *out_transaction_id, iosiap_store *store, const char *product_id,
+                                   const char *offer_code);
 /** Starts a purchase in the "App Store": the game receives IOSIAP_EVENT_PURCHASE_INTENT. */
 int iosiap_local_request_purchase_intent(iosiap_store *store, const char *product_id);
 /** Clears the history and every control's setting: the catalog's defaults apply again. */

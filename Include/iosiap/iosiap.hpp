@@ -353,6 +353,22 @@ public:
         return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
     }
 
+    /** Buys a subscription redeeming one of its win-back offers (a lapsed subscriber's; see
+        iosiap_payment_options.win_back_offer_id); uiContext as above. */
+    int requestWinBackPayment(const std::string &productId, const std::string &winBackOfferId,
+                              const std::string &appAccountToken = std::string(), std::uint64_t *requestId = nullptr,
+                              void *uiContext = nullptr) {
+        iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
+        options.app_account_token = appAccountToken.empty() ? nullptr : appAccountToken.c_str();
+        options.ui_context = uiContext;
+        options.win_back_offer_id = winBackOfferId.c_str();
+        return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
+    }
+
+    /** Shows the App Store's offer code sheet in the game's UIWindowScene *; a code redeemed arrives as a
+        purchase without a request (iosiap_present_offer_code_redeem_sheet). */
+    int presentOfferCodeRedeemSheet(void *uiContext) { return iosiap_present_offer_code_redeem_sheet(store_, uiContext); }
+
     int requestRestore(std::uint64_t *requestId = nullptr) { return iosiap_request_restore(requestId, store_); }
 
     /** Marks a granted transaction finished; idempotent. */
@@ -485,6 +501,10 @@ public:
         return iosiap_local_request_purchase_intent(store_, productId.c_str());
     }
     int localReset() { return iosiap_local_reset(store_); }
+    /** Redeems an offer code from outside the game, as the user would in the App Store. */
+    int localRedeemOfferCode(const std::string &productId, const std::string &offerCode, std::uint64_t *transactionId = nullptr) {
+        return iosiap_local_redeem_offer_code(transactionId, store_, productId.c_str(), offerCode.c_str());
+    }
     /** Signs an offer with the catalog's key, as the game's server would (for QA and tests). */
     int localSignPromotionalOffer(PromotionalOffer *out, const std::string &productId, const std::string &offerId,
                                   const std::string &appAccountToken = std::string()) {

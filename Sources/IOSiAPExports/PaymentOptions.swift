@@ -4,13 +4,17 @@ import IOSiAPCore
 
 /// Turns `iosiap_payment_options` into the core's payment request.
 enum PaymentOptions {
-    /// The versions this library reads: 1 ends after `offer_signature`, 2 adds `ui_context`.
+    /// The versions this library reads: 1 ends after `offer_signature`, 2 adds `ui_context`, 3 `win_back_offer_id`.
     static let readableVersions: ClosedRange<CUnsignedInt> = 1...CUnsignedInt(IOSIAP_PAYMENT_OPTIONS_VERSION)
 
     /// How many bytes a caller's struct of `version` has: a version 1 caller's struct is shorter than this
     /// library's, and nothing past its end is read.
     static func size(ofVersion version: CUnsignedInt) -> Int {
-        version == 1 ? MemoryLayout<iosiap_payment_options>.offset(of: \.ui_context)! : MemoryLayout<iosiap_payment_options>.size
+        switch version {
+        case 1: MemoryLayout<iosiap_payment_options>.offset(of: \.ui_context)!
+        case 2: MemoryLayout<iosiap_payment_options>.offset(of: \.win_back_offer_id)!
+        default: MemoryLayout<iosiap_payment_options>.size
+        }
     }
 
     static func request(productID: String, _ options: UnsafePointer<iosiap_payment_options>?) throws(StoreError) -> PaymentRequest {
@@ -21,7 +25,7 @@ enum PaymentOptions {
                 + "this library reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound) "
                 + "(use IOSIAP_PAYMENT_OPTIONS_INIT)")
         }
-        // The caller's bytes over a zeroed struct: the fields its version lacks stay zero (ui_context NULL).
+        // The caller's bytes over a zeroed struct: the fields its version lacks stay zero (NULL).
         var settings = iosiap_payment_options()
         withUnsafeMutableBytes(of: &settings) { bytes in
             bytes.copyMemory(from: UnsafeRawBufferPointer(start: options, count: size(ofVersion: version)))
@@ -29,7 +33,8 @@ enum PaymentOptions {
         return PaymentRequest(productID: productID, quantity: Int(settings.quantity),
                               appAccountToken: try CStringInput.uuid(settings.app_account_token, "app_account_token"),
                               promotionalOffer: try promotionalOffer(settings),
-                              uiContext: settings.ui_context.map(UIContext.init))
+                              uiContext: settings.ui_context.map(UIContext.init),
+                              winBackOfferID: try CStringInput.optional(settings.win_back_offer_id, "win_back_offer_id", maximumLength: 255))
     }
     /// The offer named by `offer_id`, with what its server signed. A missing part is StoreKit's
     /// `missingOfferParams`; malformed text (a nonce that is no UUID, a signature that is no base64) is

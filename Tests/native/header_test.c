@@ -3,6 +3,8 @@
 #include <iosiap/iosiap.h>
 
 int main(void) {
+    iosiap_payment_options payment = IOSIAP_PAYMENT_OPTIONS_INIT;
+    int sheet = iosiap_present_offer_code_redeem_sheet(NULL, NULL); /* no store: refused */
     iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     iosiap_offer offer = IOSIAP_OFFER_INIT;
@@ -15,5 +17,6 @@ int main(void) {
     return (options.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION && callbacks.on_event == NULL &&
             options.delivery == IOSIAP_DELIVERY_POLL && offer.size == sizeof offer && offer.id == NULL &&
             signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&
-            IOSIAP_VERSION_NUMBER >= 100) ? 0 : 1;
+            IOSIAP_VERSION_NUMBER >= 100 && payment.win_back_offer_id == NULL && sheet != IOSIAP_OK &&
+            iosiap_local_redeem_offer_code(NULL, NULL, "p", "c") != IOSIAP_OK) ? 0 : 1;
 }

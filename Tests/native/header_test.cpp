@@ -28,5 +28,8 @@ int main() {
     iosiap::Store moved(std::move(store));
     Bridge bridge;
     (void)bridge;
+    // A store never opened shows no offer code sheet and takes no win-back payment or code.
+    if (moved.presentOfferCodeRedeemSheet(nullptr) == IOSIAP_OK || moved.requestWinBackPayment("p", "o") == IOSIAP_OK ||
+        moved.localRedeemOfferCode("p", "c") == IOSIAP_OK) return 1;
     return moved.isOpen() ? 1 : 0;
 }

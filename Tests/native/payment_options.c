@@ -1,8 +1,9 @@
 /*
- * iosiap_payment_options in both published versions, through the C ABI with the local store: a version 1
- * caller's struct (which ends after offer_signature) is read up to its end and not a byte further, and
- * version 2's ui_context is accepted and ignored by the local store. Products' win-back offers: the local
- * store has none. usage: payment_options CATALOG STATE_DIRECTORY
+ * iosiap_payment_options in every published version, through the C ABI with the local store: a version 1
+ * caller's struct (which ends after offer_signature) and a version 2 caller's (which ends after ui_context)
+ * are read up to their end and not a byte further, and ui_context is accepted and ignored by the local store.
+ * The example catalog's products have no win-back offers (subscription_offers.c redeems some).
+ * usage: payment_options CATALOG STATE_DIRECTORY
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <iosiap/iosiap.h>
@@ -31,14 +32,13 @@ static void on_event(const iosiap_event *event, void *user_data) {
     }
 }
 
-/* A version 1 struct that ends where the page ends: the next page cannot be read, so a read past the struct
-   stops the test with SIGSEGV instead of passing unseen. */
-static iosiap_payment_options *version_one_at_page_end(void) {
+/* An older version's struct, `size` bytes, that ends where the page ends: the next page cannot be read, so a
+   read past the struct stops the test with SIGSEGV instead of passing unseen. */
+static iosiap_payment_options *older_version_at_page_end(size_t size) {
     long page = sysconf(_SC_PAGESIZE);
-    size_t v1_size = offsetof(iosiap_payment_options, ui_context);
     unsigned char *pages = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (pages == MAP_FAILED || mprotect(pages + page, (size_t)page, PROT_NONE) != 0) return NULL;
-    return (iosiap_payment_options *)(void *)(pages + page - v1_size);
+    return (iosiap_payment_options *)(void *)(pages + page - size);
 }
 
 int main(int argc, char **argv) {
@@ -49,10 +49,11 @@ int main(int argc, char **argv) {
     const iosiap_product *product = NULL;
     iosiap_offer offer = IOSIAP_OFFER_INIT;
     iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
-    iosiap_payment_options *v1 = version_one_at_page_end();
+    iosiap_payment_options *v1 = older_version_at_page_end(offsetof(iosiap_payment_options, ui_context));
+    iosiap_payment_options *v2 = older_version_at_page_end(offsetof(iosiap_payment_options, win_back_offer_id));
     int game_window = 0; /* stands for the game's UIViewController: the local store never dereferences it */
 
-    if (argc != 3 || v1 == NULL) return 2;
+    if (argc != 3 || v1 == NULL || v2 == NULL) return 2;
     ids[0] = coins;
     ids[1] = gold;
     open_options.catalog_path = argv[1];
@@ -62,8 +63,9 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_request_products(NULL, store, ids, 2) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
 
-    /* Version 2, the header's: INIT sets it, with no UI context. */
-    EXPECT(options.version == 2 && IOSIAP_PAYMENT_OPTIONS_VERSION == 2 && options.ui_context == NULL);
+    /* Version 3, the header's: INIT sets it, with no UI context and no win-back offer. */
+    EXPECT(options.version == 3 && IOSIAP_PAYMENT_OPTIONS_VERSION == 3 && options.ui_context == NULL);
+    EXPECT(options.win_back_offer_id == NULL);
 
     /* Version 1: the fields it has, nothing after them. */
     memcpy(v1, &options, offsetof(iosiap_payment_options, ui_context));
@@ -75,19 +77,26 @@ int main(int argc, char **argv) {
     v1->quantity = 0;
     EXPECT(iosiap_request_payment_with_options(NULL, store, coins, v1) == IOSIAP_E_QUANTITY_OUT_OF_RANGE);
 
-    /* Version 2 with a UI context: the local store ignores it and the payment goes through. */
-    options.quantity = 3;
-    options.ui_context = &game_window;
-    EXPECT(iosiap_request_payment_with_options(NULL, store, coins, &options) == IOSIAP_OK);
+    /* Version 2 with a UI context: the fields it has, nothing after them; the local store ignores the context. */
+    memcpy(v2, &options, offsetof(iosiap_payment_options, win_back_offer_id));
+    v2->version = 2;
+    v2->quantity = 3;
+    v2->ui_context = &game_window;
+    EXPECT(iosiap_request_payment_with_options(NULL, store, coins, v2) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_quantity == 3);
     EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
 
+    /* Version 3 with a win-back offer the product lacks: refused before anything is queued. */
+    options.win_back_offer_id = "no_such_offer";
+    EXPECT(iosiap_request_payment_with_options(NULL, store, gold, &options) == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER);
+    options.win_back_offer_id = NULL;
+
     /* Versions this library does not know are refused before anything is queued. */
-    options.version = 3;
+    options.version = 4;
     EXPECT(iosiap_request_payment_with_options(NULL, store, coins, &options) == IOSIAP_E_INVALID_ARGUMENT);
     EXPECT(strstr(iosiap_last_error_message(), "IOSIAP_PAYMENT_OPTIONS_INIT") != NULL);
 
-    /* Win-back offers: the local store does not read them from .storekit files yet, so there are none. */
+    /* Win-back offers: the example catalog's gold subscription has none. */
     EXPECT(iosiap_store_product(&product, store, gold) == IOSIAP_OK);
     EXPECT(iosiap_product_win_back_offer_count(product) == 0 && iosiap_product_win_back_offer_count(NULL) == 0);
     EXPECT(iosiap_product_win_back_offer(&offer, product, 0) == IOSIAP_E_INVALID_ARGUMENT);

@@ -48,6 +48,10 @@ run --json sign-offer com.iosiap.example.club_gold_monthly club_gold_winback 5f0
     python3 -c "import json,sys; o=json.load(sys.stdin)[0]; assert o['keyId']=='6C3F0A92' and len(o['nonce'])==36 and o['signature'], o" && ok
 expect_status 1 sign-offer com.iosiap.example.club_gold_monthly no_such_offer
 expect_status 1 sign-offer com.iosiap.example.coins_100 club_gold_winback
+expect_status 1 redeem-code com.iosiap.example.club_gold_monthly no_such_code   # the example's gold has no codes
+expect_status 1 redeem-code com.iosiap.example.coins_100 any_code
+expect_status 2 redeem-code com.iosiap.example.club_gold_monthly
+run help redeem-code | grep -q "offer type 3" && ok
 expect_status 2 sign-offer com.iosiap.example.club_gold_monthly club_gold_winback not-a-uuid
 expect_status 2 sign-offer com.iosiap.example.club_gold_monthly
 expect_status 0 dialog cancel

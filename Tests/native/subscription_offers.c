@@ -1,0 +1,92 @@
+/*
+ * Offer codes and win-back offers through the C ABI with the local store, on a catalog whose gold subscription
+ * has both (made by test-native.sh from the example catalog): the game asks for the offer code sheet (recorded,
+ * nothing shown), a code redeemed from outside the game arrives as PURCHASED without a request with offer type 3,
+ * a code not for this user is refused; the product's win-back offers are listed, a win-back payment by an active
+ * subscriber fails as ineligible, and by a lapsed one is charged with offer type 4.
+ * usage: subscription_offers CATALOG STATE_DIRECTORY
+ */
+#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#include <iosiap/iosiap.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "expect.h"
+#include "wait_for.h"
+
+static const char *gold = "com.iosiap.example.club_gold_monthly";
+static uint64_t last_request;
+static int last_offer_type;
+static char last_offer_id[64];
+static int last_status;
+static uint64_t last_transaction;
+
+static void on_event(const iosiap_event *event, void *user_data) {
+    (void)user_data;
+    count_event(event);
+    last_request = event->request_id;
+    last_status = event->status;
+    if (event->transaction) {
+        last_transaction = event->transaction->id;
+        last_offer_type = event->transaction->offer_type;
+        snprintf(last_offer_id, sizeof last_offer_id, "%s", event->transaction->offer_id ? event->transaction->offer_id : "");
+    }
+}
+
+int main(int argc, char **argv) {
+    iosiap_local_store_options open_options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
+    iosiap_store *store = NULL;
+    const iosiap_product *product = NULL;
+    iosiap_offer offer = IOSIAP_OFFER_INIT;
+    uint64_t redeemed = 0, request = 0;
+    int game_scene = 0; /* stands for the game's UIWindowScene: the local store never dereferences it */
+
+    if (argc != 3) return 2;
+    open_options.catalog_path = argv[1];
+    open_options.state_directory = argv[2];
+    callbacks.on_event = on_event;
+    if (iosiap_store_open_local(&store, &open_options, &callbacks) != IOSIAP_OK) return 1;
+    EXPECT(iosiap_request_products(NULL, store, &gold, 1) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
+
+    /* The product lists its win-back offers, with their terms. */
+    EXPECT(iosiap_store_product(&product, store, gold) == IOSIAP_OK);
+    EXPECT(iosiap_product_win_back_offer_count(product) == 2);
+    EXPECT(iosiap_product_win_back_offer(&offer, product, 0) == IOSIAP_OK && strcmp(offer.id, "gold_half_price_back") == 0);
+    EXPECT(offer.payment_mode == IOSIAP_OFFER_PAY_AS_YOU_GO && offer.period_count == 2);
+
+    /* A user who never subscribed: no win-back offer (the App Store's answer, after the request). */
+    options.win_back_offer_id = "gold_half_price_back";
+    EXPECT(iosiap_request_payment_with_options(&request, store, gold, &options) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_FAILED) && last_request == request && last_status == IOSIAP_E_SK_INELIGIBLE_FOR_OFFER);
+
+    /* The offer code sheet: the local store records the call. A code for new subscribers, entered outside the
+       game, arrives as a purchase without a request, carrying the offer. */
+    EXPECT(iosiap_present_offer_code_redeem_sheet(store, &game_scene) == IOSIAP_OK);
+    EXPECT(iosiap_local_redeem_offer_code(&redeemed, store, gold, "gold_three_months_new") == IOSIAP_OK && redeemed != 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_request == 0 && last_transaction == redeemed);
+    EXPECT(last_offer_type == IOSIAP_OFFER_TYPE_OFFER_CODE && strcmp(last_offer_id, "gold_three_months_new") == 0);
+    EXPECT(iosiap_finish_transaction(store, redeemed) == IOSIAP_OK);
+
+    /* Now a subscriber: the new-subscriber code again, and a win-back offer, are refused. */
+    EXPECT(iosiap_local_redeem_offer_code(NULL, store, gold, "gold_three_months_new") == IOSIAP_E_SK_INELIGIBLE_FOR_OFFER);
+    EXPECT(strstr(iosiap_last_error_message(), "new") != NULL);
+    EXPECT(iosiap_local_redeem_offer_code(NULL, store, gold, "no_such_code") == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER);
+    EXPECT(iosiap_request_payment_with_options(&request, store, gold, &options) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_FAILED) && last_request == request && last_status == IOSIAP_E_SK_INELIGIBLE_FOR_OFFER);
+
+    /* Lapsed: the win-back offer is charged, with offer type 4. */
+    EXPECT(iosiap_local_expire_subscription(store, gold) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
+    EXPECT(iosiap_request_payment_with_options(&request, store, gold, &options) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_request == request);
+    EXPECT(last_offer_type == IOSIAP_OFFER_TYPE_WIN_BACK && strcmp(last_offer_id, "gold_half_price_back") == 0);
+    EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
+
+    iosiap_store_close(store);
+    printf("subscription_offers: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
