@@ -31,6 +31,21 @@ import Testing
         #expect(fast.environment != nil && fast.signedDate != nil)
     }
 
+    @Test func xcodesAppTransactionDecodesAsJSONDecoderDecodesIt() throws {
+        // Its deviceVerification escapes '/' as \/, which the fast path leaves to JSONDecoder: without the
+        // escapes, the fast path must read it, negative year-1 date included, as JSONDecoder does.
+        let text = String(decoding: try Self.payload(of: try Fixtures.text("jws/xcode-signed-app-transaction.jws")), as: UTF8.self)
+        let bytes = Array(text.replacingOccurrences(of: "\\/", with: "/").utf8)
+        let fast = try PayloadDecoder.decode(AppTransactionPayload.self, from: bytes)
+        #expect(fast == (try JSONDecoder().decode(AppTransactionPayload.self, from: Data(bytes))))
+        #expect(fast.receiptType == "Xcode" && fast.originalPurchaseDate?.value == -62_135_769_600_000)
+        // The App Store ids are read as UInt64 by the fast path too, and agree with JSONDecoder.
+        let ids = Array(#"{"appAppleId":1234,"versionExternalIdentifier":18446744073709551615}"#.utf8)
+        let decoded = try PayloadDecoder.decode(AppTransactionPayload.self, from: ids)
+        #expect(decoded == (try JSONDecoder().decode(AppTransactionPayload.self, from: Data(ids))))
+        #expect(decoded.appAppleId == 1234 && decoded.versionExternalIdentifier == .max)
+    }
+
     @Test func everyFieldOfOurOwnPayloadsRoundTrips() throws {
         var payload = SignedTransactionPayload()
         payload.transactionId = "7"

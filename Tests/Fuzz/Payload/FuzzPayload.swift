@@ -71,8 +71,10 @@ private func fuzzPayload(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let jws = signingInput + "." + Base64URL.encode(signature)
     _ = try? verifier.verifyTransaction(jws)
     _ = try? verifier.verifyRenewalInfo(jws)
+    _ = try? verifier.verifyAppTransaction(jws)
     agree(SignedTransactionPayload.self, payload)
     agree(RenewalInfoPayload.self, payload)
+    agree(AppTransactionPayload.self, payload)
     return 0
 }
 
