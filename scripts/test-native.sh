@@ -168,8 +168,9 @@ python3 Tests/python/verify_with_apple_library.py "$work/state-apple" com.iosiap
 check "Apple's app-store-server-library accepts our signed transactions and renewal infos"
 python3 Tests/native/offers_catalog.py "$catalog" "$work/offers.storekit"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/subscription_offers.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/subscription_offers"
-"$work/subscription_offers" "$work/offers.storekit" "$work/state-subscription-offers"
-check "offer codes (the sheet, a code redeemed outside the game) and win-back offers through the C ABI"
+swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
+"$work/subscription_offers" "$work/offers.storekit" "$work/state-subscription-offers" "$(swift build --show-bin-path)/iosiap-store"
+check "offer codes (the sheet, a code redeemed by the C control and by iosiap-store while the game runs) and win-back offers through the C ABI"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/offers.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/offers"
 apple_offer=$(python3 Tests/python/sign_offer_with_apple_library.py "$catalog" com.example.game \
     com.iosiap.example.club_gold_monthly club_gold_winback)

@@ -13,6 +13,8 @@ for group in catalog["subscriptionGroups"]:
             {"referenceName": "gold_three_months_new", "eligibility": ["new"], "internalID": "C0DE0001",
              "isStackable": False, "paymentMode": "payUpFront", "displayPrice": "4.99", "subscriptionPeriod": "P3M",
              "numberOfPeriods": 1},
+            {"referenceName": "gold_free_month_back", "eligibility": ["expired"], "internalID": "C0DE0002",
+             "isStackable": True, "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1},
         ]
         subscription["winbackOffers"] = [
             {"offerID": "gold_half_price_back", "referenceName": "Half price back", "internalID": "B4CC0001",

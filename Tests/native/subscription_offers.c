@@ -3,13 +3,15 @@
  * has both (made by test-native.sh from the example catalog): the game asks for the offer code sheet (recorded,
  * nothing shown), a code redeemed from outside the game arrives as PURCHASED without a request with offer type 3,
  * a code not for this user is refused; the product's win-back offers are listed, a win-back payment by an active
- * subscriber fails as ineligible, and by a lapsed one is charged with offer type 4.
- * usage: subscription_offers CATALOG STATE_DIRECTORY
+ * subscriber fails as ineligible, and by a lapsed one is charged with offer type 4. Last, QA redeems a code with
+ * `iosiap-store redeem-code` while this game's store is open, and the game receives it.
+ * usage: subscription_offers CATALOG STATE_DIRECTORY IOSIAP_STORE
  */
 #define _POSIX_C_SOURCE 199309L /* nanosleep */
 #include <iosiap/iosiap.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "expect.h"
@@ -43,8 +45,9 @@ int main(int argc, char **argv) {
     iosiap_offer offer = IOSIAP_OFFER_INIT;
     uint64_t redeemed = 0, request = 0;
     int game_scene = 0; /* stands for the game's UIWindowScene: the local store never dereferences it */
+    char command[4096];
 
-    if (argc != 3) return 2;
+    if (argc != 4) return 2;
     open_options.catalog_path = argv[1];
     open_options.state_directory = argv[2];
     callbacks.on_event = on_event;
@@ -85,6 +88,16 @@ int main(int argc, char **argv) {
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_request == request);
     EXPECT(last_offer_type == IOSIAP_OFFER_TYPE_WIN_BACK && strcmp(last_offer_id, "gold_half_price_back") == 0);
     EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
+
+    /* Lapsed again, QA enters a code for expired subscribers with the transaction manager, another process:
+       the running game receives it as a purchase without a request. */
+    EXPECT(iosiap_local_expire_subscription(store, gold) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
+    snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' redeem-code %s gold_free_month_back >/dev/null",
+             argv[3], argv[2], argv[1], gold);
+    EXPECT(system(command) == 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_request == 0);
+    EXPECT(last_offer_type == IOSIAP_OFFER_TYPE_OFFER_CODE && strcmp(last_offer_id, "gold_free_month_back") == 0);
 
     iosiap_store_close(store);
     printf("subscription_offers: %d checks, %d failed\n", checks, failures);
