@@ -21,16 +21,17 @@ enum {
     IOSIAP_MHD_CONNECTION_MEMORY = 32 * 1024
 };
 
-/* Starts a server on 127.0.0.1:port (0: a free port) with one internal thread that answers every
- * connection in turn through `handler`; `completed` is told when a request is over, to free what the
- * handler kept for it. NULL when the port cannot be bound. */
-static inline struct MHD_Daemon *iosiap_mhd_start_loopback(uint16_t port, MHD_AccessHandlerCallback handler,
-                                                           void *context, MHD_RequestCompletedCallback completed) {
+/* Starts a server on ipv4:port (a dotted IPv4 address, e.g. 127.0.0.1; port 0: a free port) with one
+ * internal thread that answers every connection in turn through `handler`; `completed` is told when a
+ * request is over, to free what the handler kept for it. NULL when the address is not an IPv4 address or
+ * cannot be bound. */
+static inline struct MHD_Daemon *iosiap_mhd_start(const char *ipv4, uint16_t port, MHD_AccessHandlerCallback handler,
+                                                  void *context, MHD_RequestCompletedCallback completed) {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (ipv4 == NULL || inet_pton(AF_INET, ipv4, &address.sin_addr) != 1) return NULL;
     return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, port, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned int)IOSIAP_MHD_CONNECTION_LIMIT,

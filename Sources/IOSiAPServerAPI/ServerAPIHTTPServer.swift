@@ -2,8 +2,8 @@ import CMicroHTTPD
 import Foundation
 import IOSiAPCore
 
-/// `ServerAPI` (or any handler of its requests) over HTTP on 127.0.0.1, with GNU libmicrohttpd parsing the
-/// requests (its limits: see Sources/CMicroHTTPD/shim.h). This file only carries requests to the handler and
+/// `ServerAPI` (or any handler of its requests) over HTTP, on 127.0.0.1 unless told otherwise, with GNU
+/// libmicrohttpd parsing the requests (its limits: see Sources/CMicroHTTPD/shim.h). This file only carries requests to the handler and
 /// its answers back.
 public final class ServerAPIHTTPServer: Sendable {
     /// Answers one request; must not trap on what a client sends.
@@ -20,10 +20,10 @@ public final class ServerAPIHTTPServer: Sendable {
     /// transaction manager's page checks a request's origin and token with.
     static let forwardedHeaders = ["Host", "Origin", "Content-Type", "Sec-Fetch-Site", "X-IOSiAP-Token"]
 
-    /// Starts serving `handler` on 127.0.0.1:`port` (0: a free port).
-    public init(port: UInt16, handler serve: @escaping Handler) throws(StoreError) {
+    /// Starts serving `handler` on `address` (an IPv4 address; loopback by default) and `port` (0: a free port).
+    public init(address: String = "127.0.0.1", port: UInt16, handler serve: @escaping Handler) throws(StoreError) {
         let handler = Unmanaged.passRetained(Connections(serve))
-        guard let daemon = iosiap_mhd_start_loopback(port, { context, connection, url, method, _, upload, uploadSize, state in
+        guard let daemon = iosiap_mhd_start(address, port, { context, connection, url, method, _, upload, uploadSize, state in
             guard let context, let connection, let url, let method, let uploadSize, let state else { return .NO }
             return Unmanaged<Connections>.fromOpaque(context).takeUnretainedValue()
                 .serve(connection, url: url, method: method, upload: upload, uploadSize: uploadSize, state: state)
@@ -35,7 +35,7 @@ public final class ServerAPIHTTPServer: Sendable {
             }
         }) else {
             handler.release()
-            throw StoreError(.systemError, "cannot listen on 127.0.0.1:\(port) (in use?)")
+            throw StoreError(.systemError, "cannot listen on \(address):\(port) (not an IPv4 address of this machine, or in use?)")
         }
         self.handler = handler
         self.daemon = Locked(daemon)

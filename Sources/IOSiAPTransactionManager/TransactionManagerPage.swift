@@ -8,8 +8,8 @@ import IOSiAPSignedData
 /// No sockets: `handle` takes a request and returns the response (`ServerAPIHTTPServer` carries them).
 ///
 /// Its own safety, apart from the Server API's bearer tokens (`route` keeps the two apart):
-/// - every request must name a loopback host (`Host`), so a page of another site whose name resolves to
-///   127.0.0.1 (DNS rebinding) is refused;
+/// - every request must name a loopback host (`Host`) or the address the server was told to listen on, so a
+///   page of another site whose name resolves to 127.0.0.1 (DNS rebinding) is refused;
 /// - everything but the page's static files needs the per-run token the page carries (`X-IOSiAP-Token`, or a
 ///   `token` form field), so other sites the tester has open can neither read the state nor change it;
 /// - a control is a POST whose `Origin`, when sent, is this server's own, and whose `Sec-Fetch-Site`, when
@@ -20,12 +20,17 @@ public final class TransactionManagerPage: Sendable {
     /// The per-run token of this page (hex; a fresh one each time the server starts).
     public let token: String
     private let now: @Sendable () -> Date
+    /// The host names requests may name: loopback's, and the address `serve --listen` was given.
+    private let hosts: Set<String>
 
-    public init(store: LocalStore, token: String = TransactionManagerPage.randomToken(),
+    /// - Parameter listenAddress: the address the server listens on, when not loopback: requests naming it
+    ///   are answered too.
+    public init(store: LocalStore, token: String = TransactionManagerPage.randomToken(), listenAddress: String? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.token = token
         self.now = now
+        hosts = Set(["127.0.0.1", "localhost", "[::1]"] + (listenAddress.map { [$0] } ?? []))
     }
 
     /// 32 random bytes from the system's secure generator, in hex.
@@ -42,8 +47,8 @@ public final class TransactionManagerPage: Sendable {
 
     /// Answers one request of the page. Never throws and never traps on what a client sends.
     public func handle(_ request: ServerAPIRequest) -> ServerAPIResponse {
-        guard Self.isLoopback(host: request.headers["host"]) else {
-            return Self.text(421, "this server answers requests for 127.0.0.1 or localhost only")
+        guard let host = Self.hostName(request.headers["host"]), hosts.contains(host) else {
+            return Self.text(421, "this server answers requests for \(hosts.sorted().joined(separator: ", ")) only")
         }
         switch (request.method, request.path) {
         case ("GET", "/"): return Self.respond(200, Array(PageResources.html(token: token, bundleID: store.bundleID).utf8),
@@ -140,20 +145,23 @@ public final class TransactionManagerPage: Sendable {
         return true
     }
 
-    /// Whether `host` (a Host header: a name or address and maybe a port) names this machine's loopback.
-    static func isLoopback(host: String?) -> Bool {
-        guard var name = host?.lowercased() else { return false }
-        if name.hasPrefix("[") {
-            guard let end = name.firstIndex(of: "]") else { return false }
-            let port = name[name.index(after: end)...]
-            guard port.isEmpty || (port.hasPrefix(":") && port.dropFirst().allSatisfy(\.isNumber)) else { return false }
-            return name[...end] == "[::1]"
+    /// The name or address of a Host header, lowercased, without its port; nil when it is not one.
+    static func hostName(_ host: String?) -> String? {
+        guard let host = host?.lowercased(), !host.isEmpty else { return nil }
+        let name: Substring
+        let port: Substring
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return nil }
+            (name, port) = (host[...end], host[host.index(after: end)...])
+        } else if let colon = host.firstIndex(of: ":") {
+            (name, port) = (host[..<colon], host[colon...])
+        } else {
+            (name, port) = (host[...], "")
         }
-        if let colon = name.firstIndex(of: ":") {
-            guard name[name.index(after: colon)...].allSatisfy(\.isNumber) else { return false }
-            name = String(name[..<colon])
+        guard port.isEmpty || (port.count > 1 && port.hasPrefix(":") && port.dropFirst().allSatisfy(\.isASCII) && port.dropFirst().allSatisfy(\.isNumber)) else {
+            return nil
         }
-        return name == "127.0.0.1" || name == "localhost"
+        return String(name)
     }
 
     /// Compares the token sent with ours in time that does not depend on where they differ.

@@ -121,7 +121,7 @@ import Testing
         #expect(request("POST", "/api/control/refund", form: refund,
                         headers: token.merging(["sec-fetch-site": "cross-site"]) { $1 }).status == 403)
         // DNS rebinding: a name that is not loopback's, even on the right port.
-        for host in ["evil.example:8080", "127.0.0.1.evil.example", "localhost:80x", "[::2]:8080", ""] {
+        for host in ["evil.example:8080", "127.0.0.1.evil.example", "localhost:80x", "127.0.0.1:", "[::2]:8080", "[::1", "192.168.1.5", ""] {
             #expect(request("GET", "/", headers: ["host": host]).status == 421, "\(host)")
         }
         #expect(request("GET", "/", headers: [:]).status == 421)
@@ -133,6 +133,14 @@ import Testing
         // A control is a form POST, nothing else.
         #expect(request("GET", "/api/control/clear").status == 405)
         #expect(request("POST", "/api/control/clear", form: "", headers: token.merging(["content-type": "text/plain"]) { $1 }).status == 415)
+    }
+
+    @Test func aListenAddressIsAcceptedBesideLoopback() throws {
+        let listening = TransactionManagerPage(store: store, token: Self.token, listenAddress: "192.168.1.5")
+        for (host, status) in [("192.168.1.5:8080", 200), ("LOCALHOST", 200), ("192.168.1.6:8080", 421), ("192.168.1.5.evil.example", 421)] {
+            #expect(listening.handle(ServerAPIRequest(method: "GET", path: "/", authorization: nil, headers: ["host": host])).status == status,
+                    "\(host)")
+        }
     }
 
     @Test func thePageCannotReachTheServerAPIAndTheServerAPIIgnoresThePageToken() throws {

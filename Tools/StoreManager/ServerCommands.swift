@@ -15,18 +15,20 @@ extension Command {
 
 /// The App Store Server API: `serve` and the keys its bearer tokens are checked with.
 let serverAPICommands: [Command] = [
-    Command(name: "serve", arguments: "[--port N]",
+    Command(name: "serve", arguments: "[--port N] [--listen ADDRESS]",
             help: "Serves the App Store Server API and the transaction manager's page on 127.0.0.1 (port 0 or none:\n"
-                + "a free one) until interrupted. The page (http://127.0.0.1:PORT/) shows and controls the store, live.\n"
-                + "The Server API (/inApps/...):\n"
+                + "a free one; --listen: another IPv4 address of this machine, reachable from others) until interrupted.\n"
+                + "The page (http://127.0.0.1:PORT/) shows and controls the store, live. The Server API (/inApps/...):\n"
                 + "Get Transaction Info, Get Transaction History (v1, v2), Get All Subscription Statuses, Get Refund History,\n"
                 + "Get App Transaction Info, Send Consumption Information, Request a Test Notification and its status.\n"
-                + "Requests need a bearer token signed with a key added by server-key add. Prints the URL first.") { store, directory, args, _ in
+                + "Requests need a bearer token signed with a key added by server-key add. Prints the URLs first.") { store, directory, args, _ in
         var port: UInt16 = 0
-        if let index = args.firstIndex(of: "--port") {
-            port = try number(try argument(args, index + 1, "N"), "N")
-        } else if let extra = args.first {
-            throw UsageError(message: "unexpected '\(extra)'")
+        var address = "127.0.0.1"
+        var options = args[...]
+        while let option = options.popFirst() {
+            guard ["--port", "--listen"].contains(option) else { throw UsageError(message: "unexpected '\(option)'") }
+            guard let value = options.popFirst() else { throw UsageError(message: "missing \(option == "--port" ? "N" : "ADDRESS")") }
+            if option == "--port" { port = try number(value, "N") } else { address = value }
         }
         // Read at each request through the store's own state layer, as the other commands read it: a game
         // may be buying on the same state directory meanwhile.
@@ -44,14 +46,18 @@ let serverAPICommands: [Command] = [
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                             transactions: history, notifications: notifications)
         // One port: /inApps/... is the Server API (bearer tokens), the rest the page (its own per-run token).
-        let page = TransactionManagerPage(store: store)
-        let server = try ServerAPIHTTPServer(port: port, handler: TransactionManagerPage.route(api: api, page: page))
+        let page = TransactionManagerPage(store: store, listenAddress: address)
+        let server = try ServerAPIHTTPServer(address: address, port: port, handler: TransactionManagerPage.route(api: api, page: page))
+        if address != "127.0.0.1" {
+            FileHandle.standardError.write(Data(("iosiap-store: listening on \(address): whoever reaches it can open the page, and with it "
+                + "change the store\n").utf8))
+        }
         if try ServerAPIKeys.load(from: directory).isEmpty {
             FileHandle.standardError.write(Data("iosiap-store: no server key yet: every request gets 401 until one is added (server-key add)\n".utf8))
         }
         // Unbuffered: a script waiting for the URL reads it at once.
-        FileHandle.standardOutput.write(Data(("App Store Server API for \(store.bundleID) on http://127.0.0.1:\(server.port)\n"
-            + "Transaction manager on http://127.0.0.1:\(server.port)/\n").utf8))
+        FileHandle.standardOutput.write(Data(("App Store Server API for \(store.bundleID) on http://\(address):\(server.port)\n"
+            + "Transaction manager on http://\(address):\(server.port)/\n").utf8))
         waitForTermination()
         watcher.cancel()
         server.stop()
