@@ -167,6 +167,15 @@ import Testing
         #expect(try local.makeVerifier().verifyTransaction(try #require(received.signedJWS)).price == 0)
     }
 
+    @Test func theOfferCodeSheetIsRecordedOrFailsWithTheSimulatedError() async throws {
+        let (local, store) = try await open()
+        try store.presentOfferCodeRedeemSheet()
+        #expect(local.offerCodeRedeemSheetRequests == 1)
+        try local.setSimulatedError(.storeUnreachable, for: .offerCodeRedeem)
+        #expect(thrownCode { try store.presentOfferCodeRedeemSheet() } == .storeUnreachable)
+        #expect(local.offerCodeRedeemSheetRequests == 1)
+    }
+
     @Test func aCodeForOtherSubscribersIsRefusedAndChargesNothing() async throws {
         let (local, store) = try await open()
         #expect(thrownCode { try local.redeemOfferCode(productID: Self.gold, referenceName: Self.expiredCode) } == .ineligibleForOffer)

@@ -135,8 +135,10 @@ public final class LocalStore: StoreBackend {
     public var canMakePayments: Bool { true }
 
     /// Records the call: the local store has no sheet to show. What the user would enter there is played with
-    /// `redeemOfferCode(productID:referenceName:)` (`iosiap-store redeem-code`).
+    /// `redeemOfferCode(productID:referenceName:)` (`iosiap-store redeem-code`). The Offer Code Redeem Sheet
+    /// simulated error fails it, as StoreKitTest fails the sheet.
     public func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreError) {
+        try failIfSimulated(.offerCodeRedeem, try currentSettings())
         offerCodeSheets.withLock { $0 += 1 }
     }
 
