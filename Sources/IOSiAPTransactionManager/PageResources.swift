@@ -69,7 +69,7 @@ enum PageResources {
         <p id="no-pending" class="empty">Nothing waits.</p>
         </section>
         <section>
-        <h2>Products <small>in the current storefront and locale</small></h2>
+        <h2>Products <small>in the current storefront and locale; an offer code by its reference name</small></h2>
         <table id="products"><thead><tr><th>id</th><th>title</th><th>type</th><th>price</th><th>subscription</th><th>actions</th></tr></thead>\
         <tbody></tbody></table>
         </section>
@@ -219,6 +219,10 @@ enum PageResources {
           const actions = element("span");
           actions.append(controlForm("buy", "Buy", { product: p.id }, [quantity]),
                          controlForm("intent", "App Store purchase", { product: p.id }));
+          if (p.type === "autoRenewable") {
+            const code = element("input", null, { name: "offer", size: "12", placeholder: "offer code" });
+            actions.append(controlForm("redeem-code", "Redeem code", { product: p.id }, [code]));
+          }
           return row([p.id, p.title, p.type, p.price, p.subscription, actions], { "data-product": p.id });
         }
 

@@ -136,6 +136,15 @@ extension StoreControl {
             return ControlResult("bought \(transaction.productID) x\(transaction.quantity): transaction \(transaction.id)",
                                  transactionID: transaction.id)
         },
+        StoreControl("redeem-code", [("PRODUCT", "product"), ("OFFER", "offer")],
+                     help: "Redeems offer code OFFER (its codeOffers reference name) of subscription PRODUCT, as the user would in\n"
+                         + "the App Store: the game receives a purchase with offer type 3. Refused, charging nothing, when the\n"
+                         + "code's eligibility (new, existing or expired subscribers of the group) does not fit this user.") { store, values in
+            let product = try values.text("product", "PRODUCT")
+            let offer = try values.text("offer", "OFFER")
+            let transaction = try store.redeemOfferCode(productID: product, referenceName: offer)
+            return ControlResult("redeemed offer code \(offer) of \(product): transaction \(transaction.id)", transactionID: transaction.id)
+        },
         StoreControl("intent", [("PRODUCT", "product")],
                      help: "Starts a purchase in the App Store, outside the game; the game decides whether to pay.") { store, values in
             let product = try values.text("product", "PRODUCT")

@@ -90,6 +90,8 @@ import Testing
             ("refund", "transactionId=%zz", 400, "the form is not valid URL encoding"),
             ("refund", "transactionId=%ff", 400, "the form is not valid UTF-8"),
             ("refund", "transactionId=1&transactionId=2", 400, "the form gives 'transactionId' twice"),
+            ("redeem-code", "product=\(Self.gold)", 400, "redeem-code: missing OFFER"),
+            ("redeem-code", "product=\(Self.gold)&offer=no_such_code", 409, ""),
             ("teleport", "", 404, "no control 'teleport'"),
         ]
         for (control, form, status, message) in cases {

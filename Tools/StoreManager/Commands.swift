@@ -80,4 +80,4 @@ let commands: [Command] = [
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(payload), as: UTF8.self))
     },
-] + StoreControl.all.map(Command.init) + serverAPICommands + appTransactionCommands + offerCodeCommands
+] + StoreControl.all.map(Command.init) + serverAPICommands + appTransactionCommands
