@@ -12,4 +12,18 @@ import Testing
             #expect(throws: ControlInputError.self) { try FormBody.parse(Array(bad.utf8)) }
         }
     }
+
+    /// Random bodies, weighted towards the bytes the parser looks at, either parse or are refused: never a trap.
+    @Test func randomBodiesNeverTrap() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("%&=+aF0\u{80}\u{FF}".utf8) + [0, 0xC3, 0xA9, 0xFF]
+        for _ in 0..<5_000 {
+            let body = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+            }
+            if let fields = try? FormBody.parse(body) {
+                #expect(fields.count <= FormBody.maximumFields)
+            }
+        }
+    }
 }
