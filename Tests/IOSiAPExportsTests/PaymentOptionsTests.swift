@@ -4,7 +4,7 @@ import IOSiAPCore
 @testable import IOSiAPExports
 import Testing
 
-/// `iosiap_payment_options` as the library reads it, in both published versions.
+/// `iosiap_payment_options` as the library reads it, in every published version.
 @Suite struct PaymentOptionsTests {
     static let token = "6E3A1C2B-9F0D-4C8E-A1B2-3C4D5E6F7081"
 
@@ -27,7 +27,38 @@ import Testing
             #expect(request.uiContext == UIContext(UnsafeMutableRawPointer(object)))
             #expect(request.uiContext?.pointer == UnsafeMutableRawPointer(object))
         }
-        #expect(IOSIAP_PAYMENT_OPTIONS_VERSION == 2)
+    }
+
+    @Test func versionThreeCarriesTheWinBackOffer() throws {
+        let request = try "come_back".withCString { offer in
+            try withOptions({ $0.win_back_offer_id = offer }) { try PaymentOptions.request(productID: "monthly", $0) }
+        }
+        #expect(request.winBackOfferID == "come_back" && request.promotionalOffer == nil)
+        #expect(IOSIAP_PAYMENT_OPTIONS_VERSION == 3)
+    }
+
+    /// A version 2 caller's struct ends after ui_context: a non-null pointer where version 3 has
+    /// win_back_offer_id is not its own and is never read.
+    @Test func versionTwoIsReadUpToItsEndAndNotAByteFurther() throws {
+        let request = try withOptions({ options in
+            options.version = 2
+            options.ui_context = UnsafeMutableRawPointer(bitPattern: 0x5CE0)
+            options.win_back_offer_id = UnsafePointer(bitPattern: 0xDEAD_BEE0)  // beyond a v2 struct
+        }) { try PaymentOptions.request(productID: "coins", $0) }
+        #expect(request.uiContext?.pointer == UnsafeMutableRawPointer(bitPattern: 0x5CE0))
+        #expect(request.winBackOfferID == nil)
+        #expect(PaymentOptions.size(ofVersion: 2) == MemoryLayout<iosiap_payment_options>.offset(of: \.win_back_offer_id)!)
+        #expect(PaymentOptions.size(ofVersion: 3) == MemoryLayout<iosiap_payment_options>.size)
+    }
+
+    @Test func aWinBackOfferIDOfBadUTF8IsRefused() {
+        let bytes: [CChar] = [0x63, CChar(bitPattern: 0xFF), 0]
+        let error = bytes.withUnsafeBufferPointer { offer in
+            withOptions({ $0.win_back_offer_id = offer.baseAddress }) { options in
+                #expect(throws: StoreError.self) { try PaymentOptions.request(productID: "coins", options) }
+            }
+        }
+        #expect(error?.code == .invalidUTF8 && error?.message.contains("win_back_offer_id") == true)
     }
 
     @Test func withoutAUIContextTheRequestHasNone() throws {
@@ -52,16 +83,15 @@ import Testing
         #expect(request.appAccountToken == UUID(uuidString: Self.token))
         #expect(request.uiContext == nil)
         #expect(PaymentOptions.size(ofVersion: 1) == versionOneSize)
-        #expect(PaymentOptions.size(ofVersion: 2) == MemoryLayout<iosiap_payment_options>.size)
     }
 
-    @Test(arguments: [0, 3, 99] as [CUnsignedInt])
+    @Test(arguments: [0, 4, 99] as [CUnsignedInt])
     func anUnknownVersionIsRefused(_ version: CUnsignedInt) {
         let error = withOptions({ $0.version = version }) { options in
             #expect(throws: StoreError.self) { try PaymentOptions.request(productID: "coins", options) }
         }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("IOSIAP_PAYMENT_OPTIONS_INIT") == true)
-        #expect(error?.message.contains("versions 1 to 2") == true)
+        #expect(error?.message.contains("versions 1 to 3") == true)
     }
 }
