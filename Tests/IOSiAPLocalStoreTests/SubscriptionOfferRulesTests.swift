@@ -212,6 +212,17 @@ import Testing
         #expect(gold.winBackOffers[0].price == Decimal(string: "4.99") && gold.winBackOffers[0].periodCount == 2)
     }
 
+    @Test func anEndedSubscriptionsRenewalInfoListsTheWinBackOffersItsUserMayRedeem() async throws {
+        let (local, store) = try await open()
+        _ = try await buy(store, PaymentRequest(productID: Self.gold))
+        try local.setAutoRenew(productID: Self.gold, enabled: false)
+        clock.advance(by: 71)
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        guard case .expired(let ended) = events.last else { Issue.record("\(events)"); return }
+        let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(ended.signedRenewalInfo))
+        #expect(renewalInfo.eligibleWinBackOfferIds == [Self.winBack])  // not the loyal one: no six paid months
+    }
+
     @Test func aLapsedSubscriberRedeemsAWinBackOfferAtItsPrice() async throws {
         let (local, store) = try await open()
         try await lapsedSubscriber(local, store)

@@ -18,4 +18,7 @@ struct RenewalState: Sendable {
     var nextOffer: (offer: TransactionOffer, terms: CatalogOffer)?
     /// What the next renewal costs: the offer's price, or the renewing product's (filled in by the clockwork).
     var renewalPrice: Decimal?
+    /// The win-back offers of the subscription the lapsed user may redeem now, in catalog order
+    /// (`eligibleWinBackOfferIds`; filled in by the clockwork).
+    var eligibleWinBackOfferIDs: [String] = []
 }

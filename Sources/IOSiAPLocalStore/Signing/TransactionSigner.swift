@@ -51,6 +51,7 @@ struct TransactionSigner: Sendable {
             renewal.offerDiscountType = terms.discountType
             renewal.offerPeriod = terms.period.iso8601
         }
+        if !renewalState.eligibleWinBackOfferIDs.isEmpty { renewal.eligibleWinBackOfferIds = renewalState.eligibleWinBackOfferIDs }
         renewal.appAccountToken = payload.appAccountToken
         return (signedTransaction, try chain.sign(json: renewal))
     }

@@ -176,6 +176,11 @@ struct LocalStoreClockwork: Sendable {
             renewal.nextOffer = try nextRenewalOffer(after: transaction, into: renewing, redeemed: renewal.renewOfferID, in: state)
             renewal.renewalPrice = renewal.nextOffer?.terms.price ?? renewing.price
         }
+        if let product, !(product.subscription?.winBackOffers.isEmpty ?? true), (transaction.expirationDate ?? .distantFuture) <= now() {
+            // Signed as the subscription ends (or anew later): the offers its lapsed user may redeem now.
+            renewal.eligibleWinBackOfferIDs = try SubscriptionOfferRules.eligibleWinBackOfferIDs(
+                of: product, catalog: catalog, in: state, timeRate: settings.timeRate, at: now())
+        }
         let signed = try signer.sign(transaction, product: product, offerTerms: transaction.offer.flatMap { product?.offer($0) },
                                      storefront: storefront, renewal: renewal, at: now())
         try state.setSignatures(transaction.id, transaction: signed.transaction, renewalInfo: signed.renewalInfo)

@@ -81,6 +81,23 @@ enum SubscriptionOfferRules {
         return (TransactionOffer(type: .winBack, id: offerID), offer.terms)
     }
 
+    /// The ids of `item`'s win-back offers the user may redeem at `date`, in catalog order (the signed renewal
+    /// info's `eligibleWinBackOfferIds`).
+    static func eligibleWinBackOfferIDs(of item: CatalogProduct, catalog: Catalog, in state: LocalStoreState, timeRate: TimeRate,
+                                        at date: Date) throws(StoreError) -> [String] {
+        var eligible: [String] = []
+        for offer in item.subscription?.winBackOffers ?? [] {
+            guard let id = offer.terms.id else { continue }
+            do {
+                _ = try winBackOffer(id, of: item, catalog: catalog, in: state, timeRate: timeRate, at: date)
+                eligible.append(id)
+            } catch where error.code == .ineligibleForOffer {
+                continue
+            }
+        }
+        return eligible
+    }
+
     /// The user's subscription in `groupID` that is active at `date`, if any.
     static func activeChain(inGroup groupID: String, in state: LocalStoreState,
                             at date: Date) throws(StoreError) -> LocalStoreState.SubscriptionChain? {
