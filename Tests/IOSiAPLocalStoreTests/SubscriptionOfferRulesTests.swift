@@ -111,6 +111,14 @@ import Testing
         #expect(gold.winBackOffers[1].minimumPaidMonths == 6 && gold.winBackOffers[1].monthsSinceLastSubscribed == 0...12)
     }
 
+    @Test func theFuzzSeedWithEveryWinBackRuleIsRead() throws {
+        let seed = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fuzz/corpus/catalog/subscription-offers.storekit")
+        let monthly = try #require(try Catalog.load(contentsOf: seed).product(id: "monthly")?.subscription)
+        #expect(monthly.codeOffers.first?.eligibility == [.new, .expired])
+        let winBack = try #require(monthly.winBackOffers.first)
+        #expect(winBack.minimumPaidMonths == 6 && winBack.monthsSinceLastSubscribed == 2...24 && winBack.monthsBetweenOffers == 2)
+    }
+
     @Test func aBadOfferIsACatalogErrorNamingItsKey() throws {
         func reading(_ change: (inout [String: Any]) -> Void) throws -> String? {
             var json = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.exampleCatalog)) as! [String: Any]
