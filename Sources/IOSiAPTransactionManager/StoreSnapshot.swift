@@ -12,7 +12,7 @@ public struct StoreSnapshot: Sendable, Encodable {
         public let type: String
         public let title: String
         public let price: String
-        /// "1 month, level 1 of Club Gold" for subscriptions, else empty.
+        /// For subscriptions their period, level and group (e.g. "P1M level 1 of Club"); else empty.
         public let subscription: String
     }
 
