@@ -179,7 +179,7 @@ apple_offer=$(python3 Tests/python/sign_offer_with_apple_library.py "$catalog" c
 check "promotional offers through the C ABI, one signed by Apple's library"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/payment_options.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/payment_options"
 "$work/payment_options" "$catalog" "$work/state-payment-options"
-check "payment options version 1 (read to its end, not past it) and 2 (a UI context), win-back offer accessors"
+check "payment options versions 1 and 2 (each read to its end, not past it), 3 (a win-back offer), win-back offer accessors"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/app_transaction.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/app_transaction"
 "$work/app_transaction" "$catalog" "$work/state-app-transaction"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
