@@ -144,6 +144,10 @@ import Testing
                                       "customerEligibilityPaidSubscriptionDurationInMonths": 100_000]
         #expect(try reading { $0["winbackOffers"] = [winBack] }?
             .contains(".winbackOffers[0].customerEligibilityPaidSubscriptionDurationInMonths") == true)
+        var endless = code
+        endless["eligibility"] = ["new"]
+        endless["numberOfPeriods"] = 1_000_000_000  // would make a charge compute a billion periods
+        #expect(try reading { $0["codeOffers"] = [endless] }?.contains(".codeOffers[0].numberOfPeriods") == true)
     }
 
     // MARK: - Offer codes

@@ -173,7 +173,9 @@ struct CatalogReader {
             throw invalid("\(path).subscriptionPeriod", "'\(entry.subscriptionPeriod)' is not a period like P3D or P1M")
         }
         let count = entry.numberOfPeriods ?? 1
-        guard count > 0 else { throw invalid("\(path).numberOfPeriods", "must be at least 1") }
+        // Bounded: a charge's end is computed period by period, and App Store Connect's longest offers are a
+        // few dozen periods; 120 leaves room without letting a typo stall the store.
+        guard (1...120).contains(count) else { throw invalid("\(path).numberOfPeriods", "\(count) is not within 1…120") }
         let price: Decimal = if mode == .freeTrial {
             0
         } else {
