@@ -65,6 +65,11 @@ private func fuzzCABI(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     options.offer_timestamp_ms = Int64(size) * 1_000_003
     options.offer_signature = piece(5)
     _ = iosiap_request_payment_with_options(nil, store, first, &options)
+    // A win-back offer instead (a payment redeems one offer), and an offer code redeemed outside the game.
+    options.offer_id = nil
+    options.win_back_offer_id = piece(6) ?? piece(1)
+    _ = iosiap_request_payment_with_options(nil, store, first, &options)
+    _ = iosiap_local_redeem_offer_code(nil, store, first, piece(1))
     var signature = iosiap_offer_signature()
     signature.size = MemoryLayout<iosiap_offer_signature>.size
     _ = iosiap_local_sign_promotional_offer(&signature, store, first, piece(1), piece(2))
