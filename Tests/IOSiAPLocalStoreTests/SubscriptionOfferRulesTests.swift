@@ -268,6 +268,17 @@ import Testing
         #expect(try local.allTransactions().count == 1)
     }
 
+    @Test func askToBuyKeepsTheWinBackOfferUntilTheParentApproves() async throws {
+        let (local, store) = try await open()
+        try await lapsedSubscriber(local, store)
+        try local.setAskToBuyEnabled(true)
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(PaymentRequest(productID: Self.gold, winBackOfferID: Self.winBack)))
+        guard case .deferred = events.last else { Issue.record("\(events)"); return }
+        let approved = try local.approveAskToBuy(try #require(local.pendingPurchases().first).id)
+        #expect(approved.offer == TransactionOffer(type: .winBack, id: Self.winBack))
+        #expect(try local.makeVerifier().verifyTransaction(try #require(approved.signedJWS)).price == 4990)
+    }
+
     @Test func theOffersRulesOfPaidMonthsApply() async throws {
         let (local, store) = try await open()
         try await lapsedSubscriber(local, store)  // one paid month; the offer needs six
