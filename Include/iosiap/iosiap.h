@@ -473,13 +473,14 @@ int iosiap_request_payment_with_options(uint64_t *out_request_id, iosiap_store *
 
 /**
  * Shows the App Store's sheet where the user enters an offer code (StoreKit: AppStore.presentOfferCodeRedeemSheet,
- * iOS 16+ and visionOS), in ui_context: the game's UIWindowScene * (`(__bridge void *)scene`, not retained; keep
- * it alive while the sheet shows). It returns once the sheet is asked for, without waiting for the user: a
+ * iOS 16+ and visionOS), in ui_context: the game's UIWindowScene * (`(__bridge void *)scene`; StoreKit holds it
+ * while the sheet shows). It returns once the sheet is asked for, without waiting for the user: a
  * code redeemed arrives later as IOSIAP_EVENT_PURCHASED without a request (request_id 0), its transaction's
  * offer_type IOSIAP_OFFER_TYPE_OFFER_CODE and offer_id the code's reference name; the sheet shows the user its own
  * errors. Returns IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS (StoreKit has no such sheet there) and
  * when ui_context is NULL, IOSIAP_E_INVALID_ARGUMENT when it is not a UIWindowScene. The local store records
- * the call and shows nothing: `iosiap-store redeem-code` or iosiap_local_redeem_offer_code plays the user.
+ * the call and shows nothing (its Offer Code Redeem Sheet simulated error fails it with that status):
+ * `iosiap-store redeem-code` or iosiap_local_redeem_offer_code plays the user.
  */
 int iosiap_present_offer_code_redeem_sheet(iosiap_store *store, void *ui_context);
 
