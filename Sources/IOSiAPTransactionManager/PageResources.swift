@@ -79,6 +79,8 @@ enum PageResources {
         <div class="forms">
         <form data-control="storefront"><label>Storefront <select name="value">\(options(storefronts))</select></label><button>Set</button></form>
         <form data-control="locale"><label>Locale <input name="value" size="8" placeholder="de_DE" required></label><button>Set</button></form>
+        <form data-control="app-version"><label>Original app version <input name="original" size="8" placeholder="1.0" required></label>\
+        <label>current <input name="current" size="8" placeholder="optional"></label><button>Set</button></form>
         <form data-control="time-rate"><label>Time rate <select name="value">\(options(rates))</select></label><button>Set</button></form>
         \(onOffForm("ask-to-buy", "Ask to Buy"))
         \(onOffForm("interrupted", "Interrupted purchases"))

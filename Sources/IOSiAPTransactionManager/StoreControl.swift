@@ -250,6 +250,12 @@ extension StoreControl {
             try store.setLocale(try values.text("value", "ID"))
             return ControlResult("locale set")
         },
+        StoreControl("app-version", [("ORIGINAL", "original"), ("CURRENT?", "current")],
+                     help: "Sets the app version the user first got (App Transactions' originalAppVersion), and the current one.") { store, values in
+            let original = try values.text("original", "ORIGINAL")
+            try store.setOriginalAppVersion(original, appVersion: values.optional("current"))
+            return ControlResult("original app version \(original)")
+        },
         StoreControl("delete", [("TRANSACTION_ID", "transactionId")], help: "Removes one transaction from the history.") { store, values in
             try store.deleteTransaction(try values.number("transactionId", "TRANSACTION_ID"))
             return ControlResult("deleted")

@@ -74,6 +74,18 @@ import Testing
         #expect(throws: ControlInputError("unexpected 'more'")) { try control.run(store, arguments: [Self.coins, "3", "more"]) }
     }
 
+    @Test func theOriginalAppVersionIsSetFromThePageAsFromTheCommandLine() throws {
+        let response = request("POST", "/api/control/app-version", form: "original=1.2&current=3.0")
+        #expect(response.status == 200)
+        let app = try store.signAppTransaction()
+        #expect(app.originalAppVersion == "1.2")
+        #expect(app.appVersion == "3.0")
+        #expect(request("POST", "/api/control/app-version", form: "current=4.0").status == 400)
+        #expect(try store.signAppTransaction().appVersion == "3.0")
+        #expect(try StoreControl.named("app-version")?.run(store, arguments: ["2.0"]).message == "original app version 2.0")
+        #expect(try store.signAppTransaction().originalAppVersion == "2.0")
+    }
+
     @Test func badInputIsAMessageAndChangesNothing() throws {
         let bought = try store.buyProduct(Self.coins)
         let cases: [(String, String, Int, String)] = [
