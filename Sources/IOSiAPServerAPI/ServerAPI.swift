@@ -27,6 +27,9 @@ public final class ServerAPI: Sendable {
     private let transactions: @Sendable () throws(StoreError) -> [ServerAPITransaction]
     private let now: @Sendable () -> Date
     private let notifications: ServerNotifications?
+    /// Extends the period of the subscription an original transaction id names by days, returning its newest
+    /// transaction re-signed (`LocalStore.extendRenewalDate`); without it, every extension is refused (4030004).
+    private let extendRenewalDate: (@Sendable (UInt64, Int) throws(StoreError) -> StoreTransaction)?
 
     /// Apple's page size for transaction and refund history (developer.apple.com/documentation/appstoreserverapi,
     /// Get Transaction History: "up to 20 transactions").
@@ -41,8 +44,10 @@ public final class ServerAPI: Sendable {
                 keys: @escaping @Sendable () throws(StoreError) -> [ServerAPIKey],
                 transactions: @escaping @Sendable () throws(StoreError) -> [ServerAPITransaction],
                 notifications: ServerNotifications? = nil,
+                extendRenewalDate: (@Sendable (UInt64, Int) throws(StoreError) -> StoreTransaction)? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.notifications = notifications
+        self.extendRenewalDate = extendRenewalDate
         self.bundleID = bundleID
         self.environment = environment
         self.keys = keys
@@ -92,6 +97,8 @@ public final class ServerAPI: Sendable {
         /// Send Consumption Information: PUT /inApps/v1/transactions/consumption/{transactionId} and
         /// /inApps/v2/transactions/consumption/{transactionId}
         case consumption(String)
+        /// Extend a Subscription Renewal Date: PUT /inApps/v1/subscriptions/extend/{originalTransactionId}
+        case extend(String)
 
         init?(_ path: String) {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
@@ -101,6 +108,7 @@ public final class ServerAPI: Sendable {
             case ("v1", "history", 4): self = .history(version: 1, parts[3])
             case ("v2", "history", 4): self = .history(version: 2, parts[3])
             case ("v1", "subscriptions", 4): self = .subscriptionStatuses(parts[3])
+            case ("v1", "subscriptions", 5) where parts[3] == "extend": self = .extend(parts[4])
             case ("v2", "refund", 5) where parts[3] == "lookup": self = .refundHistory(parts[4])
             case ("v1", "notifications", 4) where parts[3] == "test": self = .requestTestNotification
             case ("v1", "notifications", 4) where parts[3] == "history": self = .notificationHistory
@@ -115,7 +123,7 @@ public final class ServerAPI: Sendable {
 
         var method: String {
             switch self {
-            case .consumption: "PUT"
+            case .consumption, .extend: "PUT"
             case .requestTestNotification, .notificationHistory: "POST"
             default: "GET"
             }
@@ -190,7 +198,45 @@ public final class ServerAPI: Sendable {
                 throw ServerAPIError.generalBadRequest
             }
             return ServerAPIResponse(status: 202, body: [], contentType: "application/json")
+        case .extend(let id):
+            return .json(try extend(id, request))
         }
+    }
+
+    /// Extend a Subscription Renewal Date: the id, then the body's fields, each against Apple's range
+    /// (ExtendRenewalDateRequest: extendByDays 1…90, extendReasonCode 0…3, requestIdentifier a string of at
+    /// most 128 characters), then the subscription. Apple also limits a subscription to two extensions a year;
+    /// the local store does not count them.
+    private func extend(_ id: String, _ request: ServerAPIRequest) throws -> ExtendRenewalDateResponse {
+        guard !id.isEmpty, id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let original = UInt64(id) else {
+            throw ServerAPIError.invalidOriginalTransactionID
+        }
+        guard request.body.count <= 64 * 1024,
+              let body = try? JSONDecoder().decode(ExtendRenewalDateRequest.self, from: Data(request.body)) else {
+            throw ServerAPIError.generalBadRequest
+        }
+        guard let days = body.extendByDays?.value, (1...90).contains(days) else { throw ServerAPIError.invalidExtendByDays }
+        guard let reason = body.extendReasonCode?.value, (0...3).contains(reason) else { throw ServerAPIError.invalidExtendReasonCode }
+        guard let identifier = body.requestIdentifier?.value, !identifier.isEmpty, identifier.count <= 128 else {
+            throw ServerAPIError.invalidRequestIdentifier
+        }
+        let all = try transactions().map(\.transaction)
+        guard let latest = all.last(where: { $0.originalID == original }) else { throw ServerAPIError.originalTransactionIDNotFound }
+        // Only an active auto-renewable subscription can be extended (Apple's 4030004 otherwise).
+        guard latest.productType == .autoRenewable, !latest.isRevoked, (latest.expirationDate ?? .distantPast) > now(),
+              let extend = self.extendRenewalDate else {
+            throw ServerAPIError.subscriptionExtensionIneligible
+        }
+        let extended: StoreTransaction
+        do {
+            extended = try extend(original, days)
+        } catch {
+            // Billing retry, or it ended between the look above and the store's own check.
+            guard error.code == .wrongState else { throw error }
+            throw ServerAPIError.subscriptionExtensionIneligible
+        }
+        return ExtendRenewalDateResponse(originalTransactionId: String(extended.originalID), webOrderLineItemId: String(extended.id),
+                                         success: true, effectiveDate: Int64((extended.expirationDate ?? now()).timeIntervalSince1970 * 1000))
     }
 
     /// The history of the customer `id` names, and that transaction: 400 for an id that cannot be one,
@@ -233,6 +279,29 @@ struct HistoryResponse: Encodable {
     var bundleId: String
     var environment: String
     var signedTransactions: [String]
+}
+
+/// Apple's ExtendRenewalDateRequest, each field read on its own so that a wrong one gets its own error code.
+struct ExtendRenewalDateRequest: Decodable {
+    /// A field's value when it has the type wanted (JSON's 1.5, "7" or true is no Int: nil, not rounded).
+    struct Field<Value: Decodable>: Decodable {
+        let value: Value?
+        init(from decoder: any Decoder) throws {
+            value = try? decoder.singleValueContainer().decode(Value.self)
+        }
+    }
+
+    var extendByDays: Field<Int>?
+    var extendReasonCode: Field<Int>?
+    var requestIdentifier: Field<String>?
+}
+
+/// Apple's ExtendRenewalDateResponse: `effectiveDate` is the new expiration date, in milliseconds since 1970.
+struct ExtendRenewalDateResponse: Encodable {
+    var originalTransactionId: String
+    var webOrderLineItemId: String
+    var success: Bool
+    var effectiveDate: Int64
 }
 
 struct OrderLookupResponse: Encodable {

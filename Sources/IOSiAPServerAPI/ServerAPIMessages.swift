@@ -84,6 +84,11 @@ public struct ServerAPIError: Error, Sendable, Equatable, Encodable {
     static let generalBadRequest = ServerAPIError(status: 400, errorCode: 4000000, errorMessage: "Bad request.")
     static let invalidRequestRevision = ServerAPIError(status: 400, errorCode: 4000005, errorMessage: "Invalid request revision.")
     static let invalidTransactionID = ServerAPIError(status: 400, errorCode: 4000006, errorMessage: "Invalid transaction id.")
+    static let invalidOriginalTransactionID = ServerAPIError(status: 400, errorCode: 4000008,
+                                                             errorMessage: "Invalid original transaction id.")
+    static let invalidExtendByDays = ServerAPIError(status: 400, errorCode: 4000009, errorMessage: "Invalid extend by days value.")
+    static let invalidExtendReasonCode = ServerAPIError(status: 400, errorCode: 4000010, errorMessage: "Invalid extend reason code.")
+    static let invalidRequestIdentifier = ServerAPIError(status: 400, errorCode: 4000011, errorMessage: "Invalid request identifier.")
     static let startDateAfterEndDate = ServerAPIError(status: 400, errorCode: 4000013, errorMessage: "Start date after end date.")
     static let invalidPaginationToken = ServerAPIError(status: 400, errorCode: 4000014, errorMessage: "Invalid pagination token.")
     static let invalidStartDate = ServerAPIError(status: 400, errorCode: 4000015, errorMessage: "Invalid start date.")
@@ -100,6 +105,10 @@ public struct ServerAPIError: Error, Sendable, Equatable, Encodable {
     static let invalidInAppOwnershipType = ServerAPIError(status: 400, errorCode: 4000026, errorMessage: "Invalid in-app ownership type.")
     static let invalidRevoked = ServerAPIError(status: 400, errorCode: 4000030, errorMessage: "Invalid revoked.")
     static let invalidStatus = ServerAPIError(status: 400, errorCode: 4000031, errorMessage: "Invalid status.")
+    static let subscriptionExtensionIneligible = ServerAPIError(status: 403, errorCode: 4030004,
+                                                                errorMessage: "Subscription extension ineligible.")
+    static let originalTransactionIDNotFound = ServerAPIError(status: 404, errorCode: 4040005,
+                                                              errorMessage: "Original transaction id not found.")
     static let transactionIDNotFound = ServerAPIError(status: 404, errorCode: 4040010, errorMessage: "Transaction id not found.")
     static let serverNotificationURLNotFound = ServerAPIError(status: 404, errorCode: 4040007,
                                                               errorMessage: "Server notification URL not found.")

@@ -26,7 +26,8 @@ import Testing
                         keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                         transactions: { () throws(StoreError) in
                             try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
-                        })
+                        },
+                        extendRenewalDate: { (id, days) throws(StoreError) in try store.extendRenewalDate(originalTransactionID: id, days: days) })
     }
 
     static func pem(_ key: PrivateKey) -> String {
@@ -290,6 +291,56 @@ import Testing
         try expectError(try history(#"{"startDate":"1","endDate":5}"#), 400, 4000000)
         try expectError(try history("", ), 400, 4000000)
         try expectError(try history(#"{"startDate":1,"endDate":5}"#, [.init("paginationToken", "garbage!")]), 400, 4000014)
+    }
+
+    func put(_ path: String, _ body: String) throws -> ServerAPIResponse {
+        api.handle(ServerAPIRequest(method: "PUT", path: path, authorization: try token(), body: Array(body.utf8)))
+    }
+
+    @Test func extendRenewalDate() throws {
+        let coins = try store.buyProduct(Self.coins)
+        let gold = try store.buyProduct(Self.gold)
+        let path = "/inApps/v1/subscriptions/extend/\(gold.originalID)"
+        func body(_ days: Any, _ reason: Any = 1, _ id: Any = "a1b2") throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: ["extendByDays": days, "extendReasonCode": reason,
+                                                                         "requestIdentifier": id]), as: UTF8.self)
+        }
+        // Apple's ranges and error codes (Extend a Subscription Renewal Date; ExtendRenewalDateRequest).
+        try expectError(try put(path, try body(0)), 400, 4000009)
+        try expectError(try put(path, try body(91)), 400, 4000009)
+        try expectError(try put(path, try body("7")), 400, 4000009)
+        try expectError(try put(path, try body(1.5)), 400, 4000009)
+        try expectError(try put(path, try body(Int64.max)), 400, 4000009)
+        try expectError(try put(path, try body(7, 4)), 400, 4000010)
+        try expectError(try put(path, try body(7, -1)), 400, 4000010)
+        try expectError(try put(path, try body(7, 1, "")), 400, 4000011)
+        try expectError(try put(path, try body(7, 1, String(repeating: "x", count: 129))), 400, 4000011)
+        try expectError(try put(path, "garbage"), 400, 4000000)
+        try expectError(try put("/inApps/v1/subscriptions/extend/12x", try body(7)), 400, 4000008)
+        try expectError(try put("/inApps/v1/subscriptions/extend/999", try body(7)), 404, 4040005)
+        // A one-time purchase is no subscription to extend.
+        try expectError(try put("/inApps/v1/subscriptions/extend/\(coins.id)", try body(7)), 403, 4030004)
+        #expect(try get(path).status == 405)
+
+        let before = try #require(gold.expirationDate)
+        let response = try put(path, try body(7))
+        #expect(response.status == 200)
+        let answer = try json(response)
+        #expect(answer["success"] as? Bool == true)
+        #expect(answer["originalTransactionId"] as? String == String(gold.originalID))
+        #expect(answer["webOrderLineItemId"] as? String == String(gold.id))
+        let effective = try #require(answer["effectiveDate"] as? Int64)
+        let later = before.addingTimeInterval(7 * 86_400)
+        #expect(abs(Double(effective) - later.timeIntervalSince1970 * 1000) < 1)
+        // The store re-signed the transaction: the server's answers carry the new end.
+        let statuses = try json(try get("/inApps/v1/subscriptions/\(gold.id)"))
+        let last = try #require(((statuses["data"] as? [[String: Any]])?.first?["lastTransactions"] as? [[String: Any]])?.first)
+        let signed = try store.makeVerifier().verifyTransaction(try #require(last["signedTransactionInfo"] as? String))
+        #expect(signed.expiresDate.map { abs(Double($0.value) - later.timeIntervalSince1970 * 1000) < 1 } == true)
+
+        // An ended subscription cannot be extended.
+        try store.expireSubscription(productID: Self.gold)
+        try expectError(try put(path, try body(7)), 403, 4030004)
     }
 
     @Test func changesBecomeNotifications() throws {

@@ -20,7 +20,8 @@ let serverAPICommands: [Command] = [
                 + "a free one; --listen: another IPv4 address of this machine, reachable from others) until interrupted.\n"
                 + "The page (http://127.0.0.1:PORT/) shows and controls the store, live. The Server API (/inApps/...):\n"
                 + "Get Transaction Info, Get Transaction History (v1, v2), Get All Subscription Statuses, Get Refund History,\n"
-                + "Get App Transaction Info, Send Consumption Information, Request a Test Notification and its status.\n"
+                + "Get App Transaction Info, Send Consumption Information, Extend a Subscription Renewal Date,\n"
+                + "Request a Test Notification and its status.\n"
                 + "Requests need a bearer token signed with a key added by server-key add. Prints the URLs first.") { store, directory, args, _ in
         var port: UInt16 = 0
         var address = "127.0.0.1"
@@ -44,7 +45,8 @@ let serverAPICommands: [Command] = [
                                           transactions: { () throws(StoreError) in try history().map(\.transaction) })
         let api = ServerAPI(bundleID: store.bundleID, environment: store.environment,
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
-                            transactions: history, notifications: notifications)
+                            transactions: history, notifications: notifications,
+                            extendRenewalDate: { (id, days) throws(StoreError) in try store.extendRenewalDate(originalTransactionID: id, days: days) })
         // One port: /inApps/... is the Server API (bearer tokens), the rest the page (its own per-run token).
         let page = TransactionManagerPage(store: store, listenAddress: address)
         let server = try ServerAPIHTTPServer(address: address, port: port, handler: TransactionManagerPage.route(api: api, page: page))

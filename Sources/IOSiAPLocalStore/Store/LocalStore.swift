@@ -384,6 +384,31 @@ public final class LocalStore: StoreBackend {
         try advanceTime()
     }
 
+    /// Extends a subscription's current period by `days` days, as the App Store Server API's Extend a
+    /// Subscription Renewal Date does: the chain's newest transaction, which must be an active, unrevoked
+    /// subscription, is re-signed with the later expiration date, and the game receives it as a `purchased`
+    /// update (its record learns the new end). `originalTransactionID` names the chain. The caller checks
+    /// Apple's ranges (1…90 days); this only refuses days outside them rather than trust it.
+    @discardableResult
+    public func extendRenewalDate(originalTransactionID: UInt64, days: Int) throws(StoreError) -> StoreTransaction {
+        guard (1...90).contains(days) else { throw StoreError(.invalidArgument, "an extension is 1 to 90 days, not \(days)") }
+        let settings = try currentSettings()
+        let current = now()
+        let extended = try state.withLock { state throws(StoreError) in
+            guard let chain = try state.subscriptionChains().first(where: { $0.latest.originalID == originalTransactionID }),
+                  let end = chain.latest.expirationDate, end > current, !chain.state.billingRetry else {
+                throw StoreError(.wrongState, "\(originalTransactionID) is not an active subscription")
+            }
+            return try state.database.transaction { () throws(StoreError) in
+                // Calendar days, as Apple counts them; the time rate does not shorten an extension.
+                try state.updateChain(chain.latest.id) { $0.expiration = end.addingTimeInterval(TimeInterval(days) * 86_400) }
+                return try clockwork.resign(chain.latest.id, settings, in: state)
+            }
+        }
+        updateSink.yield(.purchased(extended))
+        return extended
+    }
+
     /// Makes renewals fail to charge (SKTestSession `shouldEnterBillingRetryOnRenewal`): a subscription whose
     /// period ends enters billing retry instead of renewing, and ends (`expired`) unless a grace period keeps it.
     /// The App Store keeps retrying for 60 days: turned off within them, the next retry (the next tick)
