@@ -2,7 +2,7 @@
 """Apple's official app-store-server-library (PyPI) as the client of `iosiap-store serve`: a backend's view of
 the local App Store. Purchases are made with the transaction manager; the test registers a key of its own,
 points Apple's AppStoreServerAPIClient at the local server, reads transaction info, history (v2, paged and
-filtered), subscription statuses and refunds, sends consumption information and asks for a TEST notification,
+filtered), subscription statuses and refunds, extends the subscription, sends consumption information and asks for a TEST notification,
 which a loopback endpoint receives; Apple's SignedDataVerifier, trusting the store's root, decodes every signed
 field and the notification. Unknown ids get Apple's errors, and a client with a key
 the state directory does not know gets 401.
@@ -26,6 +26,8 @@ from appstoreserverlibrary.api_client import APIError, APIException, AppStoreSer
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
@@ -151,6 +153,23 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).transactionId == subscription_id
     assert client.get_all_subscription_statuses("1", [Status.EXPIRED]).data == []
     checks += 2
+
+    # Extend a Subscription Renewal Date: the status then shows the end 7 days later; Apple's codes for a
+    # value out of range and for what is no subscription.
+    before = verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate
+    extended = client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
+        extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="7d3c2a4e-extend"))
+    assert extended.success and extended.originalTransactionId == subscription_id, extended
+    assert extended.effectiveDate == before + 7 * 86_400_000, (extended, before)
+    last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
+    assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate == extended.effectiveDate
+    error = api_error(lambda: client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
+        extendByDays=91, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="too-long")))
+    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_EXTEND_BY_DAYS, error
+    error = api_error(lambda: client.extend_subscription_renewal_date("1", ExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="not-a-subscription")))
+    assert error.http_status_code == 403 and error.api_error == APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE, error
+    checks += 3
 
     # Get Refund History
     refunds = client.get_refund_history("1", None)
