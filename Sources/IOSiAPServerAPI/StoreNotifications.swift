@@ -8,13 +8,20 @@ import IOSiAPSignedData
 ///
 /// Which change is which notification (notificationType / subtype, developer.apple.com/documentation/
 /// appstoreservernotifications/notificationtype): a new consumable, non-consumable or non-renewing purchase
-/// ONE_TIME_CHARGE; a new subscription SUBSCRIBED (INITIAL_BUY the first in its group, RESUBSCRIBE after);
-/// a renewal DID_RENEW (BILLING_RECOVERY after billing retry); a refund REFUND; auto-renew turned off or on
-/// DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_DISABLED / AUTO_RENEW_ENABLED); another product to renew into
-/// DID_CHANGE_RENEWAL_PREF (DOWNGRADE, or none when it is the current one again); a renewal that failed to
-/// charge DID_FAIL_TO_RENEW (GRACE_PERIOD while one applies); the end the store announced EXPIRED (VOLUNTARY,
-/// BILLING_RETRY, PRODUCT_NOT_FOR_SALE by the renewal info's expirationIntent 1, 2, 4). The state changes are
-/// read from what the store signed (its renewal info), so a notification says what the store says.
+/// ONE_TIME_CHARGE; a new subscription SUBSCRIBED (INITIAL_BUY the first in its group, RESUBSCRIBE after,
+/// also when it redeems an offer code or a win-back offer: Apple sends OFFER_REDEEMED only to an active
+/// subscriber); a subscription bought while another of its group was active, which the store ends at that
+/// moment, an upgrade: DID_CHANGE_RENEWAL_PREF (UPGRADE), or OFFER_REDEEMED (UPGRADE) when bought with a
+/// promotional offer, offer code or win-back offer; a renewal DID_RENEW (BILLING_RECOVERY after billing retry);
+/// a refund REFUND; auto-renew turned off or on DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_DISABLED /
+/// AUTO_RENEW_ENABLED); another product to renew into DID_CHANGE_RENEWAL_PREF (DOWNGRADE, or none when it is
+/// the current one again), OFFER_REDEEMED (DOWNGRADE) when an offer comes with it; an offer redeemed for the
+/// next renewal of the current product OFFER_REDEEMED (no subtype); a renewal that failed to charge
+/// DID_FAIL_TO_RENEW (GRACE_PERIOD while one applies); the grace period over while still in billing retry
+/// GRACE_PERIOD_EXPIRED; a later end on the same transaction (Extend a Subscription Renewal Date)
+/// RENEWAL_EXTENDED; the end the store announced EXPIRED (VOLUNTARY, BILLING_RETRY, PRODUCT_NOT_FOR_SALE
+/// by the renewal info's expirationIntent 1, 2, 4). The state changes are read from what the store signed
+/// (its renewal info), so a notification says what the store says.
 struct StoreChangeDetector {
     /// What was seen of one transaction.
     struct Seen: Equatable {
@@ -22,6 +29,10 @@ struct StoreChangeDetector {
         /// The signed renewal info, and what it says (decoded again only when the store signed anew).
         var renewalJWS: String?
         var renewal: RenewalInfoPayload?
+        /// Whether, at that look, its grace period had ended while billing retry went on.
+        var graceOver = false
+        /// Its expiration date then: only an extension (Extend a Subscription Renewal Date) moves it later.
+        var expiration: Date?
     }
 
     private(set) var seen: [UInt64: Seen]?
@@ -33,9 +44,11 @@ struct StoreChangeDetector {
         for transaction in history {
             let jws = transaction.signedRenewalInfo
             let known = seen?[transaction.id].flatMap { $0.renewalJWS == jws ? $0.renewal : nil }
-            current[transaction.id] = Seen(revoked: transaction.isRevoked, renewalJWS: jws, renewal: known ?? jws.flatMap {
-                try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self)
-            })
+            let renewal = known ?? jws.flatMap { try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self) }
+            let graceOver = renewal?.isInBillingRetryPeriod == true
+                && renewal?.gracePeriodExpiresDate.map { $0.value <= Milliseconds(now).value } == true
+            current[transaction.id] = Seen(revoked: transaction.isRevoked, renewalJWS: jws, renewal: renewal, graceOver: graceOver,
+                                           expiration: transaction.expirationDate)
         }
         defer { seen = current }
         guard let before = seen else { return [] }
@@ -60,8 +73,20 @@ struct StoreChangeDetector {
             var fresh = RenewalInfoPayload()
             fresh.autoRenewStatus = 1
             fresh.autoRenewProductId = transaction.productID
+            // An offer bought with the subscription continues in its plan: that is no offer redeemed later.
+            fresh.offerType = renewal.offerType
+            fresh.offerIdentifier = renewal.offerIdentifier
             let base = previous.flatMap { before[$0.id]?.renewal } ?? fresh
             found.append(contentsOf: Self.renewalChanges(base, renewal, transaction, at: now).map { ($0.0, $0.1, transaction) })
+            if previous?.id == transaction.id, let then = before[transaction.id]?.expiration,
+               let end = transaction.expirationDate, end > then {
+                found.append(("RENEWAL_EXTENDED", nil, transaction))
+            }
+            // Time alone ends a grace period: told once, at the first look that finds it over.
+            let wasOver = previous.flatMap { before[$0.id]?.graceOver } ?? false
+            if current[transaction.id]?.graceOver == true && !(wasOver && previous?.id == transaction.id) {
+                found.append(("GRACE_PERIOD_EXPIRED", nil, transaction))
+            }
         }
         return found
     }
@@ -75,10 +100,25 @@ struct StoreChangeDetector {
             let recovered = previous.flatMap { before[$0.id]?.renewal?.isInBillingRetryPeriod } == true
             return [("DID_RENEW", recovered ? "BILLING_RECOVERY" : nil, transaction)]
         }
+        // An upgrade or crossgrade: the store ended another subscription of the group at this purchase.
+        let replaced = history.contains {
+            $0.originalID != transaction.originalID && $0.subscriptionGroupID == transaction.subscriptionGroupID
+                && $0.productType == .autoRenewable && !$0.isRevoked && $0.purchaseDate < transaction.purchaseDate
+                && abs(($0.expirationDate ?? .distantPast).timeIntervalSince(transaction.purchaseDate)) < 0.001
+        }
+        if replaced {
+            return [(isRedeemedOffer(transaction.offer?.type) ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE", transaction)]
+        }
         let subscribedBefore = history.contains {
             $0.id < transaction.id && $0.subscriptionGroupID == transaction.subscriptionGroupID && $0.productType == .autoRenewable
         }
         return [("SUBSCRIBED", subscribedBefore ? "RESUBSCRIBE" : "INITIAL_BUY", transaction)]
+    }
+
+    /// The offers a customer redeems (Apple's OFFER_REDEEMED): promotional, offer code, win-back; not the
+    /// introductory offer, which comes with SUBSCRIBED.
+    private static func isRedeemedOffer(_ type: OfferType?) -> Bool {
+        type == .promotional || type == .offerCode || type == .winBack
     }
 
     private static func renewalChanges(_ old: RenewalInfoPayload, _ new: RenewalInfoPayload, _ transaction: StoreTransaction,
@@ -87,8 +127,14 @@ struct StoreChangeDetector {
         if old.autoRenewStatus != new.autoRenewStatus, let status = new.autoRenewStatus {
             found.append(("DID_CHANGE_RENEWAL_STATUS", status == 1 ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED"))
         }
+        let offerChanged = new.offerIdentifier != nil && isRedeemedOffer(new.offerType.flatMap { OfferType(rawValue: $0) })
+            && (old.offerIdentifier != new.offerIdentifier || old.offerType != new.offerType)
         if old.autoRenewProductId != new.autoRenewProductId, let product = new.autoRenewProductId {
-            found.append(("DID_CHANGE_RENEWAL_PREF", product == transaction.productID ? nil : "DOWNGRADE"))
+            let downgrade = product != transaction.productID
+            found.append((offerChanged && downgrade ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", downgrade ? "DOWNGRADE" : nil))
+        } else if offerChanged {
+            // An active subscriber redeemed an offer for the next renewal of what they have.
+            found.append(("OFFER_REDEEMED", nil))
         }
         let retrying = new.isInBillingRetryPeriod == true
         if retrying && old.isInBillingRetryPeriod != true {

@@ -345,8 +345,8 @@ import Testing
 
     @Test func changesBecomeNotifications() throws {
         var detector = StoreChangeDetector()
-        func look() throws -> [String] {
-            try detector.changes(in: store.allTransactions(), at: Date()).map { "\($0.type)/\($0.subtype ?? "")/\($0.transaction.id)" }.sorted()
+        func look(at now: Date = Date()) throws -> [String] {
+            try detector.changes(in: store.allTransactions(), at: now).map { "\($0.type)/\($0.subtype ?? "")/\($0.transaction.id)" }.sorted()
         }
         _ = try store.buyProduct(Self.coins)
         #expect(try look() == [])  // the first look is the baseline
@@ -367,15 +367,60 @@ import Testing
         #expect(try look() == [])
         _ = try store.buyProduct(Self.gold)
         #expect(try look() == ["SUBSCRIBED/RESUBSCRIBE/5"])
+        try store.extendRenewalDate(originalTransactionID: 5, days: 3)
+        #expect(try look() == ["RENEWAL_EXTENDED//5"])
         // A renewal that fails to charge, in a grace period; then the user fixes the payment.
         try store.setBillingIssuesEnabled(true)
         try store.setBillingGracePeriodEnabled(true)
         try store.forceRenewal(productID: Self.gold)
         let failed = try look()
         #expect(failed == ["DID_FAIL_TO_RENEW/GRACE_PERIOD/5"], "\(failed)")
+        // The grace period (16 days) runs out while the store still retries: told once.
+        let later = Date().addingTimeInterval(20 * 86_400)
+        #expect(try look(at: later) == ["GRACE_PERIOD_EXPIRED//5"])
+        #expect(try look(at: later) == [])
         try store.resolveBillingIssue(productID: Self.gold)
         let recovered = try look()
         #expect(recovered == ["DID_RENEW/BILLING_RECOVERY/6"], "\(recovered)")
+    }
+
+    static let silver = "com.iosiap.example.club_silver_monthly"
+
+    @Test func upgradesDowngradesAndOffers() throws {
+        var detector = StoreChangeDetector()
+        func look(_ history: [StoreTransaction]? = nil) throws -> [String] {
+            try detector.changes(in: history ?? store.allTransactions(), at: Date())
+                .map { "\($0.type)/\($0.subtype ?? "")/\($0.transaction.id)" }.sorted()
+        }
+        #expect(try look() == [])
+        let silver = try store.buyProduct(Self.silver)
+        #expect(try look() == ["SUBSCRIBED/INITIAL_BUY/\(silver.id)"])
+        // Gold is the group's higher level (groupNumber 1): an upgrade, effective now.
+        let gold = try store.buyProduct(Self.gold)
+        let upgraded = try look()
+        #expect(upgraded == ["DID_CHANGE_RENEWAL_PREF/UPGRADE/\(gold.id)"], "\(upgraded)")
+        // Silver again while gold is active: a downgrade, at gold's next renewal.
+        _ = try store.buyProduct(Self.silver)
+        let downgraded = try look()
+        #expect(downgraded == ["DID_CHANGE_RENEWAL_PREF/DOWNGRADE/\(gold.id)"], "\(downgraded)")
+
+        // The same upgrade bought with an offer code (offerType 3) is OFFER_REDEEMED (UPGRADE); a first
+        // subscription with one is still SUBSCRIBED (Apple sends OFFER_REDEEMED to active subscribers only).
+        let all = try store.allTransactions()
+        var withCode = all.map { transaction in
+            var changed = transaction
+            if transaction.id == gold.id || transaction.id == silver.id { changed.offer = TransactionOffer(type: .offerCode, id: "SPRING") }
+            // Gold's renewal info as signed now already holds the later downgrade: left out here.
+            if transaction.id == gold.id { changed.signedRenewalInfo = nil }
+            return changed
+        }
+        detector = StoreChangeDetector()
+        #expect(try look([]) == [])
+        withCode.removeAll { $0.id > gold.id }
+        let redeemed = try look(withCode.filter { $0.id == silver.id })
+        #expect(redeemed == ["SUBSCRIBED/INITIAL_BUY/\(silver.id)"], "\(redeemed)")
+        let upgradedWithCode = try look(withCode)
+        #expect(upgradedWithCode == ["OFFER_REDEEMED/UPGRADE/\(gold.id)"], "\(upgradedWithCode)")
     }
 
     @Test func keysAreCheckedWhenAdded() throws {
