@@ -58,6 +58,11 @@ struct StoreChangeDetector {
             let seenThen = before[transaction.id]
             if seenThen == nil { found.append(contentsOf: Self.newTransaction(transaction, in: history, before: before)) }
             if seenNow.revoked && seenThen?.revoked != true { found.append(("REFUND", nil, transaction)) }
+            // Only an extension moves a transaction's end later (renewals are new transactions; the store's
+            // other controls end a period early).
+            if !seenNow.revoked, let then = seenThen?.expiration, let end = seenNow.expiration, end > then {
+                found.append(("RENEWAL_EXTENDED", nil, transaction))
+            }
         }
         // A subscription's plan (auto-renew, the product it renews into, billing retry, its end) is its newest
         // transaction's renewal info: compared chain by chain, newest then with newest now, so that a renewal
@@ -78,10 +83,6 @@ struct StoreChangeDetector {
             fresh.offerIdentifier = renewal.offerIdentifier
             let base = previous.flatMap { before[$0.id]?.renewal } ?? fresh
             found.append(contentsOf: Self.renewalChanges(base, renewal, transaction, at: now).map { ($0.0, $0.1, transaction) })
-            if previous?.id == transaction.id, let then = before[transaction.id]?.expiration,
-               let end = transaction.expirationDate, end > then {
-                found.append(("RENEWAL_EXTENDED", nil, transaction))
-            }
             // Time alone ends a grace period: told once, at the first look that finds it over.
             let wasOver = previous.flatMap { before[$0.id]?.graceOver } ?? false
             if current[transaction.id]?.graceOver == true && !(wasOver && previous?.id == transaction.id) {

@@ -154,22 +154,6 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     assert client.get_all_subscription_statuses("1", [Status.EXPIRED]).data == []
     checks += 2
 
-    # Extend a Subscription Renewal Date: the status then shows the end 7 days later; Apple's codes for a
-    # value out of range and for what is no subscription.
-    before = verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate
-    extended = client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
-        extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="7d3c2a4e-extend"))
-    assert extended.success and extended.originalTransactionId == subscription_id, extended
-    assert extended.effectiveDate == before + 7 * 86_400_000, (extended, before)
-    last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
-    assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate == extended.effectiveDate
-    error = api_error(lambda: client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
-        extendByDays=91, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="too-long")))
-    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_EXTEND_BY_DAYS, error
-    error = api_error(lambda: client.extend_subscription_renewal_date("1", ExtendRenewalDateRequest(
-        extendByDays=3, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="not-a-subscription")))
-    assert error.http_status_code == 403 and error.api_error == APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE, error
-    checks += 3
 
     # Get Refund History
     refunds = client.get_refund_history("1", None)
@@ -211,6 +195,22 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     # What happens while the server runs is read at each request and notified (Server Notifications V2),
     # each notification signed by the store's chain and decoded by Apple's verifier.
     before = len(received)
+    # Extend a Subscription Renewal Date: the status then shows the end 7 days later, and RENEWAL_EXTENDED is
+    # notified; Apple's codes for a value out of range and for what is no subscription.
+    old_end = verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate
+    extended = client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
+        extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="7d3c2a4e-extend"))
+    assert extended.success and extended.originalTransactionId == subscription_id, extended
+    assert extended.effectiveDate == old_end + 7 * 86_400_000, (extended, old_end)
+    last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
+    assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate == extended.effectiveDate
+    error = api_error(lambda: client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
+        extendByDays=91, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="too-many-days")))
+    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_EXTEND_BY_DAYS, error
+    error = api_error(lambda: client.extend_subscription_renewal_date("1", ExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="not-a-subscription")))
+    assert error.http_status_code == 403 and error.api_error == APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE, error
+    checks += 3
     store("buy", PREFIX + "pro_upgrade")
     bought = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("23").signedTransactionInfo)
     assert bought.productId == PREFIX + "pro_upgrade", bought
@@ -218,7 +218,7 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     store("auto-renew", PREFIX + "club_gold_monthly", "off")
     store("refund", "1")
     store("expire", PREFIX + "club_gold_monthly")
-    expected = sorted([("ONE_TIME_CHARGE", "", "23"), ("DID_RENEW", "", "24"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", "24"),
+    expected = sorted([("RENEWAL_EXTENDED", "", subscription_id), ("ONE_TIME_CHARGE", "", "23"), ("DID_RENEW", "", "24"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", "24"),
                        ("REFUND", "", "1"), ("EXPIRED", "VOLUNTARY", "24")])
     for _ in range(100):
         if len(received) - before >= len(expected):
