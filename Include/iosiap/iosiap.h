@@ -269,8 +269,10 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0]: bought in the App Store, outside the
                                               game; to continue, call iosiap_request_payment for it */
     IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE = 16 /* since 0.3; product_id, status, message (naming the transaction
-                                              id): at launch, an unfinished purchase the journal cannot read
-                                              (damaged) and the store no longer holds; kept, not delivered */
+                                              id): a journal row that cannot be read (damaged), once per
+                                              launch: an unfinished purchase the store no longer holds (kept,
+                                              not delivered), or a row an entitlement or unfinished list read
+                                              skipped (it entitles to nothing) */
 } iosiap_event_kind;
 
 /**

@@ -20,6 +20,36 @@ import Testing
             .query("SELECT COUNT(*) FROM transactions WHERE id = ?", [.integer(Int64(id))]).first?.first?.integer
     }
 
+    /// Entitlements and the unfinished list read past a damaged row: it cannot be verified, so it entitles
+    /// to nothing (fail closed), and the game hears of it once per launch as `journalRowUnreadable`.
+    @Test func entitlementReadsSkipADamagedRowAndReportItOnce() async throws {
+        let backend = ScriptedBackend()
+        let pro = backend.makeTransaction("pro")
+        let club = backend.makeTransaction("monthly")
+        let coins = backend.makeTransaction("coins")
+        do {
+            let journal = try Journal(directory: folder.state)
+            try journal.record(pro, finished: true)
+            try journal.record(club, finished: true)
+            try journal.record(coins)
+            journal.releaseDirectory()
+        }
+        try corruptPayload(of: club.id)
+        try corruptPayload(of: coins.id)
+        let store = try PurchaseStore(backend: ScriptedBackend(), stateDirectory: folder.state)
+        #expect(try store.currentEntitlements() == [pro])
+        #expect(try store.isEntitled(to: "pro"))
+        #expect(try !store.isEntitled(to: "monthly"))
+        #expect(try store.unfinishedTransactions().isEmpty)
+        var events = try await store.pollFor(.milliseconds(200))
+        _ = try store.currentEntitlements()
+        events += try await store.pollFor(.milliseconds(50))
+        let reported = events.compactMap { event -> UInt64? in
+            if case .journalRowUnreadable(let id, _, _) = event { id } else { nil }
+        }
+        #expect(reported.sorted() == [club.id, coins.id], "\(events)")  // each once
+    }
+
     @Test func theJournalListsTheRowsItCanReadAndNamesTheOthers() throws {
         let backend = ScriptedBackend()
         let transactions = (0..<3).map { _ in backend.makeTransaction("coins") }

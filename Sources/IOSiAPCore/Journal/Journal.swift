@@ -147,8 +147,15 @@ package final class Journal: Sendable {
         }
     }
 
-    /// The transactions not finished yet, oldest id first.
+    /// The transactions not finished yet, oldest id first; a row that cannot be decoded is left out (see
+    /// `unfinishedTransactionsReadingPastDamage`).
     package func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
+        try unfinishedTransactionsReadingPastDamage().readable
+    }
+
+    /// The transactions not finished yet, oldest id first, and apart from them the rows that cannot be
+    /// decoded: one damaged row hides no other. Throws only when the rows cannot be read at all.
+    package func unfinishedTransactionsReadingPastDamage() throws(StoreError) -> JournalRows {
         try transactions(where: "finished = 0")
     }
 
@@ -158,6 +165,12 @@ package final class Journal: Sendable {
         package let transactionID: UInt64
         package let productID: String
         package let error: StoreError
+    }
+
+    /// Decoded journal rows, oldest id first, and apart from them the rows that cannot be decoded.
+    package struct JournalRows: Sendable {
+        package var readable: [StoreTransaction] = []
+        package var unreadable: [UnreadableRow] = []
     }
 
     /// The transactions not finished yet, oldest id first, each with the verdict recorded for it, and apart
@@ -171,7 +184,6 @@ package final class Journal: Sendable {
         var readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)] = []
         var unreadable: [UnreadableRow] = []
         for row in rows {
-            let id = UInt64(bitPattern: row[0].integer ?? 0)
             let verdict: RecordedVerdict = switch row[3].integer {
             case 1: .verified
             case 0: .notVerified
@@ -180,21 +192,28 @@ package final class Journal: Sendable {
             do {
                 readable.append((try decode(row[2].bytes ?? []), verdict))
             } catch {
-                unreadable.append(UnreadableRow(transactionID: id, productID: row[1].text ?? "",
-                                                error: StoreError(.storageFailure, "journal row of transaction \(id): \(error.message)")))
+                unreadable.append(unreadableRow(id: row[0], productID: row[1], error))
             }
         }
         return (readable, unreadable)
     }
 
-    /// Every recorded transaction, oldest id first.
+    /// Every recorded transaction that can be decoded, oldest id first.
     package func allTransactions() throws(StoreError) -> [StoreTransaction] {
-        try transactions(where: "1")
+        try transactions(where: "1").readable
     }
 
     /// The recorded transactions that may entitle the user: all but those that failed verification or wait
-    /// for it.
+    /// for it, and those that cannot be decoded (left out: see `verifiedTransactionsReadingPastDamage`).
     package func verifiedTransactions() throws(StoreError) -> [StoreTransaction] {
+        try verifiedTransactionsReadingPastDamage().readable
+    }
+
+    /// The recorded transactions that may entitle the user, and apart from them the rows that cannot be
+    /// decoded. A damaged row cannot be verified, so it entitles to nothing (it fails closed) until the store
+    /// hands over its transaction again (a purchase redelivered, a restore), which rewrites it. Throws only
+    /// when the rows cannot be read at all.
+    package func verifiedTransactionsReadingPastDamage() throws(StoreError) -> JournalRows {
         try transactions(where: "unverified = 0")
     }
 
@@ -215,11 +234,26 @@ package final class Journal: Sendable {
         }
     }
 
-    private func transactions(where condition: String) throws(StoreError) -> [StoreTransaction] {
+    /// The rows meeting `condition`, oldest id first: those decoded, and apart from them those that cannot be.
+    private func transactions(where condition: String) throws(StoreError) -> JournalRows {
         let rows = try database.withLock { database throws(StoreError) in
-            try database.query("SELECT payload FROM transactions WHERE \(condition) ORDER BY id")
+            try database.query("SELECT id, product_id, payload FROM transactions WHERE \(condition) ORDER BY id")
         }
-        return try rows.map { row throws(StoreError) in try decode(row[0].bytes ?? []) }
+        var result = JournalRows()
+        for row in rows {
+            do {
+                result.readable.append(try decode(row[2].bytes ?? []))
+            } catch {
+                result.unreadable.append(unreadableRow(id: row[0], productID: row[1], error))
+            }
+        }
+        return result
+    }
+
+    private func unreadableRow(id: SQLiteValue, productID: SQLiteValue, _ error: StoreError) -> UnreadableRow {
+        let id = UInt64(bitPattern: id.integer ?? 0)
+        return UnreadableRow(transactionID: id, productID: productID.text ?? "",
+                             error: StoreError(.storageFailure, "journal row of transaction \(id): \(error.message)"))
     }
 
     func encode(_ transaction: StoreTransaction) throws(StoreError) -> [UInt8] {

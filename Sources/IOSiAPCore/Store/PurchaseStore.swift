@@ -201,11 +201,14 @@ public final class PurchaseStore: Sendable {
         worker.state.withLock { $0.products[id] }
     }
 
-    /// The non-consumables owned and the subscriptions active now, without revoked ones.
-    /// C: `iosiap_entitlements`.
+    /// The non-consumables owned and the subscriptions active now, without revoked ones. A journal row that
+    /// cannot be decoded hides no other: it cannot be verified, so it entitles to nothing, and the game hears
+    /// of it once per launch as `journalRowUnreadable`. C: `iosiap_entitlements`.
     public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
         try ensureOpen()
-        return Entitlements.current(from: try worker.journal.verifiedTransactions(), at: now())
+        let rows = try worker.journal.verifiedTransactionsReadingPastDamage()
+        worker.reportUnreadable(rows.unreadable)
+        return Entitlements.current(from: rows.readable, at: now())
     }
 
     /// Whether the user owns `productID` now. C: `iosiap_is_entitled`.
@@ -213,10 +216,13 @@ public final class PurchaseStore: Sendable {
         try currentEntitlements().contains { $0.productID == productID }
     }
 
-    /// The transactions delivered but not finished yet.
+    /// The transactions delivered but not finished yet. A journal row that cannot be decoded is left out and
+    /// told once per launch as `journalRowUnreadable`.
     public func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
         try ensureOpen()
-        return try worker.journal.unfinishedTransactions()
+        let rows = try worker.journal.unfinishedTransactionsReadingPastDamage()
+        worker.reportUnreadable(rows.unreadable)
+        return rows.readable
     }
 
     /// The user's storefront, ISO 3166-1 alpha-3, e.g. "USA".

@@ -64,6 +64,8 @@ struct SharedStoreState {
     /// Refunds being verified now: the same refund reported twice (at launch, by the store's updates and
     /// its unfinished list) is checked and told once.
     var revocationsInFlight = Set<UInt64>()
+    /// Journal rows told to the game as `journalRowUnreadable` in this launch: each is told once.
+    var reportedUnreadableRows = Set<UInt64>()
 }
 
 /// Runs requests against the backend, off the game's thread, and turns results into journal writes and
@@ -345,7 +347,7 @@ final class StoreWorker: Sendable {
             if let current = storeCopies[row.transactionID] {
                 work.append { await self.redeliver(current) }
             } else {
-                events.push(.journalRowUnreadable(transactionID: row.transactionID, productID: row.productID, error: row.error))
+                reportUnreadable([row])
             }
         }
         for transaction in fromStore where !journaledIDs.contains(transaction.id) {
@@ -356,6 +358,14 @@ final class StoreWorker: Sendable {
             }
         }
         work.forEach(runBeside)
+    }
+
+    /// Tells the game of each journal row it cannot read, once per launch (launch redelivery and the
+    /// entitlement reads may both come across it).
+    func reportUnreadable(_ rows: [Journal.UnreadableRow]) {
+        for row in rows where state.withLock({ $0.reportedUnreadableRows.insert(row.transactionID).inserted }) {
+            events.push(.journalRowUnreadable(transactionID: row.transactionID, productID: row.productID, error: row.error))
+        }
     }
 
     /// A transaction the store still holds unfinished: a purchase to deliver, or a refund to apply.
