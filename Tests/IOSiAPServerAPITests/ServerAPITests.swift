@@ -2,6 +2,7 @@ import Foundation
 import IOSiAPCore
 import IOSiAPLocalStore
 @testable import IOSiAPServerAPI
+import IOSiAPSignedData
 import IOSiAPTestSupport
 import IOSiAPVerification
 import Testing
@@ -421,6 +422,33 @@ import Testing
         #expect(redeemed == ["SUBSCRIBED/INITIAL_BUY/\(silver.id)"], "\(redeemed)")
         let upgradedWithCode = try look(withCode)
         #expect(upgradedWithCode == ["OFFER_REDEEMED/UPGRADE/\(gold.id)"], "\(upgradedWithCode)")
+    }
+
+    /// EXPIRED's subtype is the expiration intent the store signs into the renewal info when billing retry
+    /// gives up (2, BILLING_RETRY) or the product is no longer sold (4, PRODUCT_NOT_FOR_SALE); real time would
+    /// take 60 days or a catalog change, so the renewal info is signed here by the store's chain.
+    @Test func expirationsByIntent() throws {
+        let gold = try store.buyProduct(Self.gold)
+        let chain = try LocalStoreSigningChain.load(in: try folder.state)
+        let plan = try CompactJWS.decodeUnverified(try #require(gold.signedRenewalInfo), as: RenewalInfoPayload.self)
+        func signed(_ change: (inout RenewalInfoPayload) -> Void) throws -> StoreTransaction {
+            var renewal = plan
+            change(&renewal)
+            var transaction = gold
+            transaction.signedRenewalInfo = try chain.sign(json: renewal)
+            return transaction
+        }
+        func look(_ detector: inout StoreChangeDetector, _ transaction: StoreTransaction) -> [String] {
+            detector.changes(in: [transaction], at: Date()).map { "\($0.type)/\($0.subtype ?? "")" }
+        }
+        var retrying = StoreChangeDetector()
+        _ = look(&retrying, gold)
+        #expect(look(&retrying, try signed { $0.isInBillingRetryPeriod = true; $0.expirationIntent = 2 }) == ["DID_FAIL_TO_RENEW/"])
+        #expect(look(&retrying, try signed { $0.isInBillingRetryPeriod = false; $0.expirationIntent = 2; $0.autoRenewStatus = 0 })
+                == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/BILLING_RETRY"])
+        var notForSale = StoreChangeDetector()
+        _ = look(&notForSale, gold)
+        #expect(look(&notForSale, try signed { $0.expirationIntent = 4 }) == ["EXPIRED/PRODUCT_NOT_FOR_SALE"])
     }
 
     @Test func keysAreCheckedWhenAdded() throws {
