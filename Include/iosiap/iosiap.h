@@ -261,7 +261,9 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined */
     IOSIAP_EVENT_RESTORED = 9,             /* transaction */
     IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
-    IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted */
+    IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted, keyed by
+                                              transaction id: told again at launch if the store closed (or the
+                                              process died) before the game was handed it or just after */
     IOSIAP_EVENT_GRANTED = 12,             /* transaction, grant_*; the ledger granted and finished it */
     IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished;
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
@@ -395,8 +397,8 @@ typedef struct iosiap_storekit_options {
 int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options *options,
                                const iosiap_callbacks *callbacks);
 
-/** Closes the store and frees it. Queued events are dropped (purchases among them come back at the next
-    launch); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
+/** Closes the store and frees it. Queued events are dropped (purchases and refunds among them come back at
+    the next launch: a refund is told again until the game has been handed its IOSIAP_EVENT_REVOKED); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
     a limit) and none runs after this returns. Requests still waiting or running are cancelled: they get no
     further event. Waits for the store's worker to end, at most about 2 s (a server verification in
     progress may outlast that; it then ends on its own). NULL does nothing. */

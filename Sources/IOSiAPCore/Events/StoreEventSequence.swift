@@ -6,21 +6,26 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
 
     let queue: EventQueue
     let ledger: GrantLedger
+    let worker: StoreWorker
 
     /// Iterates the events in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let queue: EventQueue
         let ledger: GrantLedger
+        let worker: StoreWorker
 
         public mutating func next() async -> StoreEvent? {
             while let event = await queue.next() {
-                if let delivered = ledger.apply(event) { return delivered }
+                if let delivered = ledger.apply(event) {
+                    worker.delivered(delivered)
+                    return delivered
+                }
             }
             return nil
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(queue: queue, ledger: ledger)
+        AsyncIterator(queue: queue, ledger: ledger, worker: worker)
     }
 }

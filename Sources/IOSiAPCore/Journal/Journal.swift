@@ -50,6 +50,11 @@ package final class Journal: Sendable {
         """
         ALTER TABLE transactions ADD COLUMN verdict INTEGER;
         """,
+        // 5: for a recorded revocation, whether the game was told it: 0 not yet (told again at launch), 1 told;
+        // NULL for other rows (and revocations recorded before this version, which were told then).
+        """
+        ALTER TABLE transactions ADD COLUMN revocation_announced INTEGER;
+        """,
     ]
 
     let database: Locked<SQLiteDatabase>
@@ -130,6 +135,34 @@ package final class Journal: Sendable {
     package func releaseDirectory() {
         database.withLock { _ in released.withLock { $0 = true } }
         lock.release()
+    }
+
+    /// Records a revocation that passed verification (`verdict`) in one commit: the refunded copy, finished
+    /// (nothing is left to grant), and not yet announced to the game, so that it is told again at each
+    /// launch until `markRevocationAnnounced`.
+    package func recordRevocation(_ transaction: StoreTransaction, verdict: RecordedVerdict) throws(StoreError) {
+        let payload = try encode(transaction)
+        try write { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) in
+                _ = try Self.upsert(transaction, payload: payload, finished: true, verdict: verdict, in: database)
+                try database.query("UPDATE transactions SET finished = 1, revocation_announced = 0 WHERE id = ?",
+                                   [.integer(Int64(bitPattern: transaction.id))])
+            }
+        }
+    }
+
+    /// Notes that the game was told of the revocation of transaction `id`: it is not told again at launch.
+    package func markRevocationAnnounced(_ id: UInt64) throws(StoreError) {
+        try write { database throws(StoreError) in
+            _ = try database.query("UPDATE transactions SET revocation_announced = 1 WHERE id = ? AND revocation_announced = 0",
+                               [.integer(Int64(bitPattern: id))])
+        }
+    }
+
+    /// The recorded revocations the game was not told of yet (the store closed or the process ended before
+    /// the game had the event), oldest id first, and apart from them those that cannot be decoded.
+    package func unannouncedRevocations() throws(StoreError) -> JournalRows {
+        try transactions(where: "revocation_announced = 0")
     }
 
     /// Marks a transaction finished. Returns `false` if it already was (finishing is idempotent).

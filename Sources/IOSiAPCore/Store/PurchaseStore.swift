@@ -142,13 +142,14 @@ public final class PurchaseStore: Sendable {
         for event in batch {
             guard let event = grants ? ledger.apply(event) : event else { continue }
             handler(event)
+            worker.delivered(event)
             delivered += 1
         }
         return delivered
     }
 
     /// The events as an `AsyncSequence`; it drains the same queue as `poll`, so use one or the other.
-    public var events: StoreEventSequence { StoreEventSequence(queue: worker.events, ledger: ledger) }
+    public var events: StoreEventSequence { StoreEventSequence(queue: worker.events, ledger: ledger, worker: worker) }
 
     // MARK: - Grant ledger
 

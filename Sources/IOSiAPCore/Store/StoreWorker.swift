@@ -7,6 +7,9 @@ enum StoreJob: Sendable {
     case payment(RequestID, PaymentRequest, StoreProduct)
     case restore(RequestID)
     case finish(UInt64)
+    /// The game was handed the `revoked` event of this transaction: the journal notes it (see
+    /// `StoreWorker.revocationDelivered`).
+    case revocationAnnounced(UInt64)
 }
 
 /// How far a restore got: its transactions still to end, how many were restored, the first journal error.
@@ -86,6 +89,8 @@ final class StoreWorker: Sendable {
     /// (the store closed), so that queuing work afterwards does nothing.
     private let besideJobs: AsyncStream<@Sendable () async -> Void>
     private let besideJobsSink: AsyncStream<@Sendable () async -> Void>.Continuation
+    /// The job queue, for the acknowledgements of delivered refunds.
+    private let jobsSink: AsyncStream<StoreJob>.Continuation
     /// Bounds the work running beside the job loop.
     private let limiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
 
@@ -103,6 +108,7 @@ final class StoreWorker: Sendable {
         let (besideJobs, besideJobsSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
         self.besideJobs = besideJobs
         self.besideJobsSink = besideJobsSink
+        self.jobsSink = jobs
         // Closing finishes the job queue: the work beside it stops being taken then too.
         jobs.onTermination = { _ in besideJobsSink.finish() }
     }
@@ -119,6 +125,20 @@ final class StoreWorker: Sendable {
             // The journal already holds the finish mark; a failure here only means the store keeps the
             // transaction unfinished, and the next launch's sync finishes it again.
             try? await backend.finish(transactionID: transactionID)
+        case .revocationAnnounced(let transactionID):
+            // Failing, the refund is told again at the next launch: taking back is idempotent per id.
+            try? journal.markRevocationAnnounced(transactionID)
+        }
+    }
+
+    /// Called on the game's thread when an event was handed to the game: a `revoked` is acknowledged to the
+    /// journal by the worker (no disk write on the polling thread). Until that write, the refund is told
+    /// again at each launch (a close or a crash before it re-tells it once more; the game takes back per
+    /// transaction id, so twice takes back once).
+    func delivered(_ event: StoreEvent) {
+        guard case .revoked(let transaction) = event else { return }
+        state.withLock { state in
+            if state.isOpen { jobsSink.yield(.revocationAnnounced(transaction.id)) }
         }
     }
 
@@ -181,13 +201,14 @@ final class StoreWorker: Sendable {
         defer { if isRevocation { _ = state.withLock { $0.revocationsInFlight.remove(transaction.id) } } }
         guard let verdict = await verifiedStatusChange(update, transaction, attempt: attempt) else { return }
         do {
-            // Recorded (finished if new) so that entitlements see it.
-            try journal.record(transaction, finished: true, verdict: verdict)
             if case .revoked = update {
-                // A revoked transaction has nothing left to grant: it must never come back as a purchase.
-                try journal.markFinished(transaction.id)
+                // Recorded finished (a revoked transaction has nothing left to grant: it must never come back
+                // as a purchase) and not yet announced: told again at each launch until the game had it.
+                try journal.recordRevocation(transaction, verdict: verdict)
                 events.push(.revoked(transaction: transaction))
             } else {
+                // Recorded (finished if new) so that entitlements see it.
+                try journal.record(transaction, finished: true, verdict: verdict)
                 events.push(.expired(transaction: transaction))
             }
         } catch {
@@ -324,13 +345,18 @@ final class StoreWorker: Sendable {
 
     /// Queues the delivery again of the journal's unfinished transactions, then of what the store still
     /// holds unfinished but the journal lacks (a crash between the charge and the journal write), and the
-    /// finish marks the store missed. The store is asked first, and its copy of a transaction wins over the
+    /// finish marks the store missed, after telling again the refunds the game was not handed before. The store is asked first, and its copy of a transaction wins over the
     /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it
     /// hands transactions over. The journal's copy, judged with its recorded verdict, serves for the rest;
     /// a journal row that cannot be decoded, and that the store no longer holds, is told as
     /// `journalRowUnreadable` (and kept). The work runs beside the request jobs, `verificationConcurrency` transactions at a time, so that a
     /// slow verification server holds up neither requests nor the other transactions.
     private func queueLaunchRedelivery() async {
+        // Refunds recorded but not yet handed to the game (closed or killed before it polled them): told again.
+        if let unannounced = try? journal.unannouncedRevocations() {
+            for transaction in unannounced.readable { events.push(.revoked(transaction: transaction)) }
+            reportUnreadable(unannounced.unreadable)
+        }
         let fromStore = (try? await backend.unfinishedTransactions()) ?? []
         let storeCopies = Dictionary(fromStore.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let journaled = (try? journal.unfinishedTransactionsWithVerdicts()) ?? (readable: [], unreadable: [])
