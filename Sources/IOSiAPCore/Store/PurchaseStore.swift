@@ -296,6 +296,7 @@ public final class PurchaseStore: Sendable {
         guard wasOpen else { return }
         worker.events.close()
         worker.backend.close()
+        worker.noteDeliveredRevocations()  // refunds the game was handed: not told again at the next launch
         worker.journal.releaseDirectory()
     }
 

@@ -69,6 +69,8 @@ struct SharedStoreState {
     var revocationsInFlight = Set<UInt64>()
     /// Journal rows told to the game as `journalRowUnreadable` in this launch: each is told once.
     var reportedUnreadableRows = Set<UInt64>()
+    /// Refunds handed to the game whose announcement the journal has not noted yet.
+    var revocationsToNote = Set<UInt64>()
 }
 
 /// Runs requests against the backend, off the game's thread, and turns results into journal writes and
@@ -127,18 +129,32 @@ final class StoreWorker: Sendable {
             try? await backend.finish(transactionID: transactionID)
         case .revocationAnnounced(let transactionID):
             // Failing, the refund is told again at the next launch: taking back is idempotent per id.
+            // Written, then let go: a close meanwhile finds it still to note and writes it before it lets
+            // the journal's directory go (writing twice is harmless).
+            guard state.withLock({ $0.revocationsToNote.contains(transactionID) }) else { return }
             try? journal.markRevocationAnnounced(transactionID)
+            _ = state.withLock { $0.revocationsToNote.remove(transactionID) }
         }
     }
 
+    /// Notes the refunds handed to the game that the job loop has not noted yet: close calls it before it
+    /// lets the journal's directory go.
+    func noteDeliveredRevocations() {
+        let ids = state.withLock { $0.revocationsToNote }
+        for id in ids { try? journal.markRevocationAnnounced(id) }
+    }
+
     /// Called on the game's thread when an event was handed to the game: a `revoked` is acknowledged to the
-    /// journal by the worker (no disk write on the polling thread). Until that write, the refund is told
-    /// again at each launch (a close or a crash before it re-tells it once more; the game takes back per
-    /// transaction id, so twice takes back once).
+    /// journal by the worker (no disk write on the polling thread), or by close if the worker has not yet.
+    /// Until that write, the refund is told again at each launch (a crash before it, or a refund handed to
+    /// the game after close, is told once more; the game takes back per transaction id, so twice takes
+    /// back once).
     func delivered(_ event: StoreEvent) {
         guard case .revoked(let transaction) = event else { return }
         state.withLock { state in
-            if state.isOpen { jobsSink.yield(.revocationAnnounced(transaction.id)) }
+            guard state.isOpen else { return }
+            state.revocationsToNote.insert(transaction.id)
+            jobsSink.yield(.revocationAnnounced(transaction.id))
         }
     }
 
