@@ -29,11 +29,14 @@ package final class SQLiteDatabase {
     private var commitActions: [[() -> Void]] = []
     /// The database file, for error messages.
     package let path: String
+    /// How long a statement waits for a lock another connection holds.
+    private let busyTimeout: Duration
 
     /// Opens (and, with `create`, creates) the database at `path`, waiting up to `busyTimeout` for a lock
     /// another connection holds.
     package init(path: String, create: Bool = true, busyTimeout: Duration = .seconds(5)) throws(StoreError) {
         self.path = path
+        self.busyTimeout = busyTimeout
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
         var connection: OpaquePointer?
@@ -167,11 +170,23 @@ package final class SQLiteDatabase {
     /// and an integrity check first, so that a damaged file is a clear error at open and is left as it is
     /// rather than written over.
     package func prepareForDurableUse() throws(StoreError) {
-        let check = try query("PRAGMA quick_check").first?.first?.text ?? "no answer"
-        guard check == "ok" else {
-            throw StoreError(.storageFailure, "database \(path) is damaged (\(check)); it was left untouched for recovery")
+        // Switching a fresh file to the write-ahead log while another connection opens it too can fail at
+        // once with "database is locked" (SQLite does not call the busy handler there): tried again briefly,
+        // up to the busy timeout, like any other lock wait.
+        let deadline = ContinuousClock.now.advanced(by: busyTimeout)
+        while true {
+            do throws(StoreError) {
+                let check = try query("PRAGMA quick_check").first?.first?.text ?? "no answer"
+                guard check == "ok" else {
+                    throw StoreError(.storageFailure, "database \(path) is damaged (\(check)); it was left untouched for recovery")
+                }
+                try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+                return
+            } catch {
+                guard error.message.contains("locked"), ContinuousClock.now < deadline else { throw error }
+                Thread.sleep(forTimeInterval: 0.002)
+            }
         }
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
     }
 
     /// The schema version kept in SQLite's `user_version`.
