@@ -17,6 +17,8 @@ public final class ScriptedBackend: StoreBackend {
     private let script: Locked<Script>
     /// While not nil, `unfinishedTransactions` calls wait here (a store slow to list them).
     private let unfinishedListGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
+    /// While not nil, `purchase` charges and then waits here before it returns (a store slow to answer).
+    private let purchaseReturnGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
     private let stream: AsyncStream<StoreUpdate>
     private let sink: AsyncStream<StoreUpdate>.Continuation
 
@@ -71,6 +73,22 @@ public final class ScriptedBackend: StoreBackend {
     /// How many `unfinishedTransactions` calls wait for `openUnfinishedList`.
     public var callsWaitingForUnfinishedList: Int { unfinishedListGate.withLock { $0?.count ?? 0 } }
 
+    /// Makes `purchase` charge (the transaction is then in the unfinished list) and wait before it returns,
+    /// until `releasePurchases`.
+    public func holdPurchasesAfterCharging() { purchaseReturnGate.withLock { $0 = $0 ?? [] } }
+
+    /// Lets the waiting and later `purchase` calls return.
+    public func releasePurchases() {
+        let waiting = purchaseReturnGate.withLock { gate in
+            defer { gate = nil }
+            return gate ?? []
+        }
+        waiting.forEach { $0.resume() }
+    }
+
+    /// How many `purchase` calls have charged and wait for `releasePurchases`.
+    public var purchasesWaitingToReturn: Int { purchaseReturnGate.withLock { $0?.count ?? 0 } }
+
     /// Sends an update, as the store would on its own.
     public func send(_ update: StoreUpdate) { sink.yield(update) }
 
@@ -108,6 +126,13 @@ public final class ScriptedBackend: StoreBackend {
         var transaction = makeTransaction(product.id, quantity: request.quantity)
         transaction.appAccountToken = request.appAccountToken
         script.withLock { [transaction] in $0.charged.append(transaction) }
+        await withCheckedContinuation { continuation in
+            let isOpen = purchaseReturnGate.withLock { gate in
+                gate?.append(continuation)
+                return gate == nil
+            }
+            if isOpen { continuation.resume() }
+        }
         return .purchased(transaction)
     }
 

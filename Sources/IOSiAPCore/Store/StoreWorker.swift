@@ -64,6 +64,11 @@ struct SharedStoreState {
     /// Payments' transactions being verified and delivered now: their payment tells them, so a delivery of
     /// the same charge from elsewhere (launch redelivery finding it unfinished in the store) stays quiet.
     var paymentsBeingDelivered = Set<UInt64>()
+    /// Products whose purchase is in progress in the store now (counted per product): until it returns, a
+    /// request-less delivery of that product waits in `heldDeliveries`, since the charge can be listed
+    /// unfinished (and found by launch redelivery) before `purchase` returns it to its payment.
+    var purchasesInProgress: [String: Int] = [:]
+    var heldDeliveries: [StoreTransaction] = []
     /// Refunds being verified now: the same refund reported twice (at launch, by the store's updates and
     /// its unfinished list) is checked and told once.
     var revocationsInFlight = Set<UInt64>()
@@ -252,31 +257,56 @@ final class StoreWorker: Sendable {
 
     private func pay(_ requestID: RequestID, _ request: PaymentRequest, _ product: StoreProduct) async {
         events.push(.purchasing(requestID: requestID, productID: product.id, quantity: request.quantity))
+        state.withLock { $0.purchasesInProgress[product.id, default: 0] += 1 }
+        let outcome: PurchaseOutcome
         do {
-            switch try await backend.purchase(request, product: product) {
-            case .purchased(let transaction):
-                state.withLock { _ = $0.paymentsBeingDelivered.insert(transaction.id) }
-                @Sendable func deliverPayment() async {
-                    await deliver(transaction, requestID: requestID)
-                    _ = state.withLock { $0.paymentsBeingDelivered.remove(transaction.id) }
-                }
-                if verifier == nil {
-                    // Nothing to wait for: delivered at once, before any update the purchase caused (an
-                    // upgrade's `expired`).
-                    await deliverPayment()
-                } else {
-                    // Verified beside the job loop: a slow server holds up no later request. The store keeps
-                    // the transaction unfinished until the game finishes it, so a close meanwhile loses nothing.
-                    runBeside { await deliverPayment() }
-                }
-            case .cancelled:
-                events.push(.cancelled(requestID: requestID, productID: product.id))
-            case .deferred:
-                events.push(.deferred(requestID: requestID, productID: product.id))
-            }
+            outcome = try await backend.purchase(request, product: product)
         } catch {
+            releaseHeldDeliveries(purchasing: product.id, paid: nil)
             events.push(.failed(requestID: requestID, productID: product.id, error: error))
+            return
         }
+        if case .purchased(let transaction) = outcome {
+            releaseHeldDeliveries(purchasing: product.id, paid: transaction.id)
+        } else {
+            releaseHeldDeliveries(purchasing: product.id, paid: nil)
+        }
+        switch outcome {
+        case .purchased(let transaction):
+            @Sendable func deliverPayment() async {
+                await deliver(transaction, requestID: requestID)
+                _ = state.withLock { $0.paymentsBeingDelivered.remove(transaction.id) }
+            }
+            if verifier == nil {
+                // Nothing to wait for: delivered at once, before any update the purchase caused (an
+                // upgrade's `expired`).
+                await deliverPayment()
+            } else {
+                // Verified beside the job loop: a slow server holds up no later request. The store keeps
+                // the transaction unfinished until the game finishes it, so a close meanwhile loses nothing.
+                runBeside { await deliverPayment() }
+            }
+        case .cancelled:
+            events.push(.cancelled(requestID: requestID, productID: product.id))
+        case .deferred:
+            events.push(.deferred(requestID: requestID, productID: product.id))
+        }
+    }
+
+    /// Ends a purchase of `productID` in progress: its charge (`paid`), if any, is now told by its payment, and
+    /// once no purchase of the product is in progress, the request-less deliveries held meanwhile go out, but
+    /// not the payment's own charge.
+    private func releaseHeldDeliveries(purchasing productID: String, paid: UInt64?) {
+        let released: [StoreTransaction] = state.withLock { state in
+            if let paid { state.paymentsBeingDelivered.insert(paid) }
+            let remaining = (state.purchasesInProgress[productID] ?? 1) - 1
+            state.purchasesInProgress[productID] = remaining > 0 ? remaining : nil
+            guard remaining <= 0 else { return [] }
+            let released = state.heldDeliveries.filter { $0.productID == productID }
+            state.heldDeliveries.removeAll { $0.productID == productID }
+            return released
+        }
+        for transaction in released { queuePurchasedOnce(transaction, requestID: nil) }
     }
 
     /// Restores what the store says the user owns. Without a verifier it all happens here; with one, each
@@ -510,7 +540,13 @@ final class StoreWorker: Sendable {
 
     private func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {
         let isFirst = state.withLock { state in
-            !state.paymentsBeingDelivered.contains(transaction.id) && state.deliveredTransactionIDs.insert(transaction.id).inserted
+            guard !state.paymentsBeingDelivered.contains(transaction.id) else { return false }
+            if state.purchasesInProgress[transaction.productID] != nil {
+                // Perhaps the charge of a purchase still in progress: decided once it returns.
+                state.heldDeliveries.append(transaction)
+                return false
+            }
+            return state.deliveredTransactionIDs.insert(transaction.id).inserted
         }
         if isFirst { events.push(.purchased(requestID: requestID, transaction: transaction)) }
     }
