@@ -76,6 +76,9 @@ struct SharedStoreState {
     var reportedUnreadableRows = Set<UInt64>()
     /// Refunds handed to the game whose announcement the journal has not noted yet.
     var revocationsToNote = Set<UInt64>()
+    /// Refunds queued as `revoked` in this launch: the launch's re-telling of refunds not yet announced and the
+    /// store's report of a new one can meet, and each is told once per launch.
+    var toldRevocations = Set<UInt64>()
 }
 
 /// Runs requests against the backend, off the game's thread, and turns results into journal writes and
@@ -226,7 +229,7 @@ final class StoreWorker: Sendable {
                 // Recorded finished (a revoked transaction has nothing left to grant: it must never come back
                 // as a purchase) and not yet announced: told again at each launch until the game had it.
                 try journal.recordRevocation(transaction, verdict: verdict)
-                events.push(.revoked(transaction: transaction))
+                tellRevocationOnce(transaction)
             } else {
                 // Recorded (finished if new) so that entitlements see it.
                 try journal.record(transaction, finished: true, verdict: verdict)
@@ -377,6 +380,13 @@ final class StoreWorker: Sendable {
     /// The ids of the transactions the store holds unfinished now, or none if `skipped`. A store that cannot
     /// list them counts as holding every one: a transaction wrongly kept unfinished comes back as a purchase
     /// the game finishes again, while one wrongly marked finished would never be delivered.
+    /// Queues `revoked` for `transaction` unless this launch has queued it already.
+    private func tellRevocationOnce(_ transaction: StoreTransaction) {
+        if state.withLock({ $0.toldRevocations.insert(transaction.id).inserted }) {
+            events.push(.revoked(transaction: transaction))
+        }
+    }
+
     private func unfinishedIDsInStore(unless skipped: Bool) async -> UnfinishedInStore {
         if skipped { return .listed([]) }
         guard let held = try? await backend.unfinishedTransactions() else { return .unknown }
@@ -400,7 +410,7 @@ final class StoreWorker: Sendable {
     private func queueLaunchRedelivery() async {
         // Refunds recorded but not yet handed to the game (closed or killed before it polled them): told again.
         if let unannounced = try? journal.unannouncedRevocations() {
-            for transaction in unannounced.readable { events.push(.revoked(transaction: transaction)) }
+            for transaction in unannounced.readable { tellRevocationOnce(transaction) }
             reportUnreadable(unannounced.unreadable)
         }
         let fromStore = (try? await backend.unfinishedTransactions()) ?? []
