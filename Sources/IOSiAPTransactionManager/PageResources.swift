@@ -33,9 +33,9 @@ enum PageResources {
         """
     }
 
-    /// The page, with the per-run token the script sends back and the app's bundle id (escaped: it comes
-    /// from the state directory).
-    static func html(token: String, bundleID: String) -> String {
+    /// The page, with the app's bundle id (escaped: it comes from the state directory). Not the token: see
+    /// `TransactionManagerPage.address(host:port:)`.
+    static func html(bundleID: String) -> String {
         let apis = StoreControl.apiNames.keys.sorted().map { ($0, $0) }
         let rates = TimeRate.allCases.map { (String($0.rawValue), "\($0)") }
         let storefronts = Storefront.knownCodes.map { ($0, $0) }
@@ -45,7 +45,6 @@ enum PageResources {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="iosiap-token" content="\(escape(token))">
         <title>Transaction Manager — \(escape(bundleID))</title>
         <link rel="stylesheet" href="/app.css">
         <script src="/app.js" defer></script>
@@ -139,8 +138,17 @@ enum PageResources {
     static let script = #"""
         "use strict";
         // The transaction manager's page: polls /api/state and fills the tables (textContent only), sends the
-        // forms to /api/control/NAME with the page's token, and shows what each did.
-        const token = document.querySelector('meta[name="iosiap-token"]').content;
+        // forms to /api/control/NAME with the page's token, and shows what each did. The token comes in the
+        // address serve printed, after "#token="; it is kept for this tab (a reload still works) and taken
+        // out of the address bar.
+        const token = (() => {
+          const match = /^#token=([0-9a-f]{64})$/.exec(location.hash);
+          if (match) {
+            sessionStorage.setItem("iosiap-token", match[1]);
+            history.replaceState(null, "", location.pathname);
+          }
+          return sessionStorage.getItem("iosiap-token") || "";
+        })();
         const shown = {};
 
         function element(tag, text, attributes) {

@@ -10,8 +10,11 @@ import IOSiAPSignedData
 /// Its own safety, apart from the Server API's bearer tokens (`route` keeps the two apart):
 /// - every request must name a loopback host (`Host`) or the address the server was told to listen on, so a
 ///   page of another site whose name resolves to 127.0.0.1 (DNS rebinding) is refused;
-/// - everything but the page's static files needs the per-run token the page carries (`X-IOSiAP-Token`, or a
-///   `token` form field), so other sites the tester has open can neither read the state nor change it;
+/// - everything but the page's static files needs the per-run token (`X-IOSiAP-Token`, or a `token` form
+///   field), so other sites the tester has open can neither read the state nor change it. The files never
+///   carry it: only the address `serve` prints does, after `#` (`address(host:port:)`), which browsers do not
+///   send; the page's script takes it from there. So a client that merely reaches the port (`serve --listen`
+///   on a network address) gets the page but cannot use it;
 /// - a control is a POST whose `Origin`, when sent, is this server's own, and whose `Sec-Fetch-Site`, when
 ///   sent, is same-origin;
 /// - bad input is a 400 with a message for the page, checked before the store is touched.
@@ -33,6 +36,11 @@ public final class TransactionManagerPage: Sendable {
         hosts = Set(["127.0.0.1", "localhost", "[::1]"] + (listenAddress.map { [$0] } ?? []))
     }
 
+    /// The address to open the page at: the token rides after `#`, which the browser keeps to itself.
+    public func address(host: String, port: UInt16) -> String {
+        "http://\(host):\(port)/#token=\(token)"
+    }
+
     /// 32 random bytes from the system's secure generator, in hex.
     public static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -51,7 +59,7 @@ public final class TransactionManagerPage: Sendable {
             return Self.text(421, "this server answers requests for \(hosts.sorted().joined(separator: ", ")) only")
         }
         switch (request.method, request.path) {
-        case ("GET", "/"): return Self.respond(200, Array(PageResources.html(token: token, bundleID: store.bundleID).utf8),
+        case ("GET", "/"): return Self.respond(200, Array(PageResources.html(bundleID: store.bundleID).utf8),
                                                "text/html; charset=utf-8")
         case ("GET", "/app.js"): return Self.respond(200, Array(PageResources.script.utf8), "text/javascript; charset=utf-8")
         case ("GET", "/app.css"): return Self.respond(200, Array(PageResources.style.utf8), "text/css; charset=utf-8")
@@ -73,7 +81,8 @@ public final class TransactionManagerPage: Sendable {
             fields = [:]
         }
         guard Self.constantTimeEqual(request.headers["x-iosiap-token"] ?? fields["token"], token) else {
-            return Self.message(403, "missing or wrong page token: reload the page (the server was restarted?)")
+            return Self.message(403, "missing or wrong page token: open the address iosiap-store serve printed, which carries it after #token= "
+                + "(a restarted server prints a new one)")
         }
         switch (request.method, request.path) {
         case ("GET", "/api/state"):

@@ -33,7 +33,10 @@ import Testing
         try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
 
-    @Test func thePageCarriesItsTokenAndEscapesTheBundleID() throws {
+    /// The page and its files are served to anyone who reaches the port (with `serve --listen`, anyone on the
+    /// network): none of them may carry the token, which only the URL `serve` prints holds (after `#`, which
+    /// browsers never send).
+    @Test func thePageLeavesItsTokenOutAndEscapesTheBundleID() throws {
         let other = TemporaryDirectory()
         let hostile = TransactionManagerPage(store: try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog),
                                                                   stateDirectory: try other.state, bundleID: "<script>x</script>"),
@@ -41,11 +44,20 @@ import Testing
         let response = hostile.handle(ServerAPIRequest(method: "GET", path: "/", authorization: nil, headers: ["host": "localhost:1"]))
         let html = String(decoding: response.body, as: UTF8.self)
         #expect(response.status == 200)
-        #expect(html.contains("content=\"\(Self.token)\""))
+        #expect(!html.contains(Self.token))
+        for file in ["/app.js", "/app.css"] {
+            let served = hostile.handle(ServerAPIRequest(method: "GET", path: file, authorization: nil, headers: ["host": "localhost:1"]))
+            #expect(served.status == 200)
+            #expect(!String(decoding: served.body, as: UTF8.self).contains(Self.token))
+        }
         #expect(!html.contains("<script>x"))
         #expect(html.contains("&lt;script&gt;x&lt;/script&gt;"))
         #expect(response.headers["Content-Security-Policy"]?.contains("script-src 'self'") == true)
         #expect(response.headers["X-Frame-Options"] == "DENY")
+    }
+
+    @Test func theAddressToOpenCarriesTheTokenAfterTheFragmentMark() {
+        #expect(page.address(host: "127.0.0.1", port: 8080) == "http://127.0.0.1:8080/#token=\(Self.token)")
     }
 
     @Test func stateListsTransactionsNewestFirstWithTheirState() throws {

@@ -60,6 +60,13 @@ def main():
         if not page_line:
             fail(f"serve printed no page URL: {lines}")
         url = page_line.split(" on ")[-1].strip()
+        base, _, fragment = url.partition("#token=")
+        if len(fragment) != 64:
+            fail(f"the printed page address carries no token: {url}")
+        # The token is in no file served: without the printed address, the page cannot read the store.
+        with urllib.request.urlopen(base, timeout=5) as response:
+            if fragment in response.read().decode():
+                fail("the page's HTML carries its token")
 
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
@@ -67,6 +74,7 @@ def main():
             options.add_argument(argument)
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         driver.get(url)
+        wait_for("the page takes the token out of the address bar", lambda: "#token" not in driver.current_url, 5)
 
         def row(product, state=None):
             selector = f'#transactions tr[data-product="{product}"]' + (f'[data-state="{state}"]' if state else "")
@@ -118,7 +126,7 @@ def main():
         driver.save_screenshot(screenshot)
 
         # Another site cannot use the page's controls: no token, no refund.
-        request = urllib.request.Request(url + "api/control/clear", data=b"", method="POST",
+        request = urllib.request.Request(base + "api/control/clear", data=b"", method="POST",
                                          headers={"Content-Type": "application/x-www-form-urlencoded"})
         try:
             urllib.request.urlopen(request, timeout=5)

@@ -18,9 +18,11 @@ let serverAPICommands: [Command] = [
     Command(name: "serve", arguments: "[--port N] [--listen ADDRESS]",
             help: "Serves the App Store Server API and the transaction manager's page on 127.0.0.1 (port 0 or none:\n"
                 + "a free one; --listen: another IPv4 address of this machine, reachable from others) until interrupted.\n"
-                + "The page (http://127.0.0.1:PORT/) shows and controls the store, live. The Server API (/inApps/...):\n"
+                + "The page (at the address printed, whose #token= part is its key) shows and controls the store, live.\n"
+                + "The Server API (/inApps/...): "
                 + "Get Transaction Info, Get Transaction History (v1, v2), Get All Subscription Statuses, Get Refund History,\n"
-                + "Get App Transaction Info, Send Consumption Information, Extend a Subscription Renewal Date,\n"
+                + "Get App Transaction Info, Send Consumption Information, Extend a Subscription Renewal Date (and for all\n"
+                + "active subscribers of a product, with the status of such a request),\n"
                 + "Request a Test Notification and its status.\n"
                 + "Requests need a bearer token signed with a key added by server-key add. Prints the URLs first.") { store, directory, args, _ in
         var port: UInt16 = 0
@@ -46,20 +48,20 @@ let serverAPICommands: [Command] = [
         let api = ServerAPI(bundleID: store.bundleID, environment: store.environment,
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                             transactions: history, notifications: notifications,
-                            extendRenewalDate: { (id, days) throws(StoreError) in try store.extendRenewalDate(originalTransactionID: id, days: days) })
+                            extensions: store)
         // One port: /inApps/... is the Server API (bearer tokens), the rest the page (its own per-run token).
         let page = TransactionManagerPage(store: store, listenAddress: address)
         let server = try ServerAPIHTTPServer(address: address, port: port, handler: TransactionManagerPage.route(api: api, page: page))
         if address != "127.0.0.1" {
-            FileHandle.standardError.write(Data(("iosiap-store: listening on \(address): whoever reaches it can open the page, and with it "
-                + "change the store\n").utf8))
+            FileHandle.standardError.write(Data(("iosiap-store: listening on \(address): whoever has the page's address below (its token) "
+                + "can change the store\n").utf8))
         }
         if try ServerAPIKeys.load(from: directory).isEmpty {
             FileHandle.standardError.write(Data("iosiap-store: no server key yet: every request gets 401 until one is added (server-key add)\n".utf8))
         }
         // Unbuffered: a script waiting for the URL reads it at once.
         FileHandle.standardOutput.write(Data(("App Store Server API for \(store.bundleID) on http://\(address):\(server.port)\n"
-            + "Transaction manager on http://\(address):\(server.port)/\n").utf8))
+            + "Transaction manager on \(page.address(host: address, port: server.port))\n").utf8))
         waitForTermination()
         watcher.cancel()
         server.stop()
