@@ -254,7 +254,10 @@ public final class LocalStore: StoreBackend {
 
     /// Changes the locale titles and prices are shown in (SKTestSession `locale`).
     public func setLocale(_ locale: String) throws(StoreError) {
-        guard !locale.isEmpty else { throw StoreError(.invalidArgument, "locale is empty") }
+        guard LocaleIdentifier.isWellFormed(locale) else {
+            throw StoreError(.invalidArgument, "malformed locale '\(locale)': a language with an optional script and region, "
+                             + "e.g. en_US, de or zh_Hans_CN")
+        }
         try setOverride(LocalStoreSettings.Key.locale, locale)
     }
 
