@@ -16,6 +16,11 @@ public final class ServerAPIHTTPServer: Sendable {
     /// A request body larger than this is answered 413 (no endpoint served takes more than a few hundred bytes).
     static let maximumBodySize = 64 * 1024
 
+    /// Sent with every answer, the server's own (413) as the handler's, unless the handler sets its own value: no
+    /// answer is taken for another type, runs anything, is framed by another site or kept in a cache.
+    static let baselineHeaders = ["X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+                                  "Cache-Control": "no-store"]
+
     /// The request headers handed to the handler besides Authorization (`ServerAPIRequest.headers`): what the
     /// transaction manager's page checks a request's origin and token with.
     static let forwardedHeaders = ["Host", "Origin", "Content-Type", "Sec-Fetch-Site", "X-IOSiAP-Token"]
@@ -113,7 +118,8 @@ public final class ServerAPIHTTPServer: Sendable {
             }
             guard let created else { return .NO }
             defer { MHD_destroy_response(created) }
-            for (name, value) in [("Content-Type", response.contentType)] + response.headers.sorted(by: { $0.key < $1.key }) {
+            let headers = ServerAPIHTTPServer.baselineHeaders.merging(response.headers) { $1 }
+            for (name, value) in [("Content-Type", response.contentType)] + headers.sorted(by: { $0.key < $1.key }) {
                 guard MHD_add_response_header(created, name, value) == .YES else { return .NO }
             }
             return MHD_queue_response(connection, UInt32(response.status), created)

@@ -270,17 +270,20 @@ def bad_clients(url):
             connection.settimeout(1)  # garbage that is no request line may get no answer: it is dropped later
             try:
                 connection.sendall(data)
-                return connection.recv(200)
+                return connection.recv(2000)
             except (ConnectionResetError, BrokenPipeError, TimeoutError):
                 return b""
 
     silent = socket.create_connection((address.hostname, address.port), timeout=5)  # holds a connection, says nothing
     for data, status in [(b"GET / HTTP/9.9\r\n\r\n", b"505"), (b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n\r\n", b"414"),
                          (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 100_000 + b"\r\n\r\n", b"431"),
-                         (b"PUT /inApps/v1/transactions/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n" + b"c" * 200_000, b"4"),
+                         (b"PUT /inApps/v1/transactions/1 HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n" + b"c" * 200_000, b"413"),
+                         (b"POST /api/control/clear HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200000\r\n\r\n" + b"c" * 200_000, b"413"),
                          (b"\x00\xff garbage\r\n\r\n", b"")]:
         answer = exchange(data)
         assert answer == b"" if not status else answer.startswith(b"HTTP/1.1 " + status), (data[:40], answer)
+        if status == b"413":  # the server's own answer carries the same protective headers as the handler's
+            assert b"X-Content-Type-Options: nosniff" in answer and b"frame-ancestors 'none'" in answer, answer
     silent.close()
 
 
