@@ -13,7 +13,8 @@ import Testing
     }
 
     func mode(_ name: String) throws -> Int {
-        let path = folder.url.appendingPathComponent("signing").appendingPathComponent(name).path
+        let path = name.isEmpty ? folder.url.appendingPathComponent("signing").path
+            : folder.url.appendingPathComponent("signing").appendingPathComponent(name).path
         return try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
 
@@ -31,5 +32,18 @@ import Testing
         #expect(chmod(path, 0o644) == 0)
         try open()
         #expect(try mode("leaf-key.p8") == 0o600)
+    }
+
+    /// Others who may write into `signing/` could put their own chain there, which the store would then sign
+    /// with and a backend trusting `signing/root.der` would believe: the folder is writable by its owner only,
+    /// whatever the umask, and one left writable by others is narrowed at open.
+    @Test func theSigningFolderIsWritableByItsOwnerOnly() throws {
+        let previous = umask(0)
+        defer { umask(previous) }
+        try open()
+        #expect(try mode("") == 0o755)
+        #expect(chmod(folder.url.appendingPathComponent("signing").path, 0o777) == 0)
+        try open()
+        #expect(try mode("") == 0o755)
     }
 }

@@ -13,6 +13,7 @@ enum SigningChainFiles {
         } catch {
             throw StoreError(.storageFailure, "cannot create \(folder.path): \(error.localizedDescription)")
         }
+        notWritableByOthers(folder)
         // The game and the transaction manager may start together: one creates, the other waits and reads.
         let lock = open(folder.appendingPathComponent(".lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StoreError(.storageFailure, "cannot open \(folder.path)/.lock") }
@@ -69,6 +70,14 @@ enum SigningChainFiles {
         var status = stat()
         guard stat(file.path, &status) == 0, status.st_mode & 0o077 != 0 else { return }
         _ = chmod(file.path, 0o600)
+    }
+
+    /// Takes group and others' write permission from the folder (created under a wide umask, or left so):
+    /// whoever may write into it could replace the chain the store signs with. Best effort, like `ownerOnly`.
+    private static func notWritableByOthers(_ folder: URL) {
+        var status = stat()
+        guard stat(folder.path, &status) == 0, status.st_mode & 0o022 != 0 else { return }
+        _ = chmod(folder.path, status.st_mode & 0o755)
     }
 
     private static func failure(_ what: String) -> StoreError {
