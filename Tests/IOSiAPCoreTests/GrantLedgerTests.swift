@@ -126,6 +126,35 @@ import Testing
         #expect(try await relaunched.pollFor(.milliseconds(50)).isEmpty)  // and once only
     }
 
+    /// A purchase left for the ledger to grant as it leaves the queue, with the store closed before the game
+    /// polled it, is not handed out as a plain purchase (which a game would grant itself, and the ledger again
+    /// at the next launch): it stays unfinished and the next launch grants it, once.
+    @Test func aPurchaseLeftToTheLedgerIsNotHandedOutPlainAfterClose() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try await openStore(coins: false)
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+            if case .purchased(_, let transaction) = events.last { bought = transaction }
+            store.close()
+        }
+        let grant = Grant.currency("coins", amountPerUnit: 100)
+        do {
+            let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+            await Task.detached { relaunched.waitForEvents() }.value
+            try relaunched.registerGrant(grant, for: "coins")
+            relaunched.close()
+            var afterClose: [StoreEvent] = []
+            relaunched.poll { afterClose.append($0) }
+            #expect(!afterClose.contains { if case .purchased = $0 { true } else { false } })
+        }
+        let third = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        try third.registerGrant(grant, for: "coins")
+        let events = try await third.pollUntil { _ in true }
+        #expect(events == [.granted(requestID: nil, transaction: try #require(bought), grant: grant)])
+        #expect(try third.balance(of: "coins") == 200)
+        #expect(try await third.pollFor(.milliseconds(50)).isEmpty)
+    }
+
     @Test func theWorkerTakesARefundBackBeforeTheGamePolls() async throws {
         let store = try await openStore()
         store.setDeductsRefundedConsumables(true)

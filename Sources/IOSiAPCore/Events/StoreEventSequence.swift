@@ -16,7 +16,7 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
 
         public mutating func next() async -> StoreEvent? {
             while let event = await queue.next() {
-                if let delivered = ledger.apply(event) {
+                if let delivered = ledger.apply(event, storeIsOpen: worker.state.withLock { $0.isOpen }) {
                     worker.delivered(delivered)
                     return delivered
                 }

@@ -136,11 +136,9 @@ public final class PurchaseStore: Sendable {
         let batch = worker.events.drain(limit: limit)
         guard !batch.isEmpty else { return 0 }
         var delivered = 0
-        // After close the journal's directory may belong to another store: the ledger writes nothing then,
-        // and a purchase is delivered as it is (unfinished, it is granted at the next launch).
-        let grants = isOpen
+        let open = isOpen
         for event in batch {
-            guard let event = grants ? ledger.apply(event) : event else { continue }
+            guard let event = ledger.apply(event, storeIsOpen: open) else { continue }
             handler(event)
             worker.delivered(event)
             delivered += 1
