@@ -103,6 +103,8 @@ final class StoreWorker: Sendable {
     private let jobsSink: AsyncStream<StoreJob>.Continuation
     /// Bounds the work running beside the job loop.
     private let limiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
+    /// The retry timers waiting (each holds this worker until its delay ends), by number; `nil` once closed.
+    private let retryTimers = Locked<(next: Int, waiting: [Int: Task<Void, Never>])?>((0, [:]))
 
     /// How many transactions are verified (and delivered) at once beside the job loop.
     static let verificationConcurrency = 4
@@ -119,8 +121,17 @@ final class StoreWorker: Sendable {
         self.besideJobs = besideJobs
         self.besideJobsSink = besideJobsSink
         self.jobsSink = jobs
-        // Closing finishes the job queue: the work beside it stops being taken then too.
-        jobs.onTermination = { _ in besideJobsSink.finish() }
+        // Closing finishes the job queue: the work beside it stops being taken then too, and the retry timers
+        // end (a check due after close would not be taken anyway).
+        let retryTimers = self.retryTimers
+        jobs.onTermination = { _ in
+            besideJobsSink.finish()
+            let waiting = retryTimers.withLock { timers in
+                defer { timers = nil }
+                return timers?.waiting.values.map { $0 } ?? []
+            }
+            for timer in waiting { timer.cancel() }
+        }
     }
 
     func run(_ job: StoreJob) async {
@@ -491,13 +502,19 @@ final class StoreWorker: Sendable {
     }
 
     /// Queues `check` beside the job loop after the retry policy's delay before attempt `attempt`: each
-    /// transaction waits on a timer of its own. A check due after close is not queued.
+    /// transaction waits on a timer of its own. Closing ends the timers: nothing is queued after it.
     private func retry(attempt: Int, _ check: @escaping @Sendable () async -> Void) {
         let sink = besideJobsSink
         let delay = retryPolicy.delay(before: attempt)
-        Task.detached {
-            try? await Task.sleep(for: delay)
-            sink.yield(check)
+        let timers = retryTimers
+        timers.withLock { state in
+            guard let number = state?.next else { return }  // closed
+            state?.next += 1
+            state?.waiting[number] = Task.detached {
+                guard (try? await Task.sleep(for: delay)) != nil else { return }  // cancelled: closed
+                timers.withLock { _ = $0?.waiting.removeValue(forKey: number) }
+                sink.yield(check)
+            }
         }
     }
 
