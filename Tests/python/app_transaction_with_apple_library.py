@@ -11,7 +11,9 @@ import subprocess
 import sys
 
 from appstoreserverlibrary.models.Environment import Environment
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException, VerificationStatus
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationStatus
+
+from apple_checks import Checks, verification_status
 
 
 def main():
@@ -24,22 +26,10 @@ def main():
     fields = {row["field"]: row["value"] for row in json.loads(store("app-transaction"))}
     jws = fields["jws"]
     root = open(os.path.join(state, "signing", "root.der"), "rb").read()
-    passed = failed = 0
-
-    def check(condition, what):
-        nonlocal passed, failed
-        if condition:
-            passed += 1
-        else:
-            failed += 1
-            print("FAILED: " + what)
+    check = Checks()
 
     def status(verifier):
-        try:
-            verifier.verify_and_decode_app_transaction(jws)
-            return VerificationStatus.OK
-        except VerificationException as error:
-            return error.status
+        return verification_status(lambda: verifier.verify_and_decode_app_transaction(jws))
 
     app = SignedDataVerifier([root], False, Environment.SANDBOX, bundle_id, None).verify_and_decode_app_transaction(jws)
     check(app.bundleId == bundle_id and app.rawReceiptType == "Sandbox", "bundle id and environment")
@@ -55,8 +45,8 @@ def main():
                                    "shared", "fixtures", "certs", "AppleRootCA-G3.der"), "rb").read()
     check(status(SignedDataVerifier([other_root], False, Environment.SANDBOX, bundle_id, None))
           == VerificationStatus.VERIFICATION_FAILURE, "Apple's root rejects the local store's chain")
-    print(f"apple library: App Transaction {app.appTransactionId} verified; {passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    print(f"apple library: App Transaction {app.appTransactionId} verified; {check.summary()}")
+    return check.exit_status()
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ import sqlite3
 import sys
 
 from appstoreserverlibrary.models.Environment import Environment
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException, VerificationStatus
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationStatus
+
+from apple_checks import Checks, verification_status as status
 
 
 def main():
@@ -21,22 +23,7 @@ def main():
     verifier = SignedDataVerifier([root], False, Environment.SANDBOX, bundle_id, None)
     other_bundle = SignedDataVerifier([root], False, Environment.SANDBOX, bundle_id + ".other", None)
     production = SignedDataVerifier([root], False, Environment.PRODUCTION, bundle_id, 1234)
-    passed = failed = 0
-
-    def check(condition, what):
-        nonlocal passed, failed
-        if condition:
-            passed += 1
-        else:
-            failed += 1
-            print("FAILED: " + what)
-
-    def status(call):
-        try:
-            call()
-            return VerificationStatus.OK
-        except VerificationException as error:
-            return error.status
+    check = Checks()
 
     renewals = offers = 0
     for transaction_id, product_id, quantity, jws, renewal, offer_type, offer_id in rows:
@@ -58,8 +45,8 @@ def main():
             check(info.productId == product_id and info.originalTransactionId is not None, f"renewal info of {transaction_id}")
     check(len(rows) > 0 and renewals > 0 and offers > 0, "the session signed transactions, renewal infos and offers")
     print(f"apple library: {len(rows)} signed transactions ({offers} with an offer), {renewals} renewal infos verified")
-    print(f"apple library: {passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    print(f"apple library: {check.summary()}")
+    return check.exit_status()
 
 
 if __name__ == "__main__":
