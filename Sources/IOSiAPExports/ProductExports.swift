@@ -89,16 +89,7 @@ public func iosiap_product_promotional_offer_count(_ product: OpaquePointer?) ->
 @c(iosiap_product_promotional_offer)
 public func iosiap_product_promotional_offer(_ out: UnsafeMutablePointer<iosiap_offer>?, _ product: OpaquePointer?,
                                              _ index: UInt) -> CInt {
-    withStatus { () throws(StoreError) in
-        let handle = try requireProduct(product)
-        guard index < UInt(handle.promotionalOffers.count) else {
-            throw StoreError(.invalidArgument, "offer index \(index) is out of range: '\(handle.product.id)' has "
-                + "\(handle.promotionalOffers.count) promotional offers")
-        }
-        try OutStruct.write(handle.promotionalOffers[Int(index)], to: out, minimumSize: OutStruct.offerMinimumSize,
-                            "iosiap_offer")
-        return IOSIAP_OK.rawValue
-    }
+    writeOffer(index, of: \.promotionalOffers, "promotional", from: product, to: out)
 }
 
 @c(iosiap_product_win_back_offer_count)
@@ -109,14 +100,20 @@ public func iosiap_product_win_back_offer_count(_ product: OpaquePointer?) -> UI
 @c(iosiap_product_win_back_offer)
 public func iosiap_product_win_back_offer(_ out: UnsafeMutablePointer<iosiap_offer>?, _ product: OpaquePointer?,
                                           _ index: UInt) -> CInt {
+    writeOffer(index, of: \.winBackOffers, "win-back", from: product, to: out)
+}
+
+/// Fills `out` with offer `index` of one of a product's offer lists (`kind` names it in the error).
+private func writeOffer(_ index: UInt, of offers: KeyPath<ProductHandle, [iosiap_offer]>, _ kind: String,
+                        from product: OpaquePointer?, to out: UnsafeMutablePointer<iosiap_offer>?) -> CInt {
     withStatus { () throws(StoreError) in
         let handle = try requireProduct(product)
-        guard index < UInt(handle.winBackOffers.count) else {
+        let list = handle[keyPath: offers]
+        guard index < UInt(list.count) else {
             throw StoreError(.invalidArgument, "offer index \(index) is out of range: '\(handle.product.id)' has "
-                + "\(handle.winBackOffers.count) win-back offers")
+                + "\(list.count) \(kind) offers")
         }
-        try OutStruct.write(handle.winBackOffers[Int(index)], to: out, minimumSize: OutStruct.offerMinimumSize,
-                            "iosiap_offer")
+        try OutStruct.write(list[Int(index)], to: out, minimumSize: OutStruct.offerMinimumSize, "iosiap_offer")
         return IOSIAP_OK.rawValue
     }
 }
