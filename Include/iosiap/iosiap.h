@@ -76,6 +76,7 @@ typedef enum iosiap_status {
     IOSIAP_E_INSUFFICIENT_BALANCE = -16,     /* a ledger spend larger than the balance */
     IOSIAP_E_STATE_DIRECTORY_IN_USE = -17,   /* another open store, in this or another process, uses it */
     IOSIAP_E_UNSUPPORTED_PLATFORM = -18,     /* not in this platform's library (see Platforms at the top) */
+    IOSIAP_E_DUPLICATE_REFUND_REQUEST = -19, /* since 0.4: the transaction was refunded or has a refund request pending */
     IOSIAP_E_SK_UNKNOWN = -100,
     IOSIAP_E_SK_CLIENT_INVALID = -101,
     IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
@@ -270,12 +271,23 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing */
     IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0]: bought in the App Store, outside the
                                               game; to continue, call iosiap_request_payment for it */
-    IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE = 16 /* since 0.3; product_id, status, message (naming the transaction
+    IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE = 16, /* since 0.3; product_id, status, message (naming the transaction
                                               id): a journal row that cannot be read (damaged), once per
                                               launch: an unfinished purchase the store no longer holds (kept,
                                               not delivered), or a row an entitlement or unfinished list read
                                               skipped (it entitles to nothing) */
+    IOSIAP_EVENT_REFUND_REQUEST_FINISHED = 17, /* since 0.4; refund_request_outcome, refund_transaction_id, and
+                                              status, message when it FAILED: ends iosiap_begin_refund_request */
+    IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED = 18, /* since 0.4; status, message if the sheet could not be shown:
+                                              refresh what the game shows (iosiap_show_manage_subscriptions) */
 } iosiap_event_kind;
+
+/** How a refund request ended (iosiap_event.refund_request_outcome of IOSIAP_EVENT_REFUND_REQUEST_FINISHED). */
+typedef enum iosiap_refund_request_outcome {
+    IOSIAP_REFUND_REQUEST_SUBMITTED = 1,   /* the user sent it; Apple decides later: a refund arrives as REVOKED */
+    IOSIAP_REFUND_REQUEST_CANCELLED = 2,   /* the user closed the sheet without sending it; not a failure */
+    IOSIAP_REFUND_REQUEST_FAILED = 3       /* status, message say why */
+} iosiap_refund_request_outcome;
 
 /**
  * One event. Every pointer in it, and everything they point to, is owned by the library and lives only
@@ -299,6 +311,9 @@ typedef struct iosiap_event {
     int64_t grant_amount;                  /* GRANTED: how much of it (amount per unit x quantity) */
     const char *grant_entitlement;         /* GRANTED: the entitlement granted, or NULL */
     int verified;                          /* 1: the transaction passed the store's verification */
+    /* Since 0.4: read these only when size > offsetof(iosiap_event, refund_request_outcome). */
+    int refund_request_outcome;            /* REFUND_REQUEST_FINISHED: iosiap_refund_request_outcome; else 0 */
+    uint64_t refund_transaction_id;        /* REFUND_REQUEST_FINISHED: the transaction it asked about; else 0 */
 } iosiap_event;
 
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
@@ -488,6 +503,32 @@ int iosiap_request_payment_with_options(uint64_t *out_request_id, iosiap_store *
  */
 int iosiap_present_offer_code_redeem_sheet(iosiap_store *store, void *ui_context);
 
+/**
+ * Since 0.4. Asks the App Store for a refund of a transaction: shows its refund request sheet (StoreKit:
+ * Transaction.beginRefundRequest(for:in:), iOS 15+ and visionOS) in ui_context, the game's UIWindowScene *
+ * (StoreKit holds it while the sheet shows). It queues the request and returns; the request ends in exactly one
+ * IOSIAP_EVENT_REFUND_REQUEST_FINISHED whose refund_request_outcome is SUBMITTED (Apple decides later: a refund
+ * granted arrives as IOSIAP_EVENT_REVOKED), CANCELLED (the user closed the sheet) or FAILED (status, message:
+ * IOSIAP_E_DUPLICATE_REFUND_REQUEST for a transaction refunded or with a request pending,
+ * IOSIAP_E_UNKNOWN_TRANSACTION, IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS and without a ui_context,
+ * IOSIAP_E_INVALID_ARGUMENT when it is not a UIWindowScene). A transaction_id of 0 is refused at once with
+ * IOSIAP_E_INVALID_ARGUMENT. The local store shows nothing: the request waits pending (across launches) until
+ * `iosiap-store approve-refund` or `decline-refund`; its purchase dialog answering cancel plays CANCELLED, its
+ * Refund Request Sheet simulated error FAILED.
+ */
+int iosiap_begin_refund_request(uint64_t *out_request_id, iosiap_store *store, uint64_t transaction_id, void *ui_context);
+
+/**
+ * Since 0.4. Shows the App Store's sheet where the user manages subscriptions (StoreKit:
+ * AppStore.showManageSubscriptions(in:), iOS 15+ and visionOS) in ui_context, the game's UIWindowScene *. It
+ * queues the sheet and returns; IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED follows when the sheet closes, with the
+ * status of a sheet that could not be shown (IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS), so the game
+ * can refresh; what the user changed arrives as its own events. The local store records the call (count and
+ * time in `iosiap-store settings`) and closes it at once: its controls play what the user does there
+ * (auto-renew off, a plan change); its Manage Subscriptions Sheet simulated error fails it.
+ */
+int iosiap_show_manage_subscriptions(iosiap_store *store, void *ui_context);
+
 /** Asks for what the user owns: RESTORED for each, then exactly one RESTORE_FINISHED. */
 int iosiap_request_restore(uint64_t *out_request_id, iosiap_store *store);
 
@@ -559,7 +600,7 @@ int iosiap_local_set_interrupted_purchases(iosiap_store *store, int enabled);
 int iosiap_local_resolve_interrupted_purchase(iosiap_store *store, int64_t pending_id);
 /** Makes `api` (iosiap_failable_api) fail with `status` (a negative iosiap_status); IOSIAP_OK clears it. */
 int iosiap_local_set_simulated_error(iosiap_store *store, int api, int status);
-/** What the simulated user answers in the purchase sheet: 0 confirms, 1 cancels. */
+/** What the simulated user answers in the purchase sheet (and, since 0.4, the refund request sheet): 0 confirms, 1 cancels. */
 int iosiap_local_set_purchase_cancelled(iosiap_store *store, int cancel);
 /** Refunds a transaction (reason 0: other, 1: an issue in the app); the game receives IOSIAP_EVENT_REVOKED. */
 int iosiap_local_refund(iosiap_store *store, uint64_t transaction_id, int reason);

@@ -177,6 +177,15 @@ public:
     virtual void onJournalRowUnreadable(const std::string &productId, int status, const std::string &message) {
         (void)productId; (void)status; (void)message;
     }
+    /** Since 0.4. A refund request ended (Store::beginRefundRequest): outcome is an iosiap_refund_request_outcome,
+        status and message say why it FAILED. A refund Apple grants later arrives as onRevoked. No classic callback. */
+    virtual void onRefundRequestFinished(std::uint64_t requestId, std::uint64_t transactionId, int outcome, int status,
+                                         const std::string &message) {
+        (void)requestId; (void)transactionId; (void)outcome; (void)status; (void)message;
+    }
+    /** Since 0.4. The manage subscriptions sheet closed (Store::showManageSubscriptions), or could not be shown
+        (status, message): refresh what the game shows. No classic callback. */
+    virtual void onManageSubscriptionsClosed(int status, const std::string &message) { (void)status; (void)message; }
 
     /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
@@ -368,6 +377,16 @@ public:
     /** Shows the App Store's offer code sheet in the game's UIWindowScene *; a code redeemed arrives as a
         purchase without a request (iosiap_present_offer_code_redeem_sheet). */
     int presentOfferCodeRedeemSheet(void *uiContext) { return iosiap_present_offer_code_redeem_sheet(store_, uiContext); }
+
+    /** Since 0.4. Asks for a refund of a transaction in the App Store's sheet, in the game's UIWindowScene *; ends
+        in onRefundRequestFinished (iosiap_begin_refund_request). */
+    int beginRefundRequest(std::uint64_t transactionId, void *uiContext = nullptr, std::uint64_t *requestId = nullptr) {
+        return iosiap_begin_refund_request(requestId, store_, transactionId, uiContext);
+    }
+
+    /** Since 0.4. Shows the App Store's manage subscriptions sheet in the game's UIWindowScene *;
+        onManageSubscriptionsClosed follows when it closes (iosiap_show_manage_subscriptions). */
+    int showManageSubscriptions(void *uiContext = nullptr) { return iosiap_show_manage_subscriptions(store_, uiContext); }
 
     int requestRestore(std::uint64_t *requestId = nullptr) { return iosiap_request_restore(requestId, store_); }
 
@@ -644,6 +663,14 @@ private:
             break;
         case IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE:
             delegate.onJournalRowUnreadable(productId, event.status, text(event.message));
+            break;
+        case IOSIAP_EVENT_REFUND_REQUEST_FINISHED:
+            if (event.size > offsetof(iosiap_event, refund_transaction_id))
+                delegate.onRefundRequestFinished(event.request_id, event.refund_transaction_id, event.refund_request_outcome,
+                                                 event.status, text(event.message));
+            break;
+        case IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED:
+            delegate.onManageSubscriptionsClosed(event.status, text(event.message));
             break;
         default:
             break; /* a kind from a newer library: ignored */

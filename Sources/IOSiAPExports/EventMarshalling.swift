@@ -50,6 +50,19 @@ enum EventMarshalling {
             result.transaction = arena.value(Self.transaction(transaction, in: arena))
         }
         switch event {
+        case .refundRequestFinished(_, let transactionID, let outcome):
+            result.kind = kind(IOSIAP_EVENT_REFUND_REQUEST_FINISHED)
+            result.refund_transaction_id = transactionID
+            switch outcome {
+            case .success(.submitted): result.refund_request_outcome = Int32(IOSIAP_REFUND_REQUEST_SUBMITTED.rawValue)
+            case .success(.cancelled): result.refund_request_outcome = Int32(IOSIAP_REFUND_REQUEST_CANCELLED.rawValue)
+            case .failure(let error):
+                result.refund_request_outcome = Int32(IOSIAP_REFUND_REQUEST_FAILED.rawValue)
+                fail(error)
+            }
+        case .manageSubscriptionsClosed(let error):
+            result.kind = kind(IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED)
+            if let error { fail(error) }
         case .productsReceived(_, let products, let invalid):
             result.kind = kind(IOSIAP_EVENT_PRODUCTS_RECEIVED)
             result.products = arena.array(products.map { Optional(productHandle($0)) })

@@ -19,6 +19,13 @@ public protocol StoreKitAPI: Sendable {
     /// shows the user its own errors, and a code redeemed arrives through `Transaction.updates`. Throws when it
     /// cannot start: `.unsupported` where StoreKit has no such sheet (macOS, tvOS), no or a wrong UI context.
     func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure)
+    /// `Transaction.beginRefundRequest(for:in:)` in the UI context's window scene, returning when the sheet
+    /// closes. Throws `.unsupported` where StoreKit has no refund sheet the UI context fits (macOS, tvOS), and
+    /// StoreKit's `Transaction.RefundRequestError` as `.refundRequestDuplicate` or `.refundRequestFailed`.
+    func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitRefundRequestStatus
+    /// `AppStore.showManageSubscriptions(in:)` in the UI context's window scene, returning when the sheet closes.
+    /// Throws `.unsupported` where StoreKit has no such sheet (macOS, tvOS).
+    func showManageSubscriptions(uiContext: UIContext?) async throws(StoreKitFailure)
     /// `Transaction.updates`: started once, when the store opens.
     func transactionUpdates() -> AsyncStream<StoreKitVerified<Transaction>>
     /// `Transaction.unfinished`.
@@ -120,6 +127,12 @@ public enum StoreKitPurchaseResult<Transaction: Sendable>: Sendable {
     case pending
 }
 
+/// `Transaction.RefundRequestStatus`: how the refund request sheet closed.
+public enum StoreKitRefundRequestStatus: Sendable, Equatable {
+    case success
+    case userCancelled
+}
+
 /// The errors StoreKit throws (`StoreKitError`, `Product.PurchaseError`), as the backend tells them apart.
 public enum StoreKitFailure: Error, Sendable, Equatable {
     case unknown
@@ -143,6 +156,10 @@ public enum StoreKitFailure: Error, Sendable, Equatable {
     case invalidOfferPrice
     case invalidOfferSignature
     case missingOfferParameters
+    /// `Transaction.RefundRequestError.duplicateRequest`: a refund was already requested for the transaction.
+    case refundRequestDuplicate
+    /// `Transaction.RefundRequestError.failed`.
+    case refundRequestFailed
     /// An error StoreKit added after this library was written.
     case other(String)
 }

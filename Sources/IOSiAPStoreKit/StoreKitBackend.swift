@@ -110,6 +110,28 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         do { try api.presentOfferCodeRedeemSheet(uiContext: uiContext) } catch { throw StoreKitErrorMapping.error(error) }
     }
 
+    /// StoreKit's refund request sheet; a refund Apple grants later arrives through `Transaction.updates` as a
+    /// revoked transaction. The user backing out is cancelled, also when StoreKit throws it.
+    public func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreError) -> RefundRequestOutcome {
+        let status: StoreKitRefundRequestStatus
+        do {
+            status = try await api.beginRefundRequest(transactionID: transactionID, uiContext: uiContext)
+        } catch .userCancelled {
+            return .cancelled
+        } catch {
+            throw StoreKitErrorMapping.error(error)
+        }
+        switch status {
+        case .success: return .submitted
+        case .userCancelled: return .cancelled
+        }
+    }
+
+    /// StoreKit's manage subscriptions sheet; what the user changes there arrives through `Transaction.updates`.
+    public func showManageSubscriptions(uiContext: UIContext?) async throws(StoreError) {
+        do { try await api.showManageSubscriptions(uiContext: uiContext) } catch { throw StoreKitErrorMapping.error(error) }
+    }
+
     public func restore() async throws(StoreError) -> [StoreTransaction] {
         do { try await api.sync() } catch { throw StoreKitErrorMapping.error(error) }
         return await api.currentEntitlements().map { entitlement in

@@ -21,6 +21,8 @@ enum StoreKitErrorMapping {
         case .invalidOfferPrice: StoreError(.invalidOfferPrice, "StoreKit: invalid offer price")
         case .invalidOfferSignature: StoreError(.invalidSignature, "StoreKit: invalid offer signature")
         case .missingOfferParameters: StoreError(.missingOfferParams, "StoreKit: missing offer parameters")
+        case .refundRequestDuplicate: StoreError(.duplicateRefundRequest, "StoreKit: a refund was already requested for this transaction")
+        case .refundRequestFailed: StoreError(.unknown, "StoreKit: the refund request failed")
         case .other(let detail): StoreError(.unknown, "StoreKit: \(detail)")
         }
     }

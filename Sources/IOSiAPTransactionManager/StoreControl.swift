@@ -118,6 +118,15 @@ extension StoreControl {
         return code
     }
 
+    /// Why a refund was made: `issue` (an issue in the app) or `other`, the default.
+    static func revocationReason(_ text: String?) throws -> RevocationReason {
+        switch text ?? "other" {
+        case "issue": return .refundedDueToIssue
+        case "other": return .refundedForOtherReason
+        default: throw ControlInputError("reason must be issue or other")
+        }
+    }
+
     /// A time rate by raw value (`13`) or name (`monthlyRenewalEveryFiveMinutes`).
     static func timeRate(_ text: String) throws -> TimeRate {
         guard let rate = Int(text).flatMap(TimeRate.init(rawValue:)) ?? TimeRate.allCases.first(where: { "\($0)" == text }) else {
@@ -174,14 +183,21 @@ extension StoreControl {
         StoreControl("refund", [("TRANSACTION_ID", "transactionId"), ("REASON?", "reason")], arguments: "TRANSACTION_ID [issue|other]",
                      help: "Refunds a transaction; the game receives a revoked event.") { store, values in
             let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
-            let reason: RevocationReason
-            switch values.optional("reason") ?? "other" {
-            case "issue": reason = .refundedDueToIssue
-            case "other": reason = .refundedForOtherReason
-            default: throw ControlInputError("reason must be issue or other")
-            }
-            let transaction = try store.refund(transactionID: id, reason: reason)
+            let transaction = try store.refund(transactionID: id, reason: try revocationReason(values.optional("reason")))
             return ControlResult("refunded transaction \(transaction.id)", transactionID: transaction.id)
+        },
+        StoreControl("approve-refund", [("TRANSACTION_ID", "transactionId"), ("REASON?", "reason")], arguments: "TRANSACTION_ID [issue|other]",
+                     help: "Approves the game's pending refund request for a transaction (listed by refund-requests): it is refunded\n"
+                         + "and the game receives a revoked event, at its next launch if it is not running.") { store, values in
+            let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
+            let transaction = try store.approveRefundRequest(transactionID: id, reason: try revocationReason(values.optional("reason")))
+            return ControlResult("approved the refund request: refunded transaction \(transaction.id)", transactionID: transaction.id)
+        },
+        StoreControl("decline-refund", [("TRANSACTION_ID", "transactionId")],
+                     help: "Declines the game's pending refund request for a transaction: nothing changes, the game hears nothing.") { store, values in
+            let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
+            try store.declineRefundRequest(transactionID: id)
+            return ControlResult("declined the refund request for transaction \(id)", transactionID: id)
         },
         StoreControl("expire", [("PRODUCT", "product")], help: "Ends an active subscription now, without renewing.") { store, values in
             try store.expireSubscription(productID: try values.text("product", "PRODUCT"))
@@ -216,7 +232,8 @@ extension StoreControl {
             try store.setAskToBuyEnabled(try values.onOff("value"))
             return ControlResult("ask to buy set")
         },
-        StoreControl("dialog", [("confirm|cancel", "value")], help: "What the simulated user answers in the purchase sheet.") { store, values in
+        StoreControl("dialog", [("confirm|cancel", "value")],
+                     help: "What the simulated user answers in the purchase sheet (and the refund request sheet).") { store, values in
             guard let response = PurchaseDialogResponse(rawValue: try values.text("value", "confirm|cancel")) else {
                 throw ControlInputError("expected confirm or cancel")
             }

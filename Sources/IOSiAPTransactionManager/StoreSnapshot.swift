@@ -44,11 +44,23 @@ public struct StoreSnapshot: Sendable, Encodable {
         public let requestDate: String
     }
 
+    public struct RefundRequest: Sendable, Encodable {
+        public let id: Int64
+        public let transactionId: UInt64
+        public let productId: String
+        /// pending, approved or declined.
+        public let state: String
+        public let requestDate: String
+        public let resolutionDate: String
+    }
+
     public let bundleId: String
     public let environment: String
     public let products: [Product]
     public let transactions: [Transaction]
     public let pending: [Pending]
+    /// The refund requests the game made, newest first.
+    public let refundRequests: [RefundRequest]
     /// The settings in force as (name, value) pairs, in a fixed order.
     public let settings: [[String]]
 
@@ -78,7 +90,14 @@ public struct StoreSnapshot: Sendable, Encodable {
             Pending(id: $0.id, waitsFor: $0.kind == .askToBuy ? "approval" : "resolution", productId: $0.productID,
                     quantity: $0.quantity, requestDate: formatter.string(from: $0.requestDate))
         }
+        refundRequests = try store.refundRequests().reversed().map {
+            RefundRequest(id: $0.id, transactionId: $0.transactionID, productId: $0.productID, state: $0.state.rawValue,
+                          requestDate: formatter.string(from: $0.requestDate), resolutionDate: $0.resolutionDate.map(formatter.string) ?? "")
+        }
+        // What QA checks after the game showed the manage subscriptions sheet: how often, and when last.
+        let shown = try store.manageSubscriptionsShown()
         self.settings = Self.rows(settings)
+            + [["manage subscriptions shown", "\(shown.count)" + (shown.last.map { " (last \(formatter.string(from: $0)))" } ?? "")]]
     }
 
     /// A transaction's state as QA reads it. Billing retry is what the store last signed into the renewal info

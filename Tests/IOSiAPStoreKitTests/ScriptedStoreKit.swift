@@ -44,6 +44,12 @@ final class ScriptedStoreKit: StoreKitAPI {
         /// The UI contexts the offer code sheet was asked for with, and what asking throws.
         var offerCodeSheets: [UIContext?] = []
         var offerCodeSheetFailure: StoreKitFailure?
+        /// The refund requests StoreKit was asked for, and how its sheet answers them.
+        var refundRequests: [(transactionID: UInt64, uiContext: UIContext?)] = []
+        var refundAnswer: Result<StoreKitRefundRequestStatus, StoreKitFailure> = .success(.success)
+        /// The manage subscriptions sheets StoreKit was asked for, and what asking throws.
+        var manageSubscriptionsSheets: [UIContext?] = []
+        var manageSubscriptionsFailure: StoreKitFailure?
         var unfinished: [StoreKitVerified<FakeTransaction>] = []
         var entitlements: [StoreKitVerified<FakeTransaction>] = []
         var syncFailure: StoreKitFailure?
@@ -126,6 +132,20 @@ final class ScriptedStoreKit: StoreKitAPI {
         try script.withLock { script throws(StoreKitFailure) in
             script.offerCodeSheets.append(uiContext)
             if let failure = script.offerCodeSheetFailure { throw failure }
+        }
+    }
+
+    func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitRefundRequestStatus {
+        try script.withLock { script in
+            script.refundRequests.append((transactionID, uiContext))
+            return script.refundAnswer
+        }.get()
+    }
+
+    func showManageSubscriptions(uiContext: UIContext?) async throws(StoreKitFailure) {
+        try script.withLock { script throws(StoreKitFailure) in
+            script.manageSubscriptionsSheets.append(uiContext)
+            if let failure = script.manageSubscriptionsFailure { throw failure }
         }
     }
 

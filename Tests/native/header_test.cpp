@@ -31,5 +31,7 @@ int main() {
     // A store never opened shows no offer code sheet and takes no win-back payment or code.
     if (moved.presentOfferCodeRedeemSheet(nullptr) == IOSIAP_OK || moved.requestWinBackPayment("p", "o") == IOSIAP_OK ||
         moved.localRedeemOfferCode("p", "c") == IOSIAP_OK) return 1;
+    // Nor a refund request or the manage subscriptions sheet.
+    if (moved.beginRefundRequest(1) == IOSIAP_OK || moved.showManageSubscriptions() == IOSIAP_OK) return 1;
     return moved.isOpen() ? 1 : 0;
 }

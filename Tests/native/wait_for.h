@@ -9,10 +9,10 @@
 #include <iosiap/iosiap.h>
 #include <time.h>
 
-static int count_kind[16];
+static int count_kind[64];
 
 static void count_event(const iosiap_event *event) {
-    if (event->kind >= 0 && event->kind < 16) count_kind[event->kind]++;
+    if (event->kind >= 0 && event->kind < 64) count_kind[event->kind]++;
 }
 
 /* Polls until an event of `kind` arrives (at most 5 s); 1 if one did. */

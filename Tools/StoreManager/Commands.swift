@@ -61,6 +61,12 @@ let commands: [Command] = [
             [String($0.id), $0.waitsFor, $0.productId, String($0.quantity), $0.requestDate]
         })
     },
+    Command(name: "refund-requests", arguments: "",
+            help: "Lists the refund requests the game made: pending ones wait for approve-refund or decline-refund.") { store, _, out in
+        out.table(["id", "transaction", "product", "state", "requested", "resolved"], try StoreSnapshot(store).refundRequests.map {
+            [String($0.id), String($0.transactionId), $0.productId, $0.state, $0.requestDate, $0.resolutionDate]
+        })
+    },
     Command(name: "settings", arguments: "", help: "Shows the settings in force.") { store, _, out in
         out.table(["setting", "value"], try StoreSnapshot(store).settings)
     },

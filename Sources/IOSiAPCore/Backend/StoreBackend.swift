@@ -46,6 +46,17 @@ public protocol StoreBackend: Sendable {
     /// arrives through `updates()` as a purchase. Throws when the sheet cannot be shown here.
     func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreError)
 
+    /// Shows the App Store's refund request sheet for the transaction with this id (StoreKit 2:
+    /// `Transaction.beginRefundRequest(for:in:)`) and returns once the sheet closes: sent or not. Throws why the
+    /// request could not be made (`duplicateRefundRequest` for a transaction already refunded or with a request
+    /// pending).
+    func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreError) -> RefundRequestOutcome
+
+    /// Shows the App Store's sheet where the user manages subscriptions (StoreKit 2:
+    /// `AppStore.showManageSubscriptions(in:)`) and returns once it closes; what the user changed there arrives
+    /// through `updates()`. Throws when the sheet cannot be shown.
+    func showManageSubscriptions(uiContext: UIContext?) async throws(StoreError)
+
     /// Whether this user may make payments at all.
     var canMakePayments: Bool { get }
 

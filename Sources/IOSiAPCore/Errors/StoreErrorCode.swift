@@ -27,6 +27,9 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
     /// The function needs a part this platform's library is built without (the local App Store and OpenSSL's
     /// verification are Linux and macOS only); on iOS, tvOS and visionOS the store is StoreKit's.
     case unavailableOnPlatform = -18
+    /// A refund request for a transaction already refunded or with a request pending (StoreKit:
+    /// `Transaction.RefundRequestError.duplicateRequest`).
+    case duplicateRefundRequest = -19
 
     // StoreKit's SKError.Code, offset by -100.
     case unknown = -100
@@ -99,6 +102,7 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
         case .insufficientBalance: "the balance is too low"
         case .stateDirectoryInUse: "another process uses the state directory"
         case .unavailableOnPlatform: "not available on this platform"
+        case .duplicateRefundRequest: "a refund was already requested for this transaction"
         case .unknown: "unknown store error"
         case .clientInvalid: "client is not allowed to make the request"
         case .paymentCancelled: "payment cancelled by the user"

@@ -4,6 +4,13 @@ extension StoreEvent: CustomStringConvertible {
     /// One readable line, e.g. `purchased #3 com.example.coins x3 (transaction 7)`.
     public var description: String {
         switch self {
+        case .refundRequestFinished(let id, let transactionID, .success(let outcome)):
+            return "refund request #\(id) for transaction \(transactionID): "
+                + (outcome == .submitted ? "submitted (Apple decides; a refund arrives as revoked)" : "cancelled by the user")
+        case .refundRequestFinished(let id, let transactionID, .failure(let error)):
+            return "refund request #\(id) for transaction \(transactionID) failed: \(error)"
+        case .manageSubscriptionsClosed(let error):
+            return "manage subscriptions closed" + (error.map { ": \($0)" } ?? "")
         case .productsReceived(let id, let products, let invalid):
             let found = products.map { "\($0.id) \($0.displayPrice)" }.joined(separator: ", ")
             let invalidText = invalid.isEmpty ? "" : "; invalid: \(invalid.joined(separator: ", "))"

@@ -5,6 +5,7 @@
 /// - payment: `purchased` (or `granted`, with the ledger), `verificationFailed` (with a verifier),
 ///   `cancelled`, `failed` or `deferred`;
 /// - restore: `restoreFinished` (after zero or more `restored`).
+/// - refund request: `refundRequestFinished`.
 ///
 /// Events without a request (`requestID == nil`) come from the store itself: an Ask to Buy approval or
 /// decline, a transaction left unfinished by an earlier launch, a refund, a journal row that cannot be read.
@@ -49,10 +50,20 @@ public enum StoreEvent: Sendable, Equatable {
     /// `transactionID` and `productID` say which purchase it was (for support, or to finish it and hear of
     /// it no more). Told at every launch while the row is unfinished.
     case journalRowUnreadable(transactionID: UInt64, productID: String, error: StoreError)
+    /// A refund request ended: the user sent it (`.success(.submitted)`; a refund Apple grants later arrives as
+    /// `revoked`), closed the sheet (`.success(.cancelled)`, not a failure), or it could not be made (`.failure`).
+    case refundRequestFinished(requestID: RequestID, transactionID: UInt64, result: Result<RefundRequestOutcome, StoreError>)
+    /// The manage subscriptions sheet closed, or could not be shown (`error`): refresh what the game shows. What
+    /// the user changed there arrives as its own events (an `expired` later, a plan change as `purchased`).
+    case manageSubscriptionsClosed(error: StoreError?)
 
     /// The request this event answers, if any.
     public var requestID: RequestID? {
         switch self {
+        case .refundRequestFinished(let id, _, _):
+            id
+        case .manageSubscriptionsClosed:
+            nil
         case .productsReceived(let id, _, _), .productsFailed(let id, _), .purchasing(let id, _, _),
              .cancelled(let id, _), .failed(let id, _, _), .deferred(let id, _), .restored(let id, _),
              .restoreFinished(let id, _):
@@ -67,6 +78,10 @@ public enum StoreEvent: Sendable, Equatable {
     /// Whether this event ends its request.
     public var isTerminal: Bool {
         switch self {
+        case .refundRequestFinished:
+            true
+        case .manageSubscriptionsClosed:
+            false
         case .productsReceived, .productsFailed, .purchased, .granted, .cancelled, .failed, .deferred, .restoreFinished:
             true
         case .verificationFailed(let id, _, _):

@@ -262,6 +262,29 @@ public final class PurchaseStore: Sendable {
         try worker.backend.presentOfferCodeRedeemSheet(uiContext: uiContext)
     }
 
+    /// Asks the App Store for a refund of a transaction: shows its refund request sheet near the game's window
+    /// scene (`uiContext`; StoreKit: `Transaction.beginRefundRequest(for:in:)`, iOS and visionOS only). Ends in
+    /// exactly one `refundRequestFinished`: submitted (Apple decides later; a refund granted arrives as
+    /// `revoked`), cancelled by the user, or failed (`duplicateRefundRequest` when the transaction was refunded
+    /// or has a request pending, `unknownTransaction`, `unsupportedPlatform` on macOS and tvOS). Transaction id
+    /// 0 is refused at once. The local store keeps the request pending until `iosiap-store approve-refund` or
+    /// `decline-refund`. C: `iosiap_begin_refund_request`.
+    @discardableResult
+    public func beginRefundRequest(transactionID: UInt64, uiContext: UIContext? = nil) throws(StoreError) -> RequestID {
+        guard transactionID != 0 else { throw StoreError(.invalidArgument, "transaction id 0 names no transaction") }
+        return try submit { .refundRequest($0, transactionID: transactionID, uiContext) }
+    }
+
+    /// Shows the App Store's sheet where the user manages subscriptions, near the game's window scene
+    /// (`uiContext`; StoreKit: `AppStore.showManageSubscriptions(in:)`, iOS and visionOS only). It returns at
+    /// once; `manageSubscriptionsClosed` follows when the sheet closes (with the error if it could not be shown),
+    /// so the game can refresh. What the user changed arrives as its own events. The local store records the
+    /// call (`LocalStore.manageSubscriptionsShown()`) and closes it at once: its controls (auto-renew off, a plan
+    /// change) play what the user does there. C: `iosiap_show_manage_subscriptions`.
+    public func showManageSubscriptions(uiContext: UIContext? = nil) throws(StoreError) {
+        _ = try submit { _ in .manageSubscriptions(uiContext) }
+    }
+
     /// Whether the store is open.
     public var isOpen: Bool { worker.state.withLock { $0.isOpen } }
 

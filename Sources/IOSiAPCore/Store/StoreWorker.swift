@@ -10,6 +10,9 @@ enum StoreJob: Sendable {
     /// The game was handed the `revoked` event of this transaction: the journal notes it (see
     /// `StoreWorker.revocationDelivered`).
     case revocationAnnounced(UInt64)
+    /// The App Store's sheets, which wait for the user: shown beside the job loop (see `showSheet`).
+    case refundRequest(RequestID, transactionID: UInt64, UIContext?)
+    case manageSubscriptions(UIContext?)
 }
 
 /// How far a restore got: its transactions still to end, how many were restored, the first journal error.
@@ -136,6 +139,8 @@ final class StoreWorker: Sendable {
 
     func run(_ job: StoreJob) async {
         switch job {
+        case .refundRequest, .manageSubscriptions:
+            showSheet(job)
         case .products(let requestID, let ids):
             await requestProducts(requestID, ids)
         case .payment(let requestID, let request, let product):
@@ -153,6 +158,36 @@ final class StoreWorker: Sendable {
             guard state.withLock({ $0.revocationsToNote.contains(transactionID) }) else { return }
             try? journal.markRevocationAnnounced(transactionID)
             _ = state.withLock { $0.revocationsToNote.remove(transactionID) }
+        }
+    }
+
+    /// Shows a refund request or manage subscriptions sheet beside the job loop, where it may wait for the user
+    /// for minutes without holding up later requests, and queues the one event that says how it ended. A close
+    /// meanwhile cancels it like any request in progress: no further event.
+    private func showSheet(_ job: StoreJob) {
+        switch job {
+        case .refundRequest(let requestID, let transactionID, let uiContext):
+            runBeside {
+                let result: Result<RefundRequestOutcome, StoreError>
+                do throws(StoreError) {
+                    result = .success(try await self.backend.beginRefundRequest(transactionID: transactionID, uiContext: uiContext))
+                } catch {
+                    result = .failure(error)
+                }
+                self.events.push(.refundRequestFinished(requestID: requestID, transactionID: transactionID, result: result))
+            }
+        case .manageSubscriptions(let uiContext):
+            runBeside {
+                var failure: StoreError?
+                do throws(StoreError) {
+                    try await self.backend.showManageSubscriptions(uiContext: uiContext)
+                } catch {
+                    failure = error
+                }
+                self.events.push(.manageSubscriptionsClosed(error: failure))
+            }
+        default:
+            return
         }
     }
 

@@ -145,6 +145,42 @@ public final class LocalStore: StoreBackend {
     /// How many times the game asked this store for the offer code sheet.
     public var offerCodeRedeemSheetRequests: Int { offerCodeSheets.withLock { $0 } }
 
+    /// Plays the refund request sheet: the request is recorded pending in the state directory (it survives
+    /// relaunches) until `approveRefundRequest` or `declineRefundRequest` (`iosiap-store approve-refund`,
+    /// `decline-refund`). The user closes the sheet without sending it when the purchase dialog answers cancel;
+    /// the Refund Request Sheet simulated error fails it. A transaction this store never charged fails with
+    /// `unknownTransaction`, one refunded or with a request pending with `duplicateRefundRequest`.
+    public func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreError) -> RefundRequestOutcome {
+        let settings = try currentSettings()
+        try failIfSimulated(.refundRequest, settings)
+        return try state.withLock { state throws(StoreError) in
+            guard let transaction = try state.transaction(id: transactionID) else {
+                throw StoreError(.unknownTransaction, "the local store never charged transaction \(transactionID)")
+            }
+            if settings.purchaseDialogResponse == .cancel { return .cancelled }
+            try LocalCustomerSheets.addRefundRequest(for: transaction, at: now(), in: state.database)
+            return .submitted
+        }
+    }
+
+    /// Every refund request the game made, oldest first (`iosiap-store refund-requests`).
+    public func refundRequests() throws(StoreError) -> [RefundRequest] {
+        try state.withLock { state throws(StoreError) in try LocalCustomerSheets.refundRequests(in: state.database) }
+    }
+
+    /// Plays the manage subscriptions sheet: the call is recorded (`manageSubscriptionsShown()`) and the sheet
+    /// closes at once; what the user would do there is played with the controls (`setAutoRenew`, a purchase of
+    /// another level of the group). The Manage Subscriptions Sheet simulated error fails it.
+    public func showManageSubscriptions(uiContext: UIContext?) async throws(StoreError) {
+        try failIfSimulated(.manageSubscriptions, try currentSettings())
+        try state.withLock { state throws(StoreError) in try LocalCustomerSheets.recordManageSubscriptions(at: now(), in: state.database) }
+    }
+
+    /// How many times a game showed the manage subscriptions sheet on this state directory, and when it last did.
+    public func manageSubscriptionsShown() throws(StoreError) -> (count: Int, last: Date?) {
+        try state.withLock { state throws(StoreError) in try LocalCustomerSheets.manageSubscriptionsShown(in: state.database) }
+    }
+
     public func storefront() async throws(StoreError) -> String {
         try currentSettings().storefront.code
     }
@@ -342,11 +378,35 @@ public final class LocalStore: StoreBackend {
     /// receives a `revoked` update and loses what it entitled.
     @discardableResult
     public func refund(transactionID: UInt64, reason: RevocationReason = .refundedForOtherReason) throws(StoreError) -> StoreTransaction {
+        try refund(transactionID, reason: reason) { _ throws(StoreError) in }
+    }
+
+    /// Approves the pending refund request for a transaction (`iosiap-store approve-refund`): it is refunded now,
+    /// in the same commit, and the game receives `revoked` (a game closed now receives it at its next launch).
+    @discardableResult
+    public func approveRefundRequest(transactionID: UInt64, reason: RevocationReason = .refundedForOtherReason) throws(StoreError) -> StoreTransaction {
+        try refund(transactionID, reason: reason) { state throws(StoreError) in
+            try LocalCustomerSheets.resolveRefundRequest(for: transactionID, as: .approved, at: now(), in: state.database)
+        }
+    }
+
+    /// Declines the pending refund request for a transaction (`iosiap-store decline-refund`): the transaction
+    /// stays as it was and the game hears nothing, as from the App Store.
+    public func declineRefundRequest(transactionID: UInt64) throws(StoreError) {
+        try state.withLock { state throws(StoreError) in
+            try LocalCustomerSheets.resolveRefundRequest(for: transactionID, as: .declined, at: now(), in: state.database)
+        }
+    }
+
+    /// Refunds a transaction, and does `alongside` in the same commit.
+    private func refund(_ transactionID: UInt64, reason: RevocationReason,
+                        alongside: (LocalStoreState) throws(StoreError) -> Void) throws(StoreError) -> StoreTransaction {
         let settings = try currentSettings()
         let transaction = try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
+                try alongside(state)
                 // The App Store re-signs a refunded transaction: its payload now carries the revocation.
-                try sign(try state.revoke(transactionID, reason: reason, at: now()), settings, in: state)
+                return try sign(try state.revoke(transactionID, reason: reason, at: now()), settings, in: state)
             }
         }
         updateSink.yield(.revoked(transaction))
@@ -530,7 +590,10 @@ public final class LocalStore: StoreBackend {
 
     /// Removes every transaction and waiting purchase (SKTestSession `clearTransactions`).
     public func clearTransactions() throws(StoreError) {
-        try state.withLock { state throws(StoreError) in try state.clear() }
+        try state.withLock { state throws(StoreError) in
+            try state.clear()
+            try LocalCustomerSheets.clear(in: state.database)  // the refund requests name the transactions
+        }
     }
 
     /// Clears the history and every control's override: the catalog's settings apply again

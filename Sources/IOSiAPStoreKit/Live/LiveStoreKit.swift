@@ -141,18 +141,54 @@ public struct LiveStoreKit: StoreKitAPI {
         #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
         throw .unsupported  // AppStore.presentOfferCodeRedeemSheet(in:) is unavailable on macOS and tvOS
         #else
-        guard let uiContext else {
-            throw .uiContextRequired("the offer code sheet needs the game's UIWindowScene as its UI context")
-        }
-        let object = Unmanaged<AnyObject>.fromOpaque(uiContext.pointer).takeUnretainedValue()
-        guard let scene = object as? UIWindowScene else {
-            throw .invalidUIContext("the offer code sheet's UI context is not a UIWindowScene")
-        }
+        let scene = try Self.windowScene(uiContext, for: "the offer code sheet")
         // The sheet is UI: on the main actor, not awaited by the caller (the game's thread must not block on
         // it). Its errors are shown to the user by the sheet itself; a redeemed code arrives as an update.
         Task { @MainActor in try? await AppStore.presentOfferCodeRedeemSheet(in: scene) }
         #endif
     }
+
+    public func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitRefundRequestStatus {
+        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+        // Unavailable on tvOS; on macOS StoreKit's sheet takes an NSViewController, not the NSWindow a macOS UI
+        // context is.
+        throw .unsupported
+        #else
+        let scene = try Self.windowScene(uiContext, for: "the refund request sheet")
+        // On the main actor, where StoreKit runs its sheets; awaited here, beside the store's jobs (never on the
+        // game's thread), until the sheet closes.
+        let sheet = Task { @MainActor in try await StoreKit.Transaction.beginRefundRequest(for: transactionID, in: scene) }
+        let status: StoreKit.Transaction.RefundRequestStatus
+        do { status = try await sheet.value } catch { throw Self.failure(error) }
+        switch status {
+        case .success: return .success
+        case .userCancelled: return .userCancelled
+        @unknown default: throw .other("an unknown refund request status")
+        }
+        #endif
+    }
+
+    public func showManageSubscriptions(uiContext: UIContext?) async throws(StoreKitFailure) {
+        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+        throw .unsupported  // AppStore.showManageSubscriptions(in:) is unavailable on macOS and tvOS
+        #else
+        let scene = try Self.windowScene(uiContext, for: "the manage subscriptions sheet")
+        let sheet = Task { @MainActor in try await AppStore.showManageSubscriptions(in: scene) }
+        do { try await sheet.value } catch { throw Self.failure(error) }
+        #endif
+    }
+
+    #if !(os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS)
+    /// The game's UIWindowScene a sheet shows in: the object `context` points to (an Objective-C object, as
+    /// iosiap.h asks), of that class.
+    private static func windowScene(_ context: UIContext?, for sheet: String) throws(StoreKitFailure) -> UIWindowScene {
+        guard let context else { throw .uiContextRequired("\(sheet) needs the game's UIWindowScene as its UI context") }
+        guard let scene = Unmanaged<AnyObject>.fromOpaque(context.pointer).takeUnretainedValue() as? UIWindowScene else {
+            throw .invalidUIContext("\(sheet)'s UI context is not a UIWindowScene")
+        }
+        return scene
+    }
+    #endif
 
     public func transactionUpdates() -> AsyncStream<StoreKitVerified<LiveTransaction>> {
         AsyncStream { continuation in
@@ -281,6 +317,13 @@ public struct LiveStoreKit: StoreKitAPI {
                 // `unsupported` is iOS 18.4+ (macOS 15.4, tvOS 18.4, visionOS 2.4), newer than the deployment targets.
                 if #available(iOS 18.4, macOS 15.4, tvOS 18.4, visionOS 2.4, *), case .unsupported = error { return .unsupported }
                 return .other(String(describing: error))
+            }
+        }
+        if let error = error as? StoreKit.Transaction.RefundRequestError {
+            switch error {
+            case .duplicateRequest: return .refundRequestDuplicate
+            case .failed: return .refundRequestFailed
+            @unknown default: return .other(String(describing: error))
             }
         }
         if let error = error as? StoreKit.Product.PurchaseError {

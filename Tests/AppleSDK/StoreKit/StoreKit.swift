@@ -543,6 +543,44 @@ extension Transaction {
     public static var updates: Transaction.Transactions { fatalError() }
 }
 
+// Refund requests. The error and status exist on macOS (12.0) and on tvOS from 17.0; the sheet takes a
+// UIWindowScene and is unavailable on tvOS (the macOS stub has no UIKit: there StoreKit's sheet takes an
+// NSViewController, which LiveStoreKit does not use).
+@available(iOS 15.0, macOS 12.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+extension Transaction {
+    @available(iOS 15.0, macOS 12.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    public enum RefundRequestError: Error {
+        case duplicateRequest
+        case failed
+    }
+
+    @available(iOS 15.0, macOS 12.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+    public enum RefundRequestStatus {
+        case success
+        case userCancelled
+    }
+}
+
+@available(iOS 15.0, macCatalyst 15.0, tvOS 17.0, macOS 12.0, watchOS 10.0, visionOS 1.0, *)
+extension Transaction.RefundRequestError: Sendable {}
+
+@available(iOS 15.0, macCatalyst 15.0, tvOS 17.0, macOS 12.0, watchOS 10.0, visionOS 1.0, *)
+extension Transaction.RefundRequestStatus: Sendable {}
+
+#if !IOSIAP_STOREKIT_CHECK_MACOS
+#if IOSIAP_STOREKIT_CHECK_TVOS
+@available(*, unavailable)
+#endif
+@available(iOS 15.0, macOS 12.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+extension Transaction {
+    @available(iOS 15.0, macCatalyst 15.0, visionOS 1.0, *)
+    @available(watchOS, unavailable)
+    @available(tvOS, unavailable)
+    @MainActor public static func beginRefundRequest(for transactionID: UInt64, in scene: UIWindowScene) async throws
+        -> Transaction.RefundRequestStatus { fatalError() }
+}
+#endif
+
 @available(iOS 15.0, macCatalyst 15.0, tvOS 15.0, macOS 12.0, watchOS 8.0, visionOS 1.0, *)
 extension Transaction: Sendable {}
 
@@ -580,6 +618,23 @@ public enum AppStore {
 extension AppStore {
     public static func sync() async throws { fatalError() }
 }
+
+#if !IOSIAP_STOREKIT_CHECK_MACOS
+#if IOSIAP_STOREKIT_CHECK_TVOS
+@available(*, unavailable)
+#endif
+@available(iOS 15.0, macCatalyst 15.0, visionOS 1.0, *)
+@available(macOS, unavailable)
+@available(watchOS, unavailable)
+@available(tvOS, unavailable)
+extension AppStore {
+    @available(iOS 15.0, macCatalyst 15.0, visionOS 1.0, *)
+    @available(macOS, unavailable)
+    @available(watchOS, unavailable)
+    @available(tvOS, unavailable)
+    @MainActor public static func showManageSubscriptions(in scene: UIWindowScene) async throws { fatalError() }
+}
+#endif
 
 #if !IOSIAP_STOREKIT_CHECK_MACOS
 #if IOSIAP_STOREKIT_CHECK_TVOS
