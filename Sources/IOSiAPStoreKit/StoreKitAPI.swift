@@ -42,25 +42,40 @@ public protocol StoreKitAPI: Sendable {
     func storefrontCountryCode() async -> String?
     /// `Product.SubscriptionInfo.status(for:)`.
     func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<Transaction>]
+    /// `Product.SubscriptionInfo.isEligibleForIntroOffer(for:)`.
+    func isEligibleForIntroOffer(groupID: String) async -> Bool
+    /// `Transaction.all`: every transaction of the user, with StoreKit's verdicts.
+    func allTransactions() async -> [StoreKitVerified<Transaction>]
     /// `PurchaseIntent.intents`: purchases the user starts in the App Store. Started once, when the store opens.
     func purchaseIntents() -> AsyncStream<Product>
     /// `AppTransaction.shared` (iOS 16, macOS 13, tvOS 16, visionOS 1), with StoreKit's verdict.
     func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction>
 }
 
-/// `Product.SubscriptionInfo.Status`: the state, the latest transaction and the renewal info's intent.
+/// `Product.SubscriptionInfo.Status`: the state, the latest transaction and what its `RenewalInfo` says.
 public struct StoreKitSubscriptionStatus<Transaction: Sendable>: Sendable {
     public var state: SubscriptionStatus.State
     public var transaction: StoreKitVerified<Transaction>
     public var willAutoRenew: Bool
     public var autoRenewProductID: String?
+    /// `renewalInfo.expirationReason`, mapped (a reason this library does not know is `unknown`).
+    public var expirationReason: SubscriptionStatus.ExpirationReason?
+    public var isInBillingRetry: Bool
+    public var gracePeriodExpirationDate: Date?
+    /// `status.renewalInfo.jwsRepresentation`.
+    public var renewalInfoJWS: String?
 
     public init(state: SubscriptionStatus.State, transaction: StoreKitVerified<Transaction>, willAutoRenew: Bool,
-                autoRenewProductID: String?) {
+                autoRenewProductID: String?, expirationReason: SubscriptionStatus.ExpirationReason? = nil,
+                isInBillingRetry: Bool = false, gracePeriodExpirationDate: Date? = nil, renewalInfoJWS: String? = nil) {
         self.state = state
         self.transaction = transaction
         self.willAutoRenew = willAutoRenew
         self.autoRenewProductID = autoRenewProductID
+        self.expirationReason = expirationReason
+        self.isInBillingRetry = isInBillingRetry
+        self.gracePeriodExpirationDate = gracePeriodExpirationDate
+        self.renewalInfoJWS = renewalInfoJWS
     }
 }
 

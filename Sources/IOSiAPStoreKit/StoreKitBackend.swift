@@ -188,9 +188,26 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         let ranked = statuses.sorted { Self.rank($0.state) < Self.rank($1.state) }
         guard let status = ranked.first else { return nil }
         results.note(status.transaction)
-        let transaction = Self.transaction(status.transaction.value)
+        var transaction = Self.transaction(status.transaction.value)
+        transaction.signedRenewalInfo = status.renewalInfoJWS
         return SubscriptionStatus(state: status.state, transaction: transaction, willAutoRenew: status.willAutoRenew,
-                                  autoRenewProductID: status.autoRenewProductID ?? transaction.productID)
+                                  autoRenewProductID: status.autoRenewProductID ?? transaction.productID,
+                                  expirationReason: status.expirationReason, isInBillingRetry: status.isInBillingRetry,
+                                  gracePeriodExpirationDate: status.gracePeriodExpirationDate,
+                                  signedRenewalInfo: status.renewalInfoJWS)
+    }
+
+    public func isEligibleForIntroOffer(groupID: String) async throws(StoreError) -> Bool {
+        await api.isEligibleForIntroOffer(groupID: groupID)
+    }
+
+    /// `Transaction.all`, oldest first; a transaction StoreKit could not verify is left out, as an unverified App
+    /// Transaction is: the history never shows the game what the App Store did not sign.
+    public func transactionHistory() async throws(StoreError) -> [StoreTransaction] {
+        await api.allTransactions().compactMap { result -> StoreTransaction? in
+            guard case .verified(let transaction) = result, StoreEnvironment(rawValue: transaction.environment) != nil else { return nil }
+            return Self.transaction(transaction)
+        }.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
     }
 
     private static func rank(_ state: SubscriptionStatus.State) -> Int {

@@ -35,26 +35,40 @@ public struct StoreControl: Sendable {
     /// The command's name and the page's action name, e.g. `refund`.
     public let name: String
     public let parameters: [Parameter]
+    /// The switches it takes: `--NAME` on the command line, a field `NAME` set to `on` in a form (e.g. `family`).
+    public let flags: [String]
     /// The usage line's arguments, when they say more than the parameters' names.
     public let arguments: String
     public let help: String
     private let perform: @Sendable (LocalStore, ControlValues) throws -> ControlResult
 
-    init(_ name: String, _ parameters: [(String, String)], arguments: String? = nil, help: String,
+    init(_ name: String, _ parameters: [(String, String)], flags: [String] = [], arguments: String? = nil, help: String,
          perform: @escaping @Sendable (LocalStore, ControlValues) throws -> ControlResult) {
         self.name = name
         self.parameters = parameters.map { usage, field in
             Parameter(usage: usage.hasSuffix("?") ? String(usage.dropLast()) : usage, field: field, isOptional: usage.hasSuffix("?"))
         }
-        self.arguments = arguments ?? self.parameters.map { $0.isOptional ? "[\($0.usage)]" : $0.usage }.joined(separator: " ")
+        self.flags = flags
+        self.arguments = arguments ?? (flags.map { "[--\($0)]" } + self.parameters.map { $0.isOptional ? "[\($0.usage)]" : $0.usage })
+            .joined(separator: " ")
         self.help = help
         self.perform = perform
     }
 
-    /// Runs the control with values given in order (the command line). More values than parameters is bad input.
+    /// Runs the control with values given in order (the command line), its switches (`--NAME`) anywhere among
+    /// them. More values than parameters, or a switch it does not take, is bad input.
     public func run(_ store: LocalStore, arguments: [String]) throws -> ControlResult {
-        guard arguments.count <= parameters.count else { throw ControlInputError("unexpected '\(arguments[parameters.count])'") }
-        return try perform(store, ControlValues(Dictionary(uniqueKeysWithValues: zip(parameters.map(\.field), arguments))))
+        var switches: [String: String] = [:]
+        var values: [String] = []
+        for argument in arguments {
+            guard argument.hasPrefix("--"), argument.count > 2 else { values.append(argument); continue }
+            let flag = String(argument.dropFirst(2))
+            guard flags.contains(flag) else { throw ControlInputError("unknown option '\(argument)'") }
+            switches[flag] = "on"
+        }
+        guard values.count <= parameters.count else { throw ControlInputError("unexpected '\(values[parameters.count])'") }
+        return try perform(store, ControlValues(Dictionary(uniqueKeysWithValues: zip(parameters.map(\.field), values)))
+            .merging(switches) { value, _ in value })
     }
 
     /// Runs the control with values given by field name (a form); fields it does not take are ignored.
@@ -89,6 +103,16 @@ struct ControlValues {
         let text = try text(field, usage)
         guard let value = T(text) else { throw ControlInputError("\(usage) must be a number, not '\(text)'") }
         return value
+    }
+
+    /// A switch: on when the field is `on` (a command line's `--NAME`, a form's checked box).
+    func flag(_ field: String) -> Bool {
+        optional(field) == "on"
+    }
+
+    /// These values with `other`'s added (a value given twice keeps this one).
+    func merging(_ other: [String: String], _ combine: (String, String) -> String) -> ControlValues {
+        ControlValues(values.merging(other, uniquingKeysWith: combine))
     }
 
     func onOff(_ field: String) throws -> Bool {
@@ -137,9 +161,17 @@ extension StoreControl {
 
     /// Every control, in the order `iosiap-store help` lists them.
     public static let all: [StoreControl] = [
-        StoreControl("buy", [("PRODUCT", "product"), ("QUANTITY?", "quantity")],
-                     help: "Buys a product from outside the game; the game receives it as a purchase.") { store, values in
+        StoreControl("buy", [("PRODUCT", "product"), ("QUANTITY?", "quantity")], flags: ["family"],
+                     help: "Buys a product from outside the game; the game receives it as a purchase. --family: a family member\n"
+                         + "buys it and shares it (Family Sharing; the catalog's familyShareable products only): the purchase\n"
+                         + "reaches the game owned FAMILY_SHARED; stop-family-sharing takes it back.") { store, values in
             let product = try values.text("product", "PRODUCT")
+            if values.flag("family") {
+                guard values.optional("quantity") == nil else { throw ControlInputError("a family member shares one: no QUANTITY with --family") }
+                let shared = try store.buyFamilySharedProduct(product)
+                return ControlResult("a family member bought \(shared.productID) and shares it: transaction \(shared.id)",
+                                     transactionID: shared.id)
+            }
             let quantity: Int = values.optional("quantity") == nil ? 1 : try values.number("quantity", "QUANTITY")
             let transaction = try store.buyProduct(product, quantity: quantity)
             return ControlResult("bought \(transaction.productID) x\(transaction.quantity): transaction \(transaction.id)",
@@ -198,6 +230,13 @@ extension StoreControl {
             let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
             try store.declineRefundRequest(transactionID: id)
             return ControlResult("declined the refund request for transaction \(id)", transactionID: id)
+        },
+        StoreControl("stop-family-sharing", [("TRANSACTION_ID", "transactionId")],
+                     help: "The family member stops sharing a purchase (or the user leaves the family): the family-shared\n"
+                         + "transaction is revoked and the game receives a revoked event, at its next launch if it is not running.") { store, values in
+            let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
+            let revoked = try store.stopFamilySharing(transactionID: id)
+            return ControlResult("family sharing ended: revoked transaction \(revoked.id)", transactionID: revoked.id)
         },
         StoreControl("expire", [("PRODUCT", "product")], help: "Ends an active subscription now, without renewing.") { store, values in
             try store.expireSubscription(productID: try values.text("product", "PRODUCT"))

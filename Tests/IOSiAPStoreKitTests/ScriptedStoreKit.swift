@@ -57,6 +57,12 @@ final class ScriptedStoreKit: StoreKitAPI {
         var storefront: String? = "FRA"
         var statuses: [StoreKitSubscriptionStatus<FakeTransaction>] = []
         var appTransaction: Result<StoreKitVerified<StoreKitAppTransaction>, StoreKitFailure> = .success(.verified(ScriptedStoreKit.sampleAppTransaction))
+        /// The groups whose introductory offer the user had (`isEligibleForIntroOffer(for:)` answers false), and the
+        /// groups asked about.
+        var introOfferUsedGroups: Set<String> = []
+        var introEligibilityAsked: [String] = []
+        /// What `Transaction.all` lists.
+        var all: [StoreKitVerified<FakeTransaction>] = []
     }
 
     let script = Locked(Script())
@@ -78,6 +84,15 @@ final class ScriptedStoreKit: StoreKitAPI {
     func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<FakeTransaction>] {
         script.withLock { $0.statuses }
     }
+
+    func isEligibleForIntroOffer(groupID: String) async -> Bool {
+        script.withLock { script in
+            script.introEligibilityAsked.append(groupID)
+            return !script.introOfferUsedGroups.contains(groupID)
+        }
+    }
+
+    func allTransactions() async -> [StoreKitVerified<FakeTransaction>] { script.withLock { $0.all } }
 
     func purchaseIntents() -> AsyncStream<FakeProduct> { intents }
 

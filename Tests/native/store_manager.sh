@@ -78,6 +78,24 @@ expect_status 0 refund 2 issue
 expect_status 1 refund 2
 expect_status 1 refund 999
 expect_status 2 refund two
+# Family Sharing: a family member shares the (now refunded) pro upgrade, then stops sharing it.
+expect_status 1 buy --family com.iosiap.example.coins_100    # not familyShareable in the catalog
+expect_status 2 buy --family com.iosiap.example.pro_upgrade 2
+expect_status 2 buy --family-shared com.iosiap.example.pro_upgrade
+shared=$(run --json buy --family com.iosiap.example.pro_upgrade | python3 -c "import json,sys; print(json.load(sys.stdin)['transactionId'])")
+run --json transactions | python3 -c "
+import json,sys; rows={r['id']: r for r in json.load(sys.stdin)}; assert rows['$shared']['ownership']=='FAMILY_SHARED', rows" || fail "shared transaction"
+ok
+expect_status 1 buy --family com.iosiap.example.pro_upgrade  # the user has it already
+expect_status 1 stop-family-sharing 1                         # bought by the user: refund it instead
+expect_status 0 stop-family-sharing "$shared"
+expect_status 1 stop-family-sharing "$shared"
+expect_status 2 stop-family-sharing
+run --json transactions | python3 -c "
+import json,sys; rows={r['id']: r for r in json.load(sys.stdin)}; assert rows['$shared']['state']=='refunded', rows" || fail "sharing not ended"
+ok
+run help buy | grep -q -- "--family" || fail "help buy lacks --family"
+ok
 jws=$(python3 -c "import sqlite3; print(sqlite3.connect('$state/localstore.sqlite').execute('select signed_jws from transactions where id = 1').fetchone()[0])")
 run verify "$jws" | grep -q '"productId" : "com.iosiap.example.coins_100"' && ok
 expect_status 1 verify "not.a.jws"
@@ -92,6 +110,9 @@ expect_status 2 decline-refund
 run help >"$work/help"
 grep -q "refund-requests" "$work/help" && grep -q "approve-refund" "$work/help" && grep -q "decline-refund" "$work/help" ||
     fail "help lacks the refund request commands"
+ok
+grep -q "^  stop-family-sharing TRANSACTION_ID" "$work/help" && grep -q "^  buy \[--family\] PRODUCT \[QUANTITY\]" "$work/help" ||
+    fail "help lacks the Family Sharing commands"
 ok
 run settings >"$work/settings"
 grep -Eq "manage subscriptions shown +0" "$work/settings" || fail "settings lack the manage subscriptions count"

@@ -49,11 +49,11 @@ let commands: [Command] = [
     Command(name: "products", arguments: "", help: "Lists the catalog's products with their prices in the current storefront.") { store, _, out in
         out.table(["id", "type", "price", "subscription"], try StoreSnapshot(store).products.map { [$0.id, $0.type, $0.price, $0.subscription] })
     },
-    Command(name: "transactions", arguments: "", help: "Lists every transaction: id, product, type, state, dates, finished or not.") { store, _, out in
-        out.table(["id", "original", "product", "type", "qty", "state", "purchased", "expires", "finished", "renews", "offer"],
+    Command(name: "transactions", arguments: "", help: "Lists every transaction: id, product, type, state, dates, finished or not, owned or family-shared.") { store, _, out in
+        out.table(["id", "original", "product", "type", "qty", "state", "purchased", "expires", "finished", "renews", "offer", "ownership"],
                   try StoreSnapshot(store).transactions.reversed().map { t in
             [String(t.id), String(t.originalId), t.productId, t.type, String(t.quantity), t.state, t.purchaseDate, t.expirationDate,
-             t.finished ? "yes" : "no", t.renews, t.offer]
+             t.finished ? "yes" : "no", t.renews, t.offer, t.ownership]
         })
     },
     Command(name: "pending", arguments: "", help: "Lists the purchases waiting for Ask to Buy approval.") { store, _, out in

@@ -67,6 +67,14 @@ public protocol StoreBackend: Sendable {
     /// (StoreKit 2: `Product.SubscriptionInfo.status(for:)`).
     func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus?
 
+    /// Whether the user may still get an introductory offer in subscription group `groupID` (StoreKit 2:
+    /// `Product.SubscriptionInfo.isEligibleForIntroOffer(for:)`).
+    func isEligibleForIntroOffer(groupID: String) async throws(StoreError) -> Bool
+
+    /// Every transaction of this user, oldest first: refunded, revoked, expired and finished ones too
+    /// (StoreKit 2: `Transaction.all`).
+    func transactionHistory() async throws(StoreError) -> [StoreTransaction]
+
     /// The app's own signed purchase record (StoreKit 2: `AppTransaction.shared`), verified by the store.
     func appTransaction() async throws(StoreError) -> AppTransaction
 

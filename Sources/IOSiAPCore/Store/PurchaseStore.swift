@@ -224,16 +224,36 @@ public final class PurchaseStore: Sendable {
         return rows.readable
     }
 
-    /// The user's storefront, ISO 3166-1 alpha-3, e.g. "USA".
+    /// The user's storefront, ISO 3166-1 alpha-3, e.g. "USA". C: `iosiap_storefront`.
     public func storefront() async throws(StoreError) -> String {
         try ensureOpen()
         return try await worker.backend.storefront()
     }
 
-    /// Where the subscription of `groupID` stands; `nil` when the user never subscribed in it.
+    /// Where the subscription of `groupID` stands, with its renewal info; `nil` when the user never subscribed
+    /// in it. C: `iosiap_subscription_status`.
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
         try ensureOpen()
+        try RequestValidation.validateGroupID(groupID)
         return try await worker.backend.subscriptionStatus(groupID: groupID)
+    }
+
+    /// Whether a payment for a subscription of `groupID` would get the product's introductory offer now (for a
+    /// product: its `subscription.groupID`). The local store answers as it charges (a user who never subscribed
+    /// in the group), and refuses a group its catalog does not have. C: `iosiap_is_eligible_for_intro_offer`.
+    public func isEligibleForIntroOffer(groupID: String) async throws(StoreError) -> Bool {
+        try ensureOpen()
+        try RequestValidation.validateGroupID(groupID)
+        return try await worker.backend.isEligibleForIntroOffer(groupID: groupID)
+    }
+
+    /// Every transaction of this user as the store holds it, oldest first: refunded, revoked, expired and
+    /// finished ones too, for a purchase history screen or support (StoreKit: `Transaction.all`; StoreKit's
+    /// unverified ones are left out). It does not change what the game was told: nothing is redelivered or
+    /// finished. C: `iosiap_transaction_history`.
+    public func transactionHistory() async throws(StoreError) -> [StoreTransaction] {
+        try ensureOpen()
+        return try await worker.backend.transactionHistory()
     }
 
     /// The app's own signed purchase record: the version the user first got and when, for a paid-to-free

@@ -8,6 +8,11 @@ enum RequestValidation {
         try validateIdentifier(id, "product id")
     }
 
+    /// A subscription group id, as a status or eligibility query names it: the same rules as a product id.
+    static func validateGroupID(_ id: String) throws(StoreError) {
+        try validateIdentifier(id, "subscription group id")
+    }
+
     private static func validateIdentifier(_ id: String, _ name: String) throws(StoreError) {
         if id.isEmpty {
             throw StoreError(.invalidArgument, "\(name) is empty")

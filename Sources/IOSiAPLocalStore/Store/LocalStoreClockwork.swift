@@ -141,7 +141,7 @@ struct LocalStoreClockwork: Sendable {
             originalID: latest.originalID, productID: item.id, productType: .autoRenewable, quantity: 1,
             purchaseDate: start, originalPurchaseDate: latest.originalPurchaseDate, expirationDate: end,
             appAccountToken: latest.appAccountToken, storefront: latest.storefront, reason: .renewal,
-            subscriptionGroupID: subscription.groupID, offer: offer?.offer))
+            subscriptionGroupID: subscription.groupID, offer: offer?.offer, ownershipType: latest.ownershipType))
         return try sign(renewal, settings, in: state)
     }
 

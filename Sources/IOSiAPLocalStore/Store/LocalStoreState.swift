@@ -47,7 +47,7 @@ final class LocalStoreState {
     private static let transactionColumns = """
         id, original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
         expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
-        subscription_group_id, signed_jws, signed_renewal_info, grace_expires, offer_type, offer_id
+        subscription_group_id, signed_jws, signed_renewal_info, grace_expires, offer_type, offer_id, ownership_type
         """
     private static let transactionColumnCount = transactionColumns.split(separator: ",").count
 
@@ -157,6 +157,7 @@ final class LocalStoreState {
         var subscriptionGroupID: String?
         var offer: TransactionOffer?
         var pendingID: Int64?
+        var ownershipType: OwnershipType = .purchased
     }
 
     func insert(_ new: NewTransaction) throws(StoreError) -> StoreTransaction {
@@ -164,8 +165,8 @@ final class LocalStoreState {
             try database.query("""
                 INSERT INTO transactions (original_id, product_id, product_type, quantity, purchase_date,
                     original_purchase_date, expiration_date, app_account_token, storefront, reason,
-                    subscription_group_id, offer_type, offer_id, pending_id)
-                VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    subscription_group_id, offer_type, offer_id, pending_id, ownership_type)
+                VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(new.productID), .integer(Int64(new.productType.rawValue)), .integer(Int64(new.quantity)),
                       .real(new.purchaseDate.timeIntervalSince1970),
                       .real((new.originalPurchaseDate ?? new.purchaseDate).timeIntervalSince1970),
@@ -175,7 +176,7 @@ final class LocalStoreState {
                       new.subscriptionGroupID.map { .text($0) } ?? .null,
                       new.offer.map { .integer(Int64($0.type.rawValue)) } ?? .null,
                       new.offer?.id.map { .text($0) } ?? .null,
-                      new.pendingID.map { .integer($0) } ?? .null])
+                      new.pendingID.map { .integer($0) } ?? .null, .text(new.ownershipType.rawValue)])
             let id = try database.query("SELECT last_insert_rowid()")[0][0].integer ?? 0
             try database.query("UPDATE transactions SET original_id = ? WHERE id = ?",
                                [.integer(new.originalID.map { Int64(bitPattern: $0) } ?? id), .integer(id)])
@@ -447,6 +448,7 @@ final class LocalStoreState {
             appAccountToken: row[10].text.flatMap(UUID.init(uuidString:)),
             environment: environment,
             storefront: row[11].text ?? "USA",
+            ownershipType: row[19].text.flatMap(OwnershipType.init(rawValue:)) ?? .purchased,
             reason: row[12].text.flatMap(TransactionReason.init(rawValue:)) ?? .purchase,
             subscriptionGroupID: row[13].text,
             signedJWS: row[14].text,

@@ -90,5 +90,9 @@ package enum LocalStoreStateMigrations {
         """
         ALTER TABLE transactions ADD COLUMN expiration_intent INTEGER;
         """,
+        // 13: who owns a transaction: the user (PURCHASED) or a family member who shares it (FAMILY_SHARED).
+        """
+        ALTER TABLE transactions ADD COLUMN ownership_type TEXT NOT NULL DEFAULT 'PURCHASED';
+        """,
     ]
 }

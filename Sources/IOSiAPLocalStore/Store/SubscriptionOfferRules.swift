@@ -98,6 +98,12 @@ enum SubscriptionOfferRules {
         return eligible
     }
 
+    /// Whether a payment in `groupID` gets the product's introductory offer: once per group, for a user who never
+    /// had a subscription in it (StoreKit `isEligibleForIntroOffer`); the charge and the eligibility query ask here.
+    static func isEligibleForIntroOffer(inGroup groupID: String, in state: LocalStoreState) throws(StoreError) -> Bool {
+        try !state.hasSubscribed(inGroup: groupID)
+    }
+
     /// The user's subscription in `groupID` that is active at `date`, if any.
     static func activeChain(inGroup groupID: String, in state: LocalStoreState,
                             at date: Date) throws(StoreError) -> LocalStoreState.SubscriptionChain? {

@@ -242,8 +242,32 @@ public struct LiveStoreKit: StoreKitAPI {
             }
             let renewal = status.renewalInfo.unsafePayloadValue
             return StoreKitSubscriptionStatus(state: state, transaction: Self.verified(status.transaction),
-                                              willAutoRenew: renewal.willAutoRenew, autoRenewProductID: renewal.autoRenewPreference)
+                                              willAutoRenew: renewal.willAutoRenew, autoRenewProductID: renewal.autoRenewPreference,
+                                              expirationReason: renewal.expirationReason.map(Self.expirationReason),
+                                              isInBillingRetry: renewal.isInBillingRetry,
+                                              gracePeriodExpirationDate: renewal.gracePeriodExpirationDate,
+                                              renewalInfoJWS: status.renewalInfo.jwsRepresentation)
         }
+    }
+
+    private static func expirationReason(_ reason: StoreKit.Product.SubscriptionInfo.RenewalInfo.ExpirationReason) -> SubscriptionStatus.ExpirationReason {
+        switch reason {
+        case .autoRenewDisabled: .autoRenewDisabled
+        case .billingError: .billingError
+        case .didNotConsentToPriceIncrease: .didNotConsentToPriceIncrease
+        case .productUnavailable: .productUnavailable
+        default: .unknown  // `unknown`, or a reason added later
+        }
+    }
+
+    public func isEligibleForIntroOffer(groupID: String) async -> Bool {
+        await StoreKit.Product.SubscriptionInfo.isEligibleForIntroOffer(for: groupID)
+    }
+
+    public func allTransactions() async -> [StoreKitVerified<LiveTransaction>] {
+        var all: [StoreKitVerified<LiveTransaction>] = []
+        for await transaction in StoreKit.Transaction.all { all.append(Self.verified(transaction)) }
+        return all
     }
 
     public func purchaseIntents() -> AsyncStream<LiveProduct> {

@@ -286,6 +286,7 @@ extension Product {
         public let winBackOffers: [Product.SubscriptionOffer]
         public let subscriptionGroupID: String
         public let subscriptionPeriod: Product.SubscriptionPeriod
+        public static func isEligibleForIntroOffer(for groupID: String) async -> Bool { fatalError() }
     }
 }
 
@@ -315,10 +316,24 @@ extension Product.SubscriptionInfo {
     }
 
     public struct RenewalInfo {
+        public struct ExpirationReason: RawRepresentable, Equatable, Hashable {
+            public let rawValue: Int
+            public init(rawValue: Int) { fatalError() }
+            public static let autoRenewDisabled: Product.SubscriptionInfo.RenewalInfo.ExpirationReason = unimplemented()
+            public static let billingError: Product.SubscriptionInfo.RenewalInfo.ExpirationReason = unimplemented()
+            public static let didNotConsentToPriceIncrease: Product.SubscriptionInfo.RenewalInfo.ExpirationReason = unimplemented()
+            public static let productUnavailable: Product.SubscriptionInfo.RenewalInfo.ExpirationReason = unimplemented()
+            public static let unknown: Product.SubscriptionInfo.RenewalInfo.ExpirationReason = unimplemented()
+            @available(iOS 15.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, macOS 12.0, *)
+            public typealias RawValue = Int
+        }
         public let originalTransactionID: UInt64
         public let currentProductID: String
         public let willAutoRenew: Bool
         public let autoRenewPreference: String?
+        public let expirationReason: Product.SubscriptionInfo.RenewalInfo.ExpirationReason?
+        public let isInBillingRetry: Bool
+        public let gracePeriodExpirationDate: Date?
     }
 
     public struct Status: Equatable, Hashable {
@@ -350,6 +365,9 @@ extension Product.SubscriptionInfo.Status: Sendable {}
 
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension Product.SubscriptionInfo.RenewalInfo: Sendable {}
+
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+extension Product.SubscriptionInfo.RenewalInfo.ExpirationReason: Sendable {}
 
 // MARK: - VerificationResult
 
@@ -400,6 +418,11 @@ extension VerificationResult where SignedType == Transaction {
 
 @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
 extension VerificationResult where SignedType == AppTransaction {
+    public var jwsRepresentation: String { fatalError() }
+}
+
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+extension VerificationResult where SignedType == Product.SubscriptionInfo.RenewalInfo {
     public var jwsRepresentation: String { fatalError() }
 }
 
@@ -534,6 +557,7 @@ extension Transaction {
         public func makeAsyncIterator() -> Transaction.Transactions.AsyncIterator { fatalError() }
     }
 
+    public static var all: Transaction.Transactions { fatalError() }
     public static var currentEntitlements: Transaction.Transactions { fatalError() }
     public static var unfinished: Transaction.Transactions { fatalError() }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPTestSupport
+import IOSiAPVerification
+import Testing
+
+/// Family Sharing in the local store: a family member's purchase of a family-shareable product reaches the game
+/// as a purchase it did not ask for, owned FAMILY_SHARED, and ending the sharing revokes it.
+@Suite struct FamilySharingTests {
+    let folder = TemporaryDirectory()
+    let clock = TestClock()
+    static let pro = "com.iosiap.example.pro_upgrade"
+    static let coins = "com.iosiap.example.coins_100"
+    static let gold = "com.iosiap.example.club_gold_monthly"
+
+    /// The example catalog, with the gold subscription family-shareable too.
+    static func catalog(goldShareable: Bool = false) throws -> Catalog {
+        var text = try String(contentsOf: Fixtures.exampleCatalog, encoding: .utf8)
+        if goldShareable {
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            var groups = try #require(json["subscriptionGroups"] as? [[String: Any]])
+            var subscriptions = try #require(groups[0]["subscriptions"] as? [[String: Any]])
+            for index in subscriptions.indices where subscriptions[index]["productID"] as? String == gold {
+                subscriptions[index]["familyShareable"] = true
+            }
+            groups[0]["subscriptions"] = subscriptions
+            var changed = json
+            changed["subscriptionGroups"] = groups
+            text = String(decoding: try JSONSerialization.data(withJSONObject: changed), as: UTF8.self)
+        }
+        return try Catalog(data: Data(text.utf8), fileName: "Products.storekit")
+    }
+
+    func open(_ catalog: Catalog) throws -> (LocalStore, PurchaseStore) {
+        let clock = self.clock
+        let local = try LocalStore(catalog: catalog, stateDirectory: folder.state, bundleID: "com.iosiap.example", now: { clock.now })
+        return (local, try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now }))
+    }
+
+    @Test func aFamilyMembersPurchaseReachesTheGameFamilySharedAndSignedSo() async throws {
+        let (local, store) = try open(try Self.catalog())
+        let shared = try local.buyFamilySharedProduct(Self.pro)
+        #expect(shared.ownershipType == .familyShared && shared.productID == Self.pro)
+        let events = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        guard case .purchased(let requestID, let delivered) = events.last else { Issue.record("\(events)"); return }
+        #expect(requestID == nil && delivered.id == shared.id && delivered.ownershipType == .familyShared)
+        let payload = try local.makeVerifier().verifyTransaction(try #require(delivered.signedJWS))
+        #expect(payload.inAppOwnershipType == "FAMILY_SHARED")
+        #expect(try store.isEntitled(to: Self.pro))
+        #expect(try local.allTransactions().map(\.ownershipType) == [.familyShared])
+    }
+
+    @Test func aProductThatIsNotFamilyShareableIsRefusedAndNothingChanges() async throws {
+        let (local, store) = try open(try Self.catalog())
+        #expect(throws: StoreError.self) { try local.buyFamilySharedProduct(Self.coins) }
+        do {
+            _ = try local.buyFamilySharedProduct(Self.gold)
+            Issue.record("a subscription that is not family-shareable was shared")
+        } catch {
+            #expect(error.code == .invalidArgument && error.message.contains("familyShareable"))
+        }
+        #expect(throws: StoreError.self) { try local.buyFamilySharedProduct("com.iosiap.example.nothing") }
+        #expect(try local.allTransactions().isEmpty)
+        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+    }
+
+    @Test func endingTheSharingRevokesItAndOnlyASharedTransactionCanEnd() async throws {
+        let (local, store) = try open(try Self.catalog())
+        let shared = try local.buyFamilySharedProduct(Self.pro)
+        _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        try store.finish(transactionID: shared.id)
+        let revoked = try local.stopFamilySharing(transactionID: shared.id)
+        #expect(revoked.isRevoked && revoked.revocationReason == .refundedForOtherReason)  // Apple: 0 when sharing stops
+        let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        guard case .revoked(let told) = events.last else { Issue.record("\(events)"); return }
+        #expect(told.id == shared.id && told.ownershipType == .familyShared)
+        #expect(try !store.isEntitled(to: Self.pro))
+        #expect(try local.makeVerifier().verifyTransaction(try #require(told.signedJWS)).revocationDate != nil)
+        // Once only, and never for the user's own purchase.
+        #expect(throws: StoreError.self) { try local.stopFamilySharing(transactionID: shared.id) }
+        let own = try local.buyProduct(Self.coins)
+        do {
+            _ = try local.stopFamilySharing(transactionID: own.id)
+            Issue.record("the user's own purchase was taken back as shared")
+        } catch {
+            #expect(error.code == .wrongState)
+        }
+        #expect(throws: StoreError.self) { try local.stopFamilySharing(transactionID: 999) }
+        #expect(try local.allTransactions().first { $0.id == own.id }?.isRevoked == false)
+    }
+
+    @Test func sharingThatEndsWhileTheGameIsClosedIsToldAtTheNextLaunch() async throws {
+        var shared: StoreTransaction
+        do {
+            let (local, store) = try open(try Self.catalog())
+            shared = try local.buyFamilySharedProduct(Self.pro)
+            _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+            try store.finish(transactionID: shared.id)
+            store.close()
+        }
+        do {
+            let manager = try LocalStore(catalog: try Self.catalog(), stateDirectory: folder.state, bundleID: "com.iosiap.example")
+            _ = try manager.stopFamilySharing(transactionID: shared.id)
+            manager.close()
+        }
+        let (_, store) = try open(try Self.catalog())
+        let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        guard case .revoked(let told) = events.last else { Issue.record("\(events)"); return }
+        #expect(told.id == shared.id)
+        #expect(try !store.isEntitled(to: Self.pro))
+    }
+
+    @Test func aSharedSubscriptionRenewsSharedUntilTheSharingEnds() async throws {
+        let (local, store) = try open(try Self.catalog(goldShareable: true))
+        try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)
+        let shared = try local.buyFamilySharedProduct(Self.gold)
+        #expect(shared.offer == nil)  // the family member's purchase: no introductory offer of this user's
+        _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        try store.finish(transactionID: shared.id)
+        clock.advance(by: 301)
+        let events = try await store.pollUntil { event in
+            if case .purchased(_, let transaction) = event { transaction.reason == .renewal } else { false }
+        }
+        guard case .purchased(_, let renewal) = events.last else { Issue.record("\(events)"); return }
+        #expect(renewal.ownershipType == .familyShared && renewal.originalID == shared.id)
+        #expect(try local.makeVerifier().verifyTransaction(try #require(renewal.signedJWS)).inAppOwnershipType == "FAMILY_SHARED")
+        try store.finish(transactionID: renewal.id)
+        _ = try local.stopFamilySharing(transactionID: shared.id)  // any transaction of it: its newest is revoked
+        let revoked = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        guard case .revoked(let told) = revoked.last else { Issue.record("\(revoked)"); return }
+        #expect(told.id == renewal.id)
+        #expect(try !store.isEntitled(to: Self.gold))
+        clock.advance(by: 601)
+        #expect(try await store.pollFor(.milliseconds(600)).allSatisfy { if case .purchased = $0 { false } else { true } })
+        #expect(try await store.subscriptionStatus(groupID: "5E1A7C01")?.state == .revoked)
+    }
+}
