@@ -189,6 +189,13 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/refun
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
 "$work/refund_requests" "$catalog" "$work/state-refund-requests" "$(swift build --show-bin-path)/iosiap-store"
 check "refund requests (failed, cancelled, submitted, a duplicate, approved by iosiap-store while the game runs) and the manage subscriptions sheet through the C ABI"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/store_queries.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/store_queries"
+"$work/store_queries" "$catalog" "$work/state-store-queries"
+check "the storefront, a group's status with its renewal info, intro offer eligibility and the transaction history through the C ABI"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/family_sharing.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/family_sharing"
+swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
+"$work/family_sharing" "$catalog" "$work/state-family-sharing" "$(swift build --show-bin-path)/iosiap-store"
+check "Family Sharing (a shared purchase FAMILY_SHARED, a product not shareable refused, the sharing ended by the C control and by iosiap-store while the game is closed) through the C ABI"
 
 echo "== the transaction manager, also while the C++ example game runs"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null

@@ -633,6 +633,17 @@ int iosiap_local_buy(uint64_t *out_transaction_id, iosiap_store *store, const ch
     eligibility (new, existing or expired subscribers of the group) does not fit this user. */
 int iosiap_local_redeem_offer_code(uint64_t *out_transaction_id, iosiap_store *store, const char *product_id,
                                    const char *offer_code);
+/** Since 0.4. A family member buys product_id and shares it with this user (Family Sharing), as
+    `iosiap-store buy --family` does: it arrives as IOSIAP_EVENT_PURCHASED without a request, its ownership_type
+    "FAMILY_SHARED" (in its signed_jws too), and entitles the user. IOSIAP_E_INVALID_ARGUMENT, changing nothing,
+    for a product whose catalog entry is not familyShareable; IOSIAP_E_WRONG_STATE while the user owns it (or a
+    subscription of its group) already. A shared subscription renews shared until the sharing ends. */
+int iosiap_local_buy_family_shared(uint64_t *out_transaction_id, iosiap_store *store, const char *product_id);
+/** Since 0.4. The family member stops sharing, or the user leaves the family (`iosiap-store stop-family-sharing`):
+    the shared transaction (for a subscription, its newest) is revoked now, revocation_reason 0 as Apple sets it,
+    and the game receives IOSIAP_EVENT_REVOKED, at its next launch if it is closed. IOSIAP_E_WRONG_STATE for a
+    transaction the user bought or whose sharing already ended, IOSIAP_E_UNKNOWN_TRANSACTION for an unknown id. */
+int iosiap_local_stop_family_sharing(iosiap_store *store, uint64_t transaction_id);
 /** Starts a purchase in the "App Store": the game receives IOSIAP_EVENT_PURCHASE_INTENT. */
 int iosiap_local_request_purchase_intent(iosiap_store *store, const char *product_id);
 /** Clears the history and every control's setting: the catalog's defaults apply again. */
@@ -705,6 +716,83 @@ void iosiap_app_transaction_free(iosiap_app_transaction_info *app_transaction);
     app_version is the current one (NULL: the same). Each 1 to 64 bytes of UTF-8. */
 int iosiap_local_set_original_app_version(iosiap_store *store, const char *original_app_version,
                                           const char *app_version);
+
+/* ---- What the store knows about the user (since 0.4) ----------------------------------------------- */
+
+/*
+ * Each call here asks the store and blocks the calling thread until it answers (StoreKit may reach the App
+ * Store): call them from a loading screen or a thread of your own, not every frame, and never from the store's
+ * callback (with IOSIAP_DELIVERY_THREAD, that would wait on the thread that must answer). Nothing they return is
+ * an event: a transaction they show is not delivered again and needs no finish.
+ */
+
+/** The user's App Store country: *out_storefront is ISO 3166-1 alpha-3 text (e.g. "USA"), to be freed with
+    iosiap_string_free (NULL on failure). StoreKit: Storefront.current; IOSIAP_E_STORE_UNREACHABLE when it is
+    not known. */
+int iosiap_storefront(char **out_storefront, iosiap_store *store);
+
+/** A subscription's renewal state (StoreKit: Product.SubscriptionInfo.RenewalState). */
+typedef enum iosiap_subscription_state {
+    IOSIAP_SUBSCRIPTION_SUBSCRIBED = 1,
+    IOSIAP_SUBSCRIPTION_EXPIRED = 2,
+    IOSIAP_SUBSCRIPTION_IN_BILLING_RETRY = 3, /* a renewal could not be charged; not active */
+    IOSIAP_SUBSCRIPTION_IN_GRACE_PERIOD = 4,  /* a renewal could not be charged; active until the grace ends */
+    IOSIAP_SUBSCRIPTION_REVOKED = 5           /* refunded, or its Family Sharing ended */
+} iosiap_subscription_state;
+
+/** Why a subscription expired (the renewal info's expirationIntent; StoreKit: RenewalInfo.ExpirationReason). */
+typedef enum iosiap_expiration_reason {
+    IOSIAP_EXPIRATION_NONE = 0,            /* not expired */
+    IOSIAP_EXPIRATION_AUTO_RENEW_DISABLED = 1,
+    IOSIAP_EXPIRATION_BILLING_ERROR = 2,
+    IOSIAP_EXPIRATION_PRICE_INCREASE_DECLINED = 3,
+    IOSIAP_EXPIRATION_PRODUCT_UNAVAILABLE = 4,
+    IOSIAP_EXPIRATION_UNKNOWN = 5
+} iosiap_expiration_reason;
+
+/**
+ * Where a subscription group stands for the user, with its renewal info (StoreKit: Product.SubscriptionInfo.Status).
+ * Made by the library and freed with iosiap_subscription_status_free; everything it points to is owned by it
+ * and lives until then. size is sizeof(iosiap_subscription_status_info) of the library that made it: fields are
+ * only added at the end, read one added later only when size > offsetof(iosiap_subscription_status_info, field).
+ */
+typedef struct iosiap_subscription_status_info {
+    size_t size;
+    int state;                             /* iosiap_subscription_state */
+    const iosiap_transaction *transaction; /* the subscription's latest transaction */
+    int will_auto_renew;                   /* 1 if it renews at the end of the period */
+    const char *auto_renew_product_id;     /* what it renews into (another level after a downgrade) */
+    int expiration_reason;                 /* iosiap_expiration_reason, 0 while it has not expired */
+    int is_in_billing_retry;               /* 1 while the App Store retries a renewal's payment (grace period too) */
+    int64_t grace_period_expiration_date_ms; /* IN_GRACE_PERIOD: when the grace ends (Unix ms); else 0 */
+    const char *signed_renewal_info;       /* the signed renewal info (JWS) for your server, or NULL */
+} iosiap_subscription_status_info;
+
+/**
+ * Gets where subscription group group_id stands into *out (to be freed with iosiap_subscription_status_free).
+ * A user who never subscribed in the group: IOSIAP_OK with *out NULL. With Family Sharing StoreKit may know
+ * several; the one that entitles the user most is given. Blocks (see above). A group's id: a product's
+ * iosiap_product_subscription_group.
+ */
+int iosiap_subscription_status(iosiap_subscription_status_info **out, iosiap_store *store, const char *group_id);
+/** Frees what iosiap_subscription_status made. NULL does nothing. */
+void iosiap_subscription_status_free(iosiap_subscription_status_info *status);
+
+/**
+ * *out_eligible = 1 if a payment for a subscription of group_id would get its introductory offer now (once per
+ * group: a user who never subscribed in it), else 0; for a product, pass its iosiap_product_subscription_group.
+ * StoreKit: Product.SubscriptionInfo.isEligibleForIntroOffer(for:). The local store answers as it charges, and
+ * refuses a group its catalog does not have with IOSIAP_E_INVALID_ARGUMENT. Blocks (see above).
+ */
+int iosiap_is_eligible_for_intro_offer(int *out_eligible, iosiap_store *store, const char *group_id);
+
+/**
+ * Calls `visit` (on the calling thread, before returning) for each of the user's transactions, oldest first:
+ * refunded, revoked, expired and finished ones too, e.g. for a purchase history screen (StoreKit:
+ * Transaction.all, without those StoreKit could not verify). Returns how many there are (>= 0), or a negative
+ * status; visit may be NULL to count only. Blocks (see above).
+ */
+int iosiap_transaction_history(iosiap_store *store, iosiap_transaction_callback visit, void *user_data);
 
 /* ---- Verification for a game's backend ------------------------------------------------------------ */
 

@@ -255,6 +255,28 @@ struct AppTransaction {
           deviceVerificationNonce(Product::text(a.device_verification_nonce)) {}
 };
 
+/** Since 0.4. Where a subscription group stands, with its renewal info (iosiap_subscription_status_info), copied. */
+struct SubscriptionStatus {
+    bool subscribedEver;               /* false: the user never subscribed in the group, and the rest is empty */
+    int state;                         /* iosiap_subscription_state, 0 when never subscribed */
+    Transaction transaction;           /* the latest transaction */
+    bool willAutoRenew;
+    std::string autoRenewProductId;
+    int expirationReason;              /* iosiap_expiration_reason, 0 while not expired */
+    bool isInBillingRetry;
+    std::int64_t gracePeriodExpirationDateMs; /* 0: not in a grace period */
+    std::string signedRenewalInfo;     /* for your server; empty when the store signs none */
+
+    SubscriptionStatus()
+        : subscribedEver(false), state(0), transaction(iosiap_transaction()), willAutoRenew(false), expirationReason(0),
+          isInBillingRetry(false), gracePeriodExpirationDateMs(0) {}
+    explicit SubscriptionStatus(const iosiap_subscription_status_info &s)
+        : subscribedEver(true), state(s.state), transaction(*s.transaction), willAutoRenew(s.will_auto_renew == 1),
+          autoRenewProductId(Product::text(s.auto_renew_product_id)), expirationReason(s.expiration_reason),
+          isInBillingRetry(s.is_in_billing_retry == 1), gracePeriodExpirationDateMs(s.grace_period_expiration_date_ms),
+          signedRenewalInfo(Product::text(s.signed_renewal_info)) {}
+};
+
 /** One open store: RAII over iosiap_store, movable, not copyable. Closed when destroyed. */
 class Store {
 public:
@@ -449,6 +471,60 @@ public:
         iosiap_app_transaction_free(app);
         return status;
     }
+    /* Since 0.4: what the store knows about the user. Each blocks until the store answers (see iosiap.h): call
+       them from a loading screen or a thread of your own, never from a delegate callback. */
+
+    /** Copies the user's storefront (ISO 3166-1 alpha-3) into *out. */
+    int storefront(std::string *out) const {
+        char *code = nullptr;
+        int status = iosiap_storefront(&code, store_);
+        if (status != IOSIAP_OK) return status;
+#if IOSIAP_CPP_EXCEPTIONS
+        try {
+            if (out) *out = code;
+        } catch (...) {
+            iosiap_string_free(code);
+            throw;
+        }
+#else
+        if (out) *out = code;
+#endif
+        iosiap_string_free(code);
+        return status;
+    }
+    /** Copies where subscription group groupId stands into *out (out->subscribedEver false if the user never
+        subscribed in it). Rethrows std::bad_alloc from copying, after freeing the C record. */
+    int subscriptionStatus(const std::string &groupId, SubscriptionStatus *out) const {
+        iosiap_subscription_status_info *info = nullptr;
+        int status = iosiap_subscription_status(&info, store_, groupId.c_str());
+        if (status != IOSIAP_OK) return status;
+#if IOSIAP_CPP_EXCEPTIONS
+        try {
+            if (out) *out = info ? SubscriptionStatus(*info) : SubscriptionStatus();
+        } catch (...) {
+            iosiap_subscription_status_free(info);
+            throw;
+        }
+#else
+        if (out) *out = info ? SubscriptionStatus(*info) : SubscriptionStatus();
+#endif
+        iosiap_subscription_status_free(info);
+        return status;
+    }
+    /** Whether a payment in subscription group groupId would get its introductory offer (false on error). */
+    bool isEligibleForIntroOffer(const std::string &groupId) const {
+        int eligible = 0;
+        return iosiap_is_eligible_for_intro_offer(&eligible, store_, groupId.c_str()) == IOSIAP_OK && eligible == 1;
+    }
+    /** Every transaction of the user, oldest first, refunded and expired ones too (empty on error). Rethrows what
+        collecting them threw (std::bad_alloc). */
+    std::vector<Transaction> transactionHistory() const {
+        Collector<Transaction> collector;
+        iosiap_transaction_history(store_, &collect, &collector);
+        collector.rethrow();
+        return std::move(collector.items);
+    }
+
     /** Local store: the app version the user first got (and the current one; empty: the same). */
     int localSetOriginalAppVersion(const std::string &originalAppVersion, const std::string &appVersion = std::string()) {
         return iosiap_local_set_original_app_version(store_, originalAppVersion.c_str(),
@@ -516,6 +592,12 @@ public:
     int localBuy(const std::string &productId, int quantity = 1, std::uint64_t *transactionId = nullptr) {
         return iosiap_local_buy(transactionId, store_, productId.c_str(), quantity);
     }
+    /** Since 0.4. A family member buys a family-shareable product and shares it (Family Sharing). */
+    int localBuyFamilyShared(const std::string &productId, std::uint64_t *transactionId = nullptr) {
+        return iosiap_local_buy_family_shared(transactionId, store_, productId.c_str());
+    }
+    /** Since 0.4. The family member stops sharing: the shared transaction is revoked. */
+    int localStopFamilySharing(std::uint64_t transactionId) { return iosiap_local_stop_family_sharing(store_, transactionId); }
     int localRequestPurchaseIntent(const std::string &productId) {
         return iosiap_local_request_purchase_intent(store_, productId.c_str());
     }

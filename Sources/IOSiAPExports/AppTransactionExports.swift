@@ -47,24 +47,6 @@ public func iosiap_local_set_original_app_version(_ store: OpaquePointer?, _ ori
 }
 #endif
 
-/// Runs `work` on the concurrency pool and blocks the calling (C) thread until it ends: for the C calls that
-/// return a result an async Swift API gives. The calling thread is the game's, never one of the pool's.
-private func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async throws(StoreError) -> Value) throws(StoreError) -> Value {
-    let result = Locked<Result<Value, StoreError>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        do throws(StoreError) {
-            let value = try await work()
-            result.withLock { $0 = .success(value) }
-        } catch {
-            result.withLock { $0 = .failure(error) }
-        }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
-}
-
 /// The C copy of an App Transaction: the struct and its strings, each allocated on its own and freed together.
 private enum AppTransactionCopy {
     static func make(_ app: AppTransaction) -> UnsafeMutablePointer<iosiap_app_transaction_info> {

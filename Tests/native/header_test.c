@@ -17,6 +17,19 @@ int main(void) {
     event.kind = IOSIAP_EVENT_PURCHASED;
     event.status = IOSIAP_E_SK_PAYMENT_CANCELLED;
     iosiap_app_transaction_free(app);
+    {   /* since 0.4: what the store knows about the user, and Family Sharing's controls; no store: refused */
+        iosiap_subscription_status_info *status = NULL;
+        char *storefront = NULL;
+        int eligible = -1;
+        iosiap_subscription_status_free(status);
+        if (iosiap_storefront(&storefront, NULL) == IOSIAP_OK || storefront != NULL ||
+            iosiap_subscription_status(&status, NULL, "g") == IOSIAP_OK || status != NULL ||
+            iosiap_is_eligible_for_intro_offer(&eligible, NULL, "g") == IOSIAP_OK || eligible != -1 ||
+            iosiap_transaction_history(NULL, NULL, NULL) >= 0 || iosiap_local_buy_family_shared(NULL, NULL, "p") == IOSIAP_OK ||
+            iosiap_local_stop_family_sharing(NULL, 1) == IOSIAP_OK || IOSIAP_SUBSCRIPTION_REVOKED != 5 ||
+            IOSIAP_EXPIRATION_UNKNOWN != 5)
+            return 1;
+    }
     return (options.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION && callbacks.on_event == NULL &&
             options.delivery == IOSIAP_DELIVERY_POLL && offer.size == sizeof offer && offer.id == NULL &&
             signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&

@@ -33,5 +33,12 @@ int main() {
         moved.localRedeemOfferCode("p", "c") == IOSIAP_OK) return 1;
     // Nor a refund request or the manage subscriptions sheet.
     if (moved.beginRefundRequest(1) == IOSIAP_OK || moved.showManageSubscriptions() == IOSIAP_OK) return 1;
+    // Nor answers what it knows about the user, nor plays Family Sharing.
+    iosiap::SubscriptionStatus status;
+    std::string storefront;
+    if (moved.subscriptionStatus("g", &status) == IOSIAP_OK || status.subscribedEver || moved.storefront(&storefront) == IOSIAP_OK ||
+        moved.isEligibleForIntroOffer("g") || !moved.transactionHistory().empty() || moved.localBuyFamilyShared("p") == IOSIAP_OK ||
+        moved.localStopFamilySharing(1) == IOSIAP_OK)
+        return 1;
     return moved.isOpen() ? 1 : 0;
 }

@@ -1,0 +1,97 @@
+/*
+ * Family Sharing through the C ABI on the local store: a family member's purchase of a family-shareable product
+ * arrives as PURCHASED without a request, owned FAMILY_SHARED, and entitles the user; a product that is not
+ * shareable is refused and nothing arrives; ending the sharing (the C control, or `iosiap-store
+ * stop-family-sharing` while the game is closed) reaches the game as REVOKED, at the next launch for the latter.
+ * usage: family_sharing CATALOG STATE_DIRECTORY IOSIAP_STORE
+ */
+#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#include <iosiap/iosiap.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+#include "wait_for.h"
+
+static const char *pro = "com.iosiap.example.pro_upgrade";
+static uint64_t last_request = 99, last_transaction;
+static int last_revocation_reason = -2;
+static char last_ownership[32], last_jws[4096];
+
+static void on_event(const iosiap_event *event, void *user_data) {
+    (void)user_data;
+    count_event(event);
+    if (!event->transaction) return;
+    last_request = event->request_id;
+    last_transaction = event->transaction->id;
+    last_revocation_reason = event->transaction->revocation_reason;
+    snprintf(last_ownership, sizeof last_ownership, "%s", event->transaction->ownership_type);
+    snprintf(last_jws, sizeof last_jws, "%s", event->transaction->signed_jws ? event->transaction->signed_jws : "");
+}
+
+static iosiap_store *open_store(const char *catalog, const char *state) {
+    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_store *store = NULL;
+    options.catalog_path = catalog;
+    options.state_directory = state;
+    callbacks.on_event = on_event;
+    EXPECT(iosiap_store_open_local(&store, &options, &callbacks) == IOSIAP_OK);
+    return store;
+}
+
+static int entitled(iosiap_store *store) {
+    int owned = -1;
+    EXPECT(iosiap_is_entitled(&owned, store, pro) == IOSIAP_OK);
+    return owned;
+}
+
+int main(int argc, char **argv) {
+    iosiap_store *store;
+    uint64_t shared = 0, again = 0;
+    char command[2048];
+
+    if (argc != 4) return 2;
+    store = open_store(argv[1], argv[2]);
+
+    /* Not family-shareable: refused, nothing charged, nothing told. */
+    EXPECT(iosiap_local_buy_family_shared(&shared, store, "com.iosiap.example.coins_100") == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(strstr(iosiap_last_error_message(), "family") != NULL && shared == 0);
+    EXPECT(iosiap_local_buy_family_shared(&shared, store, NULL) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_transaction_history(store, NULL, NULL) == 0);
+
+    /* A family member shares the pro upgrade: a purchase the game did not ask for, owned FAMILY_SHARED. */
+    EXPECT(iosiap_local_buy_family_shared(&shared, store, pro) == IOSIAP_OK && shared != 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED));
+    EXPECT(last_request == 0 && last_transaction == shared && strcmp(last_ownership, "FAMILY_SHARED") == 0);
+    EXPECT(strchr(last_jws, '.') != NULL);
+    EXPECT(entitled(store) == 1);
+    EXPECT(iosiap_finish_transaction(store, shared) == IOSIAP_OK);
+    EXPECT(iosiap_local_buy_family_shared(NULL, store, pro) == IOSIAP_E_WRONG_STATE);  /* owned already */
+
+    /* The sharing ends: revoked, reason 0 as Apple sets it; only once, and never the user's own purchase. */
+    EXPECT(iosiap_local_stop_family_sharing(store, shared) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED));
+    EXPECT(last_transaction == shared && last_revocation_reason == 0 && strcmp(last_ownership, "FAMILY_SHARED") == 0);
+    EXPECT(entitled(store) == 0);
+    EXPECT(iosiap_local_stop_family_sharing(store, shared) == IOSIAP_E_WRONG_STATE);
+    EXPECT(iosiap_local_stop_family_sharing(store, 987654) == IOSIAP_E_UNKNOWN_TRANSACTION);
+
+    /* Shared again, then the sharing ends while the game is closed: told at the next launch. */
+    EXPECT(iosiap_local_buy_family_shared(&again, store, pro) == IOSIAP_OK && again != shared);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_transaction == again);
+    EXPECT(iosiap_finish_transaction(store, again) == IOSIAP_OK);
+    iosiap_store_close(store);
+    snprintf(command, sizeof command, "'%s' --state '%s' stop-family-sharing %llu >/dev/null", argv[3], argv[2],
+             (unsigned long long)again);
+    EXPECT(system(command) == 0);
+    store = open_store(argv[1], argv[2]);
+    EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED) && last_transaction == again);
+    EXPECT(entitled(store) == 0);
+
+    iosiap_store_close(store);
+    printf("family_sharing: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
