@@ -1,0 +1,64 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+@testable import IOSiAPServerAPI
+import IOSiAPSignedData
+import IOSiAPTestSupport
+import IOSiAPVerification
+import Testing
+
+/// A family-shared purchase as a game's server sees it: the Server API reads the history the game's store writes,
+/// so its signed transactions say FAMILY_SHARED and the history's `inAppOwnershipType` filter finds them.
+@Suite struct FamilySharingServerAPITests {
+    let folder = TemporaryDirectory()
+    let key: PrivateKey
+    let store: LocalStore
+    let api: ServerAPI
+    static let bundleID = "com.example.game"
+    static let pro = "com.iosiap.example.pro_upgrade"
+
+    init() throws {
+        key = try PrivateKey()
+        let directory = try folder.state
+        store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: directory, bundleID: Self.bundleID)
+        try ServerAPIKeys.add(keyID: "KEY1", issuerID: "issuer-1", pem: ServerAPITests.pem(key), to: directory)
+        let store = self.store
+        api = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
+                        keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
+                        transactions: { () throws(StoreError) in
+                            try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                        })
+    }
+
+    func get(_ path: String, _ query: [(String, String?)] = []) throws -> [String: Any] {
+        let claims: [String: Any] = ["iss": "issuer-1", "aud": "appstoreconnect-v1", "bid": Self.bundleID,
+                                     "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 300]
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": "KEY1", "typ": "JWT"])
+        let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims)))
+        let token = "Bearer " + input + "." + Base64URL.encode(try key.signES256(Array(input.utf8)))
+        let response = api.handle(ServerAPIRequest(method: "GET", path: path, query: query.map { .init($0.0, $0.1) }, authorization: token))
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+        return try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func theServerAPISeesASharedPurchaseAsFamilyShared() throws {
+        let own = try store.buyProduct("com.iosiap.example.coins_100")
+        let shared = try store.buyFamilySharedProduct(Self.pro)
+        let verifier = try store.makeVerifier()
+        let info = try get("/inApps/v1/transactions/\(shared.id)")
+        let payload = try verifier.verifyTransaction(try #require(info["signedTransactionInfo"] as? String))
+        #expect(payload.inAppOwnershipType == "FAMILY_SHARED")
+        func ids(_ ownership: String) throws -> [String] {
+            let page = try get("/inApps/v2/history/\(own.id)", [("inAppOwnershipType", ownership)])
+            return try (page["signedTransactions"] as? [String] ?? []).map { try verifier.verifyTransaction($0).transactionId ?? "" }
+        }
+        #expect(try ids("FAMILY_SHARED") == [String(shared.id)])
+        #expect(try ids("PURCHASED") == [String(own.id)])
+        // Once the sharing ends, the history shows it revoked.
+        _ = try store.stopFamilySharing(transactionID: shared.id)
+        let revoked = try get("/inApps/v2/history/\(own.id)", [("revoked", "true")])
+        let revokedPayloads = try (revoked["signedTransactions"] as? [String] ?? []).map { try verifier.verifyTransaction($0) }
+        #expect(revokedPayloads.map(\.transactionId) == [String(shared.id)])
+        #expect(revokedPayloads.first?.revocationReason == 0 && revokedPayloads.first?.inAppOwnershipType == "FAMILY_SHARED")
+    }
+}
