@@ -86,7 +86,7 @@ let package = Package(
         // The App Store Server API over a local store's history: routing, Apple's JSON shapes, bearer tokens.
         .target(
             name: "IOSiAPServerAPI",
-            dependencies: ["CMicroHTTPD", "IOSiAPCore", "IOSiAPVerification"],
+            dependencies: ["CMicroHTTPD", "IOSiAPCore", "IOSiAPLocalStore", "IOSiAPSignedData", "IOSiAPVerification"],
             path: "Sources/IOSiAPServerAPI"
         ),
         // The transaction manager's controls (one implementation behind `iosiap-store`'s commands and the page)
@@ -122,7 +122,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPExports", "IOSiAPLocalStore", "IOSiAPVerification"],
+            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPExports", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPVerification"],
             path: "Benchmarks"
         ),
         .executableTarget(
@@ -157,7 +157,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IOSiAPServerAPITests",
-            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPTestSupport", "IOSiAPVerification"],
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPSignedData", "IOSiAPTestSupport",
+                           "IOSiAPVerification"],
             path: "Tests/IOSiAPServerAPITests"
         ),
         .testTarget(

@@ -8,7 +8,7 @@ import IOSiAPVerification
 /// It is a `StoreBackend`: open a `PurchaseStore` over it. Its controls are the StoreKitTest
 /// `SKTestSession` equivalents; they are stored in the state directory, so they survive restarts (but the
 /// locale and storefront, which `LocalPurchaseStore.open` sets at each open).
-public final class LocalStore: StoreBackend {
+public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHistoryPaging {
     /// The catalog it sells.
     public let catalog: Catalog
     /// The app's bundle id, as signed transactions carry it.
@@ -468,28 +468,38 @@ public final class LocalStore: StoreBackend {
         try advanceTime()
     }
 
-    /// Extends a subscription's current period by `days` days, as the App Store Server API's Extend a
-    /// Subscription Renewal Date does: the chain's newest transaction, which must be an active, unrevoked
-    /// subscription, is re-signed with the later expiration date, and the game receives it as a `purchased`
-    /// update (its record learns the new end). `originalTransactionID` names the chain. The caller checks
-    /// Apple's ranges (1…90 days); this only refuses days outside them rather than trust it.
+    /// Extends a subscription's current period by `days` days (1…90), as the App Store Server API's Extend a
+    /// Subscription Renewal Date does, under Apple's rules (`RenewalExtender`): the subscription `originalTransactionID`
+    /// names must be active and paid, and be extended at most twice in 365 days; a repeated `requestIdentifier`
+    /// answers its first result without extending again. Its newest transaction is re-signed with the later end,
+    /// and a game on the state directory receives it as a `purchased` update (its record learns the new end).
+    public func extendRenewalDate(originalTransactionID: UInt64, days: Int,
+                                  requestIdentifier: String) throws(StoreError) -> RenewalExtensionOutcome {
+        try RenewalExtender(clockwork: clockwork).extend(originalTransactionID, days: days, requestIdentifier: requestIdentifier)
+    }
+
+    /// Extends the renewal date of every active subscriber of `productID` (in `storefronts`, alpha-3 codes;
+    /// `nil`: all) by `days` days, as Extend Subscription Renewal Dates for All Active Subscribers does; at once.
+    public func extendRenewalDates(productID: String, days: Int, requestIdentifier: String,
+                                   storefronts: Set<String>? = nil) throws(StoreError) -> MassRenewalExtension {
+        try RenewalExtender(clockwork: clockwork).extendAll(productID: productID, days: days, requestIdentifier: requestIdentifier,
+                                                            storefronts: storefronts)
+    }
+
+    /// The request to extend every subscriber of `productID` that `requestIdentifier` made, or `nil`.
+    public func massRenewalExtension(productID: String, requestIdentifier: String) throws(StoreError) -> MassRenewalExtension? {
+        try RenewalExtender(clockwork: clockwork).status(productID: productID, requestIdentifier: requestIdentifier)
+    }
+
+    /// Extends a subscription's current period by `days` days with a new request (a control, for tests and QA):
+    /// `wrongState` when Apple's rules refuse it. Returns its newest transaction, re-signed.
     @discardableResult
     public func extendRenewalDate(originalTransactionID: UInt64, days: Int) throws(StoreError) -> StoreTransaction {
-        guard (1...90).contains(days) else { throw StoreError(.invalidArgument, "an extension is 1 to 90 days, not \(days)") }
-        let settings = try currentSettings()
-        let current = now()
-        let extended = try state.withLock { state throws(StoreError) in
-            guard let chain = try state.subscriptionChains().first(where: { $0.latest.originalID == originalTransactionID }),
-                  let end = chain.latest.expirationDate, end > current, !chain.state.billingRetry else {
-                throw StoreError(.wrongState, "\(originalTransactionID) is not an active subscription")
-            }
-            return try state.database.transaction { () throws(StoreError) in
-                // Calendar days, as Apple counts them; the time rate does not shorten an extension.
-                try state.updateChain(chain.latest.id) { $0.expiration = end.addingTimeInterval(TimeInterval(days) * 86_400) }
-                return try clockwork.resign(chain.latest.id, settings, in: state)
-            }
+        let outcome = try extendRenewalDate(originalTransactionID: originalTransactionID, days: days, requestIdentifier: UUID().uuidString)
+        guard case .extended(let made) = outcome,
+              let extended = try state.withLock({ state throws(StoreError) in try state.transaction(id: made.transactionID) }) else {
+            throw StoreError(.wrongState, "\(originalTransactionID) cannot be extended: \(outcome)")
         }
-        updateSink.yield(.purchased(extended))
         return extended
     }
 
@@ -663,6 +673,22 @@ public final class LocalStore: StoreBackend {
     public func history() throws(StoreError) -> [HistoryEntry] {
         try state.withLock { state throws(StoreError) in
             try state.history().map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
+        }
+    }
+
+    /// One line of the history, or `nil` for an id the store never charged.
+    public func historyEntry(id: UInt64) throws(StoreError) -> HistoryEntry? {
+        try state.withLock { state throws(StoreError) in
+            try state.historyEntry(id: id).map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
+        }
+    }
+
+    /// One page of the history (LocalStoreState+HistoryPages.swift): its cost grows with `limit`, not the history.
+    public func historyPage(_ filter: TransactionHistoryFilter, after position: HistoryPosition?, descending: Bool,
+                            limit: Int) throws(StoreError) -> [HistoryEntry] {
+        try state.withLock { state throws(StoreError) in
+            try state.historyPage(filter, after: position, descending: descending, limit: limit)
+                .map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
         }
     }
 

@@ -31,7 +31,7 @@ struct LocalStoreClockwork: Sendable {
         let takesIntents = handsOutPurchaseIntents.withLock { $0 }
         try state.withLock { state throws(StoreError) in
             try advanceSubscriptions(settings, in: state)
-            try state.changesByOtherConnections().forEach { sink.yield($0) }
+            try state.changesByOtherConnections(at: now()).forEach { sink.yield($0) }
             for productID in takesIntents ? try state.takePurchaseIntents() : [] {
                 if let item = catalog.product(id: productID) { sink.yield(.purchaseIntent(storeProduct(item, settings))) }
             }
