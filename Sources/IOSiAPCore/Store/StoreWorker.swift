@@ -62,26 +62,13 @@ struct SharedStoreState {
     var nextRequestID: RequestID = 1
     /// Products from the latest products requests, by id: what a payment may name.
     var products: [String: StoreProduct] = [:]
-    /// Transactions already queued as `purchased` in this launch, so that each is delivered once per launch.
-    var deliveredTransactionIDs = Set<UInt64>()
-    /// Payments' transactions being verified and delivered now: their payment tells them, so a delivery of
-    /// the same charge from elsewhere (launch redelivery finding it unfinished in the store) stays quiet.
-    var paymentsBeingDelivered = Set<UInt64>()
+    /// What this launch has done with each transaction (delivered it, told its refund, ...).
+    var launch = LaunchMarks()
     /// Products whose purchase is in progress in the store now (counted per product): until it returns, a
     /// request-less delivery of that product waits in `heldDeliveries`, since the charge can be listed
     /// unfinished (and found by launch redelivery) before `purchase` returns it to its payment.
     var purchasesInProgress: [String: Int] = [:]
     var heldDeliveries: [StoreTransaction] = []
-    /// Refunds being verified now: the same refund reported twice (at launch, by the store's updates and
-    /// its unfinished list) is checked and told once.
-    var revocationsInFlight = Set<UInt64>()
-    /// Journal rows told to the game as `journalRowUnreadable` in this launch: each is told once.
-    var reportedUnreadableRows = Set<UInt64>()
-    /// Refunds handed to the game whose announcement the journal has not noted yet.
-    var revocationsToNote = Set<UInt64>()
-    /// Refunds queued as `revoked` in this launch: the launch's re-telling of refunds not yet announced and the
-    /// store's report of a new one can meet, and each is told once per launch.
-    var toldRevocations = Set<UInt64>()
 }
 
 /// Runs requests against the backend, off the game's thread, and turns results into journal writes and
@@ -155,9 +142,9 @@ final class StoreWorker: Sendable {
             // Failing, the refund is told again at the next launch: taking back is idempotent per id.
             // Written, then let go: a close meanwhile finds it still to note and writes it before it lets
             // the journal's directory go (writing twice is harmless).
-            guard state.withLock({ $0.revocationsToNote.contains(transactionID) }) else { return }
+            guard state.withLock({ $0.launch.contains(.revocationToNote, transactionID) }) else { return }
             try? journal.markRevocationAnnounced(transactionID)
-            _ = state.withLock { $0.revocationsToNote.remove(transactionID) }
+            state.withLock { $0.launch.remove(.revocationToNote, transactionID) }
         }
     }
 
@@ -194,7 +181,7 @@ final class StoreWorker: Sendable {
     /// Notes the refunds handed to the game that the job loop has not noted yet: close calls it before it
     /// lets the journal's directory go.
     func noteDeliveredRevocations() {
-        let ids = state.withLock { $0.revocationsToNote }
+        let ids = state.withLock { $0.launch.ids(.revocationToNote) }
         for id in ids { try? journal.markRevocationAnnounced(id) }
     }
 
@@ -207,7 +194,7 @@ final class StoreWorker: Sendable {
         guard case .revoked(let transaction) = event else { return }
         state.withLock { state in
             guard state.isOpen else { return }
-            state.revocationsToNote.insert(transaction.id)
+            _ = state.launch.insert(.revocationToNote, transaction.id)
             jobsSink.yield(.revocationAnnounced(transaction.id))
         }
     }
@@ -265,10 +252,10 @@ final class StoreWorker: Sendable {
         var isRevocation = false
         if case .revoked = update {
             guard (try? journal.isRecordedRevoked(transaction.id)) != true,
-                  state.withLock({ $0.revocationsInFlight.insert(transaction.id).inserted }) else { return }
+                  state.withLock({ $0.launch.insert(.revocationInFlight, transaction.id) }) else { return }
             isRevocation = true
         }
-        defer { if isRevocation { _ = state.withLock { $0.revocationsInFlight.remove(transaction.id) } } }
+        defer { if isRevocation { state.withLock { $0.launch.remove(.revocationInFlight, transaction.id) } } }
         guard let verdict = await verifiedStatusChange(update, transaction, attempt: attempt) else { return }
         do {
             if case .revoked = update {
@@ -324,7 +311,7 @@ final class StoreWorker: Sendable {
         case .purchased(let transaction):
             @Sendable func deliverPayment() async {
                 await deliver(transaction, requestID: requestID)
-                _ = state.withLock { $0.paymentsBeingDelivered.remove(transaction.id) }
+                state.withLock { $0.launch.remove(.deliveredByPayment, transaction.id) }
             }
             if verifier == nil {
                 // Nothing to wait for: delivered at once, before any update the purchase caused (an
@@ -347,7 +334,7 @@ final class StoreWorker: Sendable {
     /// not the payment's own charge.
     private func releaseHeldDeliveries(purchasing productID: String, paid: UInt64?) {
         let released: [StoreTransaction] = state.withLock { state in
-            if let paid { state.paymentsBeingDelivered.insert(paid) }
+            if let paid { _ = state.launch.insert(.deliveredByPayment, paid) }
             let remaining = (state.purchasesInProgress[productID] ?? 1) - 1
             state.purchasesInProgress[productID] = remaining > 0 ? remaining : nil
             guard remaining <= 0 else { return [] }
@@ -428,7 +415,7 @@ final class StoreWorker: Sendable {
     /// the game finishes again, while one wrongly marked finished would never be delivered.
     /// Queues `revoked` for `transaction` unless this launch has queued it already.
     private func tellRevocationOnce(_ transaction: StoreTransaction) {
-        if state.withLock({ $0.toldRevocations.insert(transaction.id).inserted }) {
+        if state.withLock({ $0.launch.insert(.revocationTold, transaction.id) }) {
             events.push(.revoked(transaction: transaction))
         }
     }
@@ -491,7 +478,7 @@ final class StoreWorker: Sendable {
     /// Tells the game of each journal row it cannot read, once per launch (launch redelivery and the
     /// entitlement reads may both come across it).
     func reportUnreadable(_ rows: [Journal.UnreadableRow]) {
-        for row in rows where state.withLock({ $0.reportedUnreadableRows.insert(row.transactionID).inserted }) {
+        for row in rows where state.withLock({ $0.launch.insert(.unreadableRowReported, row.transactionID) }) {
             events.push(.journalRowUnreadable(transactionID: row.transactionID, productID: row.productID, error: row.error))
         }
     }
@@ -593,7 +580,7 @@ final class StoreWorker: Sendable {
         if let requestID {
             // A request always ends. A store answers a purchase of something already owned with the
             // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
-            state.withLock { _ = $0.deliveredTransactionIDs.insert(transaction.id) }
+            state.withLock { _ = $0.launch.insert(.delivered, transaction.id) }
             events.push(.purchased(requestID: requestID, transaction: transaction))
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
@@ -602,13 +589,13 @@ final class StoreWorker: Sendable {
 
     private func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {
         let isFirst = state.withLock { state in
-            guard !state.paymentsBeingDelivered.contains(transaction.id) else { return false }
+            guard !state.launch.contains(.deliveredByPayment, transaction.id) else { return false }
             if state.purchasesInProgress[transaction.productID] != nil {
                 // Perhaps the charge of a purchase still in progress: decided once it returns.
                 state.heldDeliveries.append(transaction)
                 return false
             }
-            return state.deliveredTransactionIDs.insert(transaction.id).inserted
+            return state.launch.insert(.delivered, transaction.id)
         }
         if isFirst { events.push(.purchased(requestID: requestID, transaction: transaction)) }
     }
