@@ -171,6 +171,9 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/subsc
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
 "$work/subscription_offers" "$work/offers.storekit" "$work/state-subscription-offers" "$(swift build --show-bin-path)/iosiap-store"
 check "offer codes (the sheet, a code redeemed by the C control and by iosiap-store while the game runs) and win-back offers through the C ABI"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/messages.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/messages"
+"$work/messages" "$work/offers.storekit" "$work/state-messages" "$(swift build --show-bin-path)/iosiap-store"
+check "App Store messages (each kind, display once, from iosiap-store while the game runs, again at the next launch) and storefront changes through the C ABI"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/offers.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/offers"
 apple_offer=$(python3 Tests/python/sign_offer_with_apple_library.py "$catalog" com.example.game \
     com.iosiap.example.club_gold_monthly club_gold_winback)

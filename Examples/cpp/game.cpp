@@ -97,6 +97,17 @@ public:
         std::printf("event: purchase intent %s %s, continuing\n", product.id.c_str(), product.displayPrice.c_str());
         ask(store_.requestPayment(product.id), "buy from the App Store");
     }
+    /** An App Store message (a price increase to agree to, a billing issue, a win-back offer): held back until
+        the game shows it. This game shows it at once; a real one waits for a pause between levels and passes its
+        UIWindowScene * on iOS. */
+    void onStoreKitMessage(const std::string &messageId, int reason) override {
+        std::printf("event: App Store message %s (reason %d), displayed: %d\n", messageId.c_str(), reason,
+                    store_.displayMessage(messageId));
+    }
+    /** Prices differ by storefront: a real game requests its products again. */
+    void onStorefrontChanged(const std::string &storefront) override {
+        std::printf("event: storefront changed to %s\n", storefront.c_str());
+    }
 
 private:
     /** Idempotent by transaction id: a transaction delivered again after a crash grants nothing twice. */

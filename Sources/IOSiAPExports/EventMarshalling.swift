@@ -131,6 +131,13 @@ enum EventMarshalling {
             result.kind = kind(IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE)
             result.product_id = arena.copy(productID)
             fail(error)
+        case .storeKitMessage(let message):
+            result.kind = kind(IOSIAP_EVENT_STOREKIT_MESSAGE)
+            result.message_id = arena.copy(message.id)
+            result.message_reason = message.reason.rawValue
+        case .storefrontChanged(let storefront):
+            result.kind = kind(IOSIAP_EVENT_STOREFRONT_CHANGED)
+            result.storefront = arena.copy(storefront)
         }
         return result
     }

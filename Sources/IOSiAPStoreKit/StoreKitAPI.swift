@@ -7,6 +7,7 @@ import IOSiAPCore
 public protocol StoreKitAPI: Sendable {
     associatedtype Product: StoreKitProduct
     associatedtype Transaction: StoreKitTransaction
+    associatedtype Message: StoreKitMessage
 
     /// `Product.products(for:)`.
     func products(for ids: [String]) async throws(StoreKitFailure) -> [Product]
@@ -50,6 +51,23 @@ public protocol StoreKitAPI: Sendable {
     func purchaseIntents() -> AsyncStream<Product>
     /// `AppTransaction.shared` (iOS 16, macOS 13, tvOS 16, visionOS 1), with StoreKit's verdict.
     func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction>
+    /// `Message.messages` (iOS 16, visionOS 1): the App Store's messages for the user. Listening is what keeps
+    /// StoreKit from showing them at once (Apple's documentation of `Message`). Started once, when the store
+    /// opens; an empty stream where StoreKit has no messages (macOS, tvOS).
+    func messages() -> AsyncStream<Message>
+    /// Whether this platform's StoreKit has messages at all (`Message` is iOS and visionOS only).
+    var hasMessages: Bool { get }
+    /// Starts `message.display(in:)` in the UI context's window scene and returns. Throws when it cannot start:
+    /// `.unsupported` where StoreKit has no messages, no or a wrong UI context.
+    func display(_ message: Message, uiContext: UIContext?) throws(StoreKitFailure)
+    /// `Storefront.updates`: the country code of each new storefront. Started once, when the store opens.
+    func storefrontUpdates() -> AsyncStream<String>
+}
+
+/// The part of StoreKit's `Message` the backend reads; the backend keeps the message itself to display it.
+public protocol StoreKitMessage: Sendable {
+    /// `message.reason`, mapped (a reason this library does not know is `generic`).
+    var reason: StoreMessage.Reason { get }
 }
 
 /// `Product.SubscriptionInfo.Status`: the state, the latest transaction and what its `RenewalInfo` says.

@@ -15,6 +15,9 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let updateStream: AsyncStream<StoreUpdate>
     private let listener: Task<Void, Never>
     private let intentListener: Task<Void, Never>
+    private let messageListener: Task<Void, Never>
+    private let storefrontListener: Task<Void, Never>
+    private let messages: Messages
 
     /// StoreKit's verdicts of this launch, by transaction id, for the core's verifier.
     final class VerificationResults: Sendable {
@@ -35,8 +38,46 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         func outcome(for id: UInt64) -> VerificationOutcome? { outcomes.withLock { $0[id] } }
     }
 
+    /// StoreKit's messages the game has been told of and not shown yet, by the id made for each; and the ids
+    /// already shown, so that a second display is told apart from an id never given.
+    final class Messages: Sendable {
+        private struct State {
+            var nextID = 1
+            var waiting: [String: API.Message] = [:]
+            var displayed = Set<String>()
+        }
+        private let state = Locked(State())
+
+        /// Keeps `message` and returns it as the game is told of it.
+        func keep(_ message: API.Message) -> StoreMessage {
+            let id = state.withLock { state in
+                let id = String(state.nextID)
+                state.nextID += 1
+                state.waiting[id] = message
+                return id
+            }
+            return StoreMessage(id: id, reason: message.reason)
+        }
+
+        /// Runs `show` on message `id` and forgets it once shown; an unknown or shown id throws.
+        func display(_ id: String, _ show: (API.Message) throws(StoreError) -> Void) throws(StoreError) {
+            let found = state.withLock { state -> (message: API.Message?, shown: Bool) in (state.waiting[id], state.displayed.contains(id)) }
+            guard let message = found.message else {
+                if found.shown { throw StoreError(.wrongState, "App Store message \(id) was displayed already") }
+                throw StoreError(.invalidArgument, "no App Store message '\(id)' was delivered to this game")
+            }
+            try show(message)
+            state.withLock { state in
+                state.waiting[id] = nil
+                state.displayed.insert(id)
+            }
+        }
+    }
+
     public init(api: API) {
         self.api = api
+        let messages = Messages()
+        self.messages = messages
         let results = VerificationResults()
         self.results = results
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
@@ -59,11 +100,23 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 sink.yield(.purchaseIntent(Self.product(product)))
             }
         }
+        // Listening to Message.messages from the store's opening is what keeps StoreKit from showing its sheets
+        // over the game: each is kept until the game displays it.
+        let storeKitMessages = api.messages()
+        messageListener = Task.detached {
+            for await message in storeKitMessages { sink.yield(.message(messages.keep(message))) }
+        }
+        let storefronts = api.storefrontUpdates()
+        storefrontListener = Task.detached {
+            for await countryCode in storefronts { sink.yield(.storefrontChanged(countryCode)) }
+        }
     }
 
     deinit {
         listener.cancel()
         intentListener.cancel()
+        messageListener.cancel()
+        storefrontListener.cancel()
     }
 
     /// The verifier to open the `PurchaseStore` with: StoreKit's own verdict on each transaction, so that a
@@ -130,6 +183,17 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// StoreKit's manage subscriptions sheet; what the user changes there arrives through `Transaction.updates`.
     public func showManageSubscriptions(uiContext: UIContext?) async throws(StoreError) {
         do { try await api.showManageSubscriptions(uiContext: uiContext) } catch { throw StoreKitErrorMapping.error(error) }
+    }
+
+    /// Shows a message StoreKit sent and the game was told of; it is forgotten once StoreKit was asked to show
+    /// it, kept when that cannot start (a missing UI context), so that the game may try again.
+    public func displayMessage(id: String, uiContext: UIContext?) throws(StoreError) {
+        guard api.hasMessages else {
+            throw StoreError(.unsupportedPlatform, "StoreKit has no App Store messages on this platform (iOS and visionOS only)")
+        }
+        try messages.display(id) { message throws(StoreError) in
+            do throws(StoreKitFailure) { try api.display(message, uiContext: uiContext) } catch { throw StoreKitErrorMapping.error(error) }
+        }
     }
 
     public func restore() async throws(StoreError) -> [StoreTransaction] {
@@ -225,6 +289,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     public func close() {
         listener.cancel()
         intentListener.cancel()
+        messageListener.cancel()
+        storefrontListener.cancel()
     }
 
     // MARK: - Mapping

@@ -132,6 +132,11 @@ extension StoreControl {
         "manage-subscriptions": .manageSubscriptions, "refund-request": .refundRequest, "offer-code-redeem": .offerCodeRedeem,
     ]
 
+    /// The kinds of App Store message `message` raises, by the name the command and the page use.
+    public static let messageReasons: [String: StoreMessage.Reason] = [
+        "price-increase": .priceIncreaseConsent, "billing-issue": .billingIssue, "win-back": .winBackOffer, "generic": .generic,
+    ]
+
     /// An error code by status number (`-104`) or name (`payment-not-allowed`, `paymentNotAllowed`).
     static func errorCode(_ text: String) throws -> StoreErrorCode {
         if let raw = Int32(text), let code = StoreErrorCode(rawValue: raw) { return code }
@@ -191,6 +196,18 @@ extension StoreControl {
             let product = try values.text("product", "PRODUCT")
             try store.requestPurchaseIntent(productID: product)
             return ControlResult("purchase intent for \(product) sent")
+        },
+        StoreControl("message", [("KIND", "kind"), ("PRODUCT", "product"), ("OFFER?", "offer")],
+                     help: "Raises an App Store message (KIND: price-increase, billing-issue, win-back, generic) about PRODUCT.\n"
+                         + "StoreKit: Message. The game receives it as an event and shows it when it chooses; with no game\n"
+                         + "running it waits for the next one. win-back may name one of PRODUCT's win-back offers (OFFER).\n"
+                         + "`messages` lists them and when the game displayed them.") { store, values in
+            let kind = try values.text("kind", "KIND")
+            guard let reason = messageReasons[kind] else {
+                throw ControlInputError("unknown message kind '\(kind)'; known: \(messageReasons.keys.sorted().joined(separator: ", "))")
+            }
+            let message = try store.sendMessage(reason, productID: try values.text("product", "PRODUCT"), offerID: values.optional("offer"))
+            return ControlResult("\(kind) message \(message.id) about \(message.productID) sent")
         },
         StoreControl("approve", [("PENDING_ID", "pendingId")],
                      help: "Approves a deferred (Ask to Buy) purchase: it is charged and reaches the game.") { store, values in

@@ -36,6 +36,12 @@ final class ScriptedStoreKit: StoreKitAPI {
         var jwsRepresentation: String { "header.payload-of-\(id).signature" }
     }
 
+    struct FakeMessage: StoreKitMessage, Equatable {
+        var reason: StoreMessage.Reason
+        /// Tells this message apart from another with the same reason.
+        var serial: Int
+    }
+
     struct Script {
         var products = [FakeProduct(id: "coins", type: .consumable), FakeProduct(id: "pro", type: .nonConsumable)]
         var productsFailure: StoreKitFailure?
@@ -57,6 +63,11 @@ final class ScriptedStoreKit: StoreKitAPI {
         var storefront: String? = "FRA"
         var statuses: [StoreKitSubscriptionStatus<FakeTransaction>] = []
         var appTransaction: Result<StoreKitVerified<StoreKitAppTransaction>, StoreKitFailure> = .success(.verified(ScriptedStoreKit.sampleAppTransaction))
+        /// The messages StoreKit was asked to display, with their UI contexts, and what asking throws.
+        var displayed: [(message: FakeMessage, uiContext: UIContext?)] = []
+        var displayFailure: StoreKitFailure?
+        /// False plays macOS or tvOS, where StoreKit has no `Message`.
+        var hasMessages = true
         /// The groups whose introductory offer the user had (`isEligibleForIntroOffer(for:)` answers false), and the
         /// groups asked about.
         var introOfferUsedGroups: Set<String> = []
@@ -71,9 +82,33 @@ final class ScriptedStoreKit: StoreKitAPI {
     private let intents: AsyncStream<FakeProduct>
     private let intentSink: AsyncStream<FakeProduct>.Continuation
 
+    private let messageStream: AsyncStream<FakeMessage>
+    private let messageSink: AsyncStream<FakeMessage>.Continuation
+    private let storefronts: AsyncStream<String>
+    private let storefrontSink: AsyncStream<String>.Continuation
+
     init() {
         (stream, sink) = AsyncStream.makeStream()
         (intents, intentSink) = AsyncStream.makeStream()
+        (messageStream, messageSink) = AsyncStream.makeStream()
+        (storefronts, storefrontSink) = AsyncStream.makeStream()
+    }
+
+    /// What `Message.messages` sends next.
+    func sendMessage(_ message: FakeMessage) { messageSink.yield(message) }
+
+    /// What `Storefront.updates` sends next.
+    func sendStorefront(_ countryCode: String) { storefrontSink.yield(countryCode) }
+
+    func messages() -> AsyncStream<FakeMessage> { messageStream }
+    var hasMessages: Bool { script.withLock { $0.hasMessages } }
+    func storefrontUpdates() -> AsyncStream<String> { storefronts }
+
+    func display(_ message: FakeMessage, uiContext: UIContext?) throws(StoreKitFailure) {
+        try script.withLock { script throws(StoreKitFailure) in
+            if let failure = script.displayFailure { throw failure }
+            script.displayed.append((message, uiContext))
+        }
     }
 
     /// A purchase the user starts in the App Store.

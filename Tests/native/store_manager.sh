@@ -66,6 +66,22 @@ expect_status 0 time-rate 0
 expect_status 2 time-rate 7
 expect_status 0 storefront DEU
 expect_status 1 storefront XYZ
+expect_status 0 message price-increase com.iosiap.example.club_gold_monthly
+expect_status 0 message billing-issue com.iosiap.example.club_gold_monthly
+expect_status 0 message win-back com.iosiap.example.club_gold_monthly
+expect_status 1 message win-back com.iosiap.example.club_gold_monthly no_such_offer   # the example's gold has none
+expect_status 1 message price-increase com.iosiap.example.club_gold_monthly club_gold_winback
+expect_status 1 message billing-issue com.iosiap.example.coins_100
+expect_status 1 message billing-issue com.iosiap.example.nope
+expect_status 2 message teleport com.iosiap.example.club_gold_monthly
+expect_status 2 message price-increase
+run messages | grep -Eq "^1 +price-increase +com.iosiap.example.club_gold_monthly +[0-9T:Z-]+ +waiting" || fail "messages table: $(run messages)"
+ok
+[ "$(run messages | grep -c waiting)" = 3 ] || fail "three messages should wait: $(run messages)"
+ok
+run help >"$work/help.txt"   # read whole: grep -q stops reading early, and pipefail would see the writer's SIGPIPE
+grep -q "^  message KIND PRODUCT \[OFFER\]" "$work/help.txt" && grep -q "^  messages" "$work/help.txt" || fail "help lacks the message commands"
+ok
 expect_status 0 locale de_DE
 run products | grep -q "0,99" && ok
 expect_status 0 buy com.iosiap.example.club_gold_monthly
@@ -134,9 +150,12 @@ started=$(date +%s.%N)
 "$store_bin" --state "$live" buy com.iosiap.example.coins_100 2 >/dev/null
 "$store_bin" --state "$live" refund 2 >/dev/null
 "$store_bin" --state "$live" intent com.iosiap.example.coins_100 >/dev/null
+"$store_bin" --state "$live" message billing-issue com.iosiap.example.club_gold_monthly >/dev/null
+"$store_bin" --state "$live" storefront JPN >/dev/null
 for _ in $(seq 30); do
     grep -q "event: revoked com.iosiap.example.pro_upgrade" "$work/game.out" && grep -q "grant: +200 coins, balance 400" "$work/game.out" \
-        && grep -q "grant: +100 coins, balance 500" "$work/game.out" && break
+        && grep -q "grant: +100 coins, balance 500" "$work/game.out" && grep -q "event: storefront changed to JPN" "$work/game.out" \
+        && grep -q "event: App Store message" "$work/game.out" && break
     sleep 0.1
 done
 elapsed=$(python3 -c "import time; print(round(time.time() - $started, 2))")
@@ -144,6 +163,10 @@ grep -q "event: revoked com.iosiap.example.pro_upgrade" "$work/game.out" || fail
 grep -q "grant: +200 coins, balance 400" "$work/game.out" || fail "the running game did not receive the purchase: $(cat "$work/game.out")"
 grep -q "event: purchase intent com.iosiap.example.coins_100" "$work/game.out" || fail "the running game did not receive the intent"
 grep -q "grant: +100 coins, balance 500" "$work/game.out" || fail "the game did not complete the App Store purchase: $(cat "$work/game.out")"
+grep -q "event: App Store message 1 (reason 2), displayed: 0" "$work/game.out" || fail "the running game did not receive the message"
+grep -q "event: storefront changed to JPN" "$work/game.out" || fail "the running game did not hear of the storefront change"
+[ "$(grep -c "event: storefront changed" "$work/game.out")" = 1 ] || fail "the storefront change was told more than once"
+"$store_bin" --state "$live" messages | grep -Eq "^1 +billing-issue .* [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z$" || fail "the display was not recorded"
 python3 -c "import sys; sys.exit(0 if $elapsed < 3 else 1)" || fail "the game heard after $elapsed s"
 kill "$game_pid" 2>/dev/null || true
 wait "$game_pid" 2>/dev/null || true

@@ -67,6 +67,13 @@ let commands: [Command] = [
             [String($0.id), String($0.transactionId), $0.productId, $0.state, $0.requestDate, $0.resolutionDate]
         })
     },
+    Command(name: "messages", arguments: "", help: "Lists the App Store messages raised (message) and when the game displayed them.") { store, _, out in
+        let kinds = Dictionary(uniqueKeysWithValues: StoreControl.messageReasons.map { ($0.value, $0.key) })
+        let date = { (date: Date) in ISO8601DateFormatter().string(from: date) }
+        out.table(["id", "kind", "product", "offer", "raised", "displayed"], try store.messages().map {
+            [String($0.id), kinds[$0.reason] ?? "\($0.reason)", $0.productID, $0.offerID ?? "", date($0.created), $0.displayed.map(date) ?? "waiting"]
+        })
+    },
     Command(name: "settings", arguments: "", help: "Shows the settings in force.") { store, _, out in
         out.table(["setting", "value"], try StoreSnapshot(store).settings)
     },

@@ -20,6 +20,10 @@ public enum StoreUpdate: Sendable, Equatable {
     case expired(StoreTransaction)
     /// A purchase started outside the game, in the App Store (StoreKit: `PurchaseIntent`).
     case purchaseIntent(StoreProduct)
+    /// The App Store has a message for the user, kept until the game shows it (StoreKit: `Message.messages`).
+    case message(StoreMessage)
+    /// The user's storefront changed, ISO 3166-1 alpha-3 (StoreKit: `Storefront.updates`).
+    case storefrontChanged(String)
 }
 
 /// A store the core can drive: the local App Store everywhere, StoreKit 2 on Apple platforms.
@@ -56,6 +60,11 @@ public protocol StoreBackend: Sendable {
     /// `AppStore.showManageSubscriptions(in:)`) and returns once it closes; what the user changed there arrives
     /// through `updates()`. Throws when the sheet cannot be shown.
     func showManageSubscriptions(uiContext: UIContext?) async throws(StoreError)
+
+    /// Shows the message with this id, one `updates()` delivered and not shown yet, near `uiContext` (StoreKit 2:
+    /// `message.display(in:)`). Throws `invalidArgument` for an id it never delivered, `wrongState` for one
+    /// already shown.
+    func displayMessage(id: String, uiContext: UIContext?) throws(StoreError)
 
     /// Whether this user may make payments at all.
     var canMakePayments: Bool { get }

@@ -51,6 +51,10 @@ extension StoreEvent: CustomStringConvertible {
             return "purchase intent \(product.id) \(product.displayPrice) (started in the App Store)"
         case .journalRowUnreadable(let transactionID, let productID, let error):
             return "journal row unreadable: transaction \(transactionID) of \(productID) (kept, not delivered): \(error)"
+        case .storeKitMessage(let message):
+            return "App Store message \(message.id): \(message.reason) (shown when the game displays it)"
+        case .storefrontChanged(let storefront):
+            return "storefront changed to \(storefront)"
         }
     }
 }

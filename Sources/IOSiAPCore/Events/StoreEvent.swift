@@ -8,7 +8,8 @@
 /// - refund request: `refundRequestFinished`.
 ///
 /// Events without a request (`requestID == nil`) come from the store itself: an Ask to Buy approval or
-/// decline, a transaction left unfinished by an earlier launch, a refund, a journal row that cannot be read.
+/// decline, a transaction left unfinished by an earlier launch, a refund, a journal row that cannot be read,
+/// an App Store message, a storefront change.
 public enum StoreEvent: Sendable, Equatable {
     /// The products found and the ids the store does not know.
     case productsReceived(requestID: RequestID, products: [StoreProduct], invalidProductIDs: [String])
@@ -56,6 +57,13 @@ public enum StoreEvent: Sendable, Equatable {
     /// The manage subscriptions sheet closed, or could not be shown (`error`): refresh what the game shows. What
     /// the user changed there arrives as its own events (an `expired` later, a plan change as `purchased`).
     case manageSubscriptionsClosed(error: StoreError?)
+    /// The App Store has a message for the user (a price increase to agree to, a billing issue, a win-back
+    /// offer), held back so that nothing covers the game: show it when it suits the game with
+    /// `PurchaseStore.displayMessage(id:uiContext:)`, or ignore it (StoreKit offers it again at a later launch).
+    case storeKitMessage(message: StoreMessage)
+    /// The user's App Store storefront changed (ISO 3166-1 alpha-3): prices and availability may differ, so
+    /// request the products again.
+    case storefrontChanged(storefront: String)
 
     /// The request this event answers, if any.
     public var requestID: RequestID? {
@@ -70,7 +78,7 @@ public enum StoreEvent: Sendable, Equatable {
             id
         case .purchased(let id, _), .granted(let id, _, _), .verificationFailed(let id, _, _):
             id
-        case .declined, .revoked, .expired, .purchaseIntent, .journalRowUnreadable:
+        case .declined, .revoked, .expired, .purchaseIntent, .journalRowUnreadable, .storeKitMessage, .storefrontChanged:
             nil
         }
     }
@@ -86,7 +94,8 @@ public enum StoreEvent: Sendable, Equatable {
             true
         case .verificationFailed(let id, _, _):
             id != nil
-        case .purchasing, .restored, .declined, .revoked, .expired, .purchaseIntent, .journalRowUnreadable:
+        case .purchasing, .restored, .declined, .revoked, .expired, .purchaseIntent, .journalRowUnreadable,
+             .storeKitMessage, .storefrontChanged:
             false
         }
     }

@@ -305,6 +305,16 @@ public final class PurchaseStore: Sendable {
         _ = try submit { _ in .manageSubscriptions(uiContext) }
     }
 
+    /// Shows the App Store message `id` (from a `storeKitMessage` event) near the game's window scene
+    /// (`uiContext`; StoreKit: `message.display(in:)`, iOS and visionOS only). It returns once the sheet is asked
+    /// for. Throws `invalidArgument` for an id this store never delivered, `wrongState` for one already shown,
+    /// `unsupportedPlatform` where StoreKit has no messages or without a UI context on StoreKit. The local store
+    /// records the display (`LocalStore.messages()`, `iosiap-store messages`). C: `iosiap_display_message`.
+    public func displayMessage(id: String, uiContext: UIContext? = nil) throws(StoreError) {
+        try ensureOpen()
+        try worker.backend.displayMessage(id: id, uiContext: uiContext)
+    }
+
     /// Whether the store is open.
     public var isOpen: Bool { worker.state.withLock { $0.isOpen } }
 

@@ -233,6 +233,10 @@ final class StoreWorker: Sendable {
             // Loaded, so that the game can pay for it at once.
             state.withLock { $0.products[product.id] = product }
             events.push(.purchaseIntent(product: product))
+        case .message(let message):
+            events.push(.storeKitMessage(message: message))
+        case .storefrontChanged(let storefront):
+            events.push(.storefrontChanged(storefront: storefront))
         case .expired, .revoked:
             await applyStatusChange(update)
         }
@@ -245,7 +249,7 @@ final class StoreWorker: Sendable {
         let transaction: StoreTransaction
         switch update {
         case .revoked(let changed), .expired(let changed): transaction = changed
-        case .purchased, .declined, .purchaseIntent: return
+        case .purchased, .declined, .purchaseIntent, .message, .storefrontChanged: return
         }
         // A refund the journal has recorded already was told before (a store reports refunds again at launch),
         // and one being checked now is told by that check.

@@ -227,6 +227,7 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     /// a game last opened the directory with) and start watching time and other processes' writes.
     public func updates() -> AsyncStream<StoreUpdate> {
         clockwork.handsOutPurchaseIntents.withLock { $0 = true }
+        clockwork.rememberStorefront()
         // Best effort: the transaction manager can also be told the catalog (--catalog).
         try? setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
         try? setOverride(LocalStoreSettings.Key.bundleID, bundleID)
@@ -300,13 +301,23 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         try setOverride(LocalStoreSettings.Key.purchaseDialog, response.rawValue)
     }
 
-    /// Changes the storefront (SKTestSession `storefront`): prices use its currency from the next request.
+    /// Changes the storefront (SKTestSession `storefront`): prices use its currency from the next request. A game
+    /// running on this state directory receives `storefrontChanged` when it differs from the one in force (from
+    /// another process, such as `iosiap-store storefront`, within a second).
     public func setStorefront(_ code: String) throws(StoreError) {
+        let storefront = try Self.knownStorefront(code)
+        try state.withLock { state throws(StoreError) in
+            try state.setOverride(LocalStoreSettings.Key.storefront, storefront.code)
+            try clockwork.tellStorefrontChange(in: state)
+        }
+    }
+
+    private static func knownStorefront(_ code: String) throws(StoreError) -> Storefront {
         guard let storefront = Storefront(code: code) else {
             throw StoreError(.invalidArgument,
                              "unknown storefront '\(code)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
         }
-        try setOverride(LocalStoreSettings.Key.storefront, storefront.code)
+        return storefront
     }
 
     /// Changes the locale titles and prices are shown in (SKTestSession `locale`).
@@ -323,9 +334,14 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         if let locale { try setLocale(locale) } else { try setOverride(LocalStoreSettings.Key.locale, nil) }
     }
 
-    /// The storefront override, or the catalog's (`nil`), for a store being opened.
+    /// The storefront override, or the catalog's (`nil`), for a store being opened: the game opens with it, so
+    /// it is not told as a change.
     func setStorefrontOverride(_ code: String?) throws(StoreError) {
-        if let code { try setStorefront(code) } else { try setOverride(LocalStoreSettings.Key.storefront, nil) }
+        let storefront = try code.map(Self.knownStorefront)
+        try state.withLock { state throws(StoreError) in
+            try state.setOverride(LocalStoreSettings.Key.storefront, storefront?.code)
+            try clockwork.rememberStorefront(in: state)
+        }
     }
 
     /// Sets how fast subscription time runs (SKTestSession `timeRate`).
@@ -658,6 +674,51 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         }
         try state.withLock { state throws(StoreError) in try state.addPurchaseIntent(productID, at: now()) }
         try advanceTime()
+    }
+
+    // MARK: - App Store messages
+
+    /// Raises an App Store message about subscription `productID` (StoreKit: a `Message` with that reason): the
+    /// game running on this state directory receives `storeKitMessage` within a second, or else the next game to
+    /// open it; it waits, and comes again at each launch, until the game displays it. A win-back offer message
+    /// may name one of the product's win-back offers. `iosiap-store message`.
+    @discardableResult
+    public func sendMessage(_ reason: StoreMessage.Reason, productID: String, offerID: String? = nil) throws(StoreError) -> LocalStoreMessage {
+        guard let item = catalog.product(id: productID) else {
+            throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
+        }
+        if reason != .generic, item.subscription == nil {
+            throw StoreError(.invalidArgument, "'\(productID)' is not an auto-renewable subscription: a \(reason) message is about one")
+        }
+        if let offerID {
+            guard reason == .winBackOffer else { throw StoreError(.invalidArgument, "only a win-back offer message names an offer") }
+            guard item.subscription?.winBackOffers.contains(where: { $0.terms.id == offerID }) == true else {
+                throw StoreError(.invalidOfferIdentifier, "'\(productID)' has no win-back offer '\(offerID)'")
+            }
+        }
+        let id = try state.withLock { state throws(StoreError) in
+            try state.addMessage(reason, productID: productID, offerID: offerID, at: now())
+        }
+        try advanceTime()
+        guard let message = try messages().first(where: { $0.id == id }) else {
+            throw StoreError(.storageFailure, "message \(id) vanished right after it was written")
+        }
+        return message
+    }
+
+    /// Every App Store message raised, oldest first, with when the game displayed it.
+    public func messages() throws(StoreError) -> [LocalStoreMessage] {
+        try state.withLock { state throws(StoreError) in try state.messages() }
+    }
+
+    /// Records that the game displayed message `id` (the local store shows nothing); a message must have been
+    /// delivered to this game and not displayed yet.
+    public func displayMessage(id: String, uiContext: UIContext?) throws(StoreError) {
+        guard let number = Int64(id), clockwork.toldMessages.withLock({ $0.contains(number) }) else {
+            throw StoreError(.invalidArgument, "no App Store message '\(id)' was delivered to this game")
+        }
+        let displayed = try state.withLock { state throws(StoreError) in try state.markMessageDisplayed(number, at: now()) }
+        guard displayed else { throw StoreError(.wrongState, "App Store message \(id) was displayed already") }
     }
 
     /// One line of the store's history, for the transaction manager.

@@ -90,6 +90,17 @@ package enum LocalStoreStateMigrations {
         """
         ALTER TABLE transactions ADD COLUMN expiration_intent INTEGER;
         """,
+        // 11: App Store messages (iosiap-store message) waiting for the game to show them, and when it did.
+        """
+        CREATE TABLE store_messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            reason INTEGER NOT NULL,
+            product_id TEXT NOT NULL,
+            offer_id TEXT,
+            created REAL NOT NULL,
+            displayed REAL
+        );
+        """,
         // 12: subscription renewal date extensions (App Store Server API): each subscription's, by the request
         // identifier that made it (a repeated request answers the first result; two a year at most), and the
         // requests to extend every active subscriber of a product, with their counts. The index on ends finds

@@ -12,9 +12,9 @@
 // The check cannot set `os(tvOS)` or `os(visionOS)` on Linux, so the platform branches below also honour the
 // IOSIAP_STOREKIT_CHECK_<PLATFORM> condition the check sets; nothing else defines it.
 //
-// Inside `LiveStoreKit` the bare names `Product` and `Transaction` are `StoreKitAPI`'s associated types
-// (`LiveProduct`, `LiveTransaction`), so StoreKit's types are always written `StoreKit.Product` and
-// `StoreKit.Transaction` in this file.
+// Inside `LiveStoreKit` the bare names `Product`, `Transaction` and `Message` are `StoreKitAPI`'s associated types
+// (`LiveProduct`, `LiveTransaction`, `LiveMessage`), so StoreKit's types are always written `StoreKit.Product`,
+// `StoreKit.Transaction` and `StoreKit.Message` in this file.
 #if canImport(StoreKit)
 import Foundation
 import IOSiAPCore
@@ -284,6 +284,57 @@ public struct LiveStoreKit: StoreKitAPI {
         #endif
     }
 
+    public func messages() -> AsyncStream<LiveMessage> {
+        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+        AsyncStream { $0.finish() }  // Message is unavailable here: StoreKit sends no messages
+        #else
+        AsyncStream { continuation in
+            let listener = Task {
+                for await message in StoreKit.Message.messages { continuation.yield(LiveMessage(message: message)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in listener.cancel() }
+        }
+        #endif
+    }
+
+    public var hasMessages: Bool {
+        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+        false
+        #else
+        true
+        #endif
+    }
+
+    public func display(_ message: LiveMessage, uiContext: UIContext?) throws(StoreKitFailure) {
+        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+        switch message {}  // no message exists here to display
+        #else
+        guard let uiContext else {
+            throw .uiContextRequired("an App Store message needs the game's UIWindowScene as its UI context")
+        }
+        let object = Unmanaged<AnyObject>.fromOpaque(uiContext.pointer).takeUnretainedValue()
+        guard let scene = object as? UIWindowScene else {
+            throw .invalidUIContext("an App Store message's UI context is not a UIWindowScene")
+        }
+        // UI: on the main actor, not awaited by the caller (the game's thread must not block on it). What the
+        // user does in the sheet is StoreKit's business (a consent, a fixed payment, a redeemed offer arrives
+        // as transaction updates).
+        let storeKitMessage = message.message
+        Task { @MainActor in try? storeKitMessage.display(in: scene) }
+        #endif
+    }
+
+    public func storefrontUpdates() -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let listener = Task {
+                for await storefront in Storefront.updates { continuation.yield(storefront.countryCode) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in listener.cancel() }
+        }
+    }
+
     private static func verified(_ result: VerificationResult<StoreKit.Transaction>) -> StoreKitVerified<LiveTransaction> {
         switch result {
         case .verified(let transaction):
@@ -422,6 +473,31 @@ public struct LiveProduct: StoreKitProduct {
         return period.value > 0 ? SubscriptionPeriod(value: period.value, unit: unit) : nil  // its init traps on 0
     }
 }
+
+#if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+/// No StoreKit `Message` exists on macOS and tvOS: a type without values.
+public enum LiveMessage: StoreKitMessage {
+    public var reason: StoreMessage.Reason {
+        switch self {}
+    }
+}
+#else
+/// A StoreKit `Message` as `StoreKitMessage`, kept to be displayed.
+public struct LiveMessage: StoreKitMessage {
+    let message: StoreKit.Message
+
+    /// Its reason; `billingIssue` is iOS 16.4 and `winBackOffer` iOS 18 / visionOS 2, within the deployment
+    /// targets. A reason added later is `generic`.
+    public var reason: StoreMessage.Reason {
+        switch message.reason {
+        case .priceIncreaseConsent: .priceIncreaseConsent
+        case .billingIssue: .billingIssue
+        case .winBackOffer: .winBackOffer
+        default: .generic
+        }
+    }
+}
+#endif
 
 /// A StoreKit `Transaction` and its signed JWS as `StoreKitTransaction`.
 public struct LiveTransaction: StoreKitTransaction {

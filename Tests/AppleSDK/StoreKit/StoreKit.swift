@@ -631,6 +631,19 @@ public struct Storefront: Identifiable, Sendable {
     public typealias ID = String
 }
 
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+extension Storefront {
+    public struct Storefronts: AsyncSequence, Sendable {
+        public typealias Element = Storefront
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            public mutating func next() async -> Storefront? { fatalError() }
+        }
+        public func makeAsyncIterator() -> Storefront.Storefronts.AsyncIterator { fatalError() }
+    }
+
+    public static var updates: Storefront.Storefronts { fatalError() }
+}
+
 // MARK: - AppStore
 
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
@@ -740,4 +753,74 @@ extension PurchaseIntent {
     }
 
     public static var intents: PurchaseIntent.PurchaseIntents { fatalError() }
+}
+
+// MARK: - Message (iOS and visionOS only: unavailable on macOS, tvOS and watchOS)
+
+#if IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+@available(*, unavailable)
+#endif
+@available(iOS 16.0, macCatalyst 16.0, visionOS 1.0, *)
+@available(macOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+public struct Message: Sendable {
+    public let reason: Message.Reason
+    @available(iOS 16.0, macCatalyst 16.0, visionOS 1.0, *)
+    @available(macOS, unavailable)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
+    public struct Reason: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { fatalError() }
+        public static let generic: Message.Reason = unimplemented()
+        public static let priceIncreaseConsent: Message.Reason = unimplemented()
+        @available(iOS 16.4, macCatalyst 16.4, visionOS 1.0, *)
+        @available(macOS, unavailable)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
+        public static let billingIssue: Message.Reason = unimplemented()
+        @available(iOS 18.0, macCatalyst 18.0, visionOS 2.0, *)
+        @available(macOS, unavailable)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
+        public static let winBackOffer: Message.Reason = unimplemented()
+        @available(iOS 16.0, visionOS 1.0, macCatalyst 16.0, *)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
+        @available(macOS, unavailable)
+        public typealias RawValue = Int
+    }
+}
+
+#if !IOSIAP_STOREKIT_CHECK_MACOS
+#if IOSIAP_STOREKIT_CHECK_TVOS
+@available(*, unavailable)
+#endif
+@available(iOS 16.0, macCatalyst 16.0, visionOS 1.0, *)
+@available(macOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+extension Message {
+    @MainActor public func display(in scene: UIWindowScene) throws { fatalError() }
+}
+#endif
+
+#if IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
+@available(*, unavailable)
+#endif
+@available(iOS 16.0, macCatalyst 16.0, visionOS 1.0, *)
+@available(macOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+extension Message {
+    public struct Messages: AsyncSequence, Sendable {
+        public typealias Element = Message
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            public mutating func next() async -> Message.Messages.Element? { fatalError() }
+        }
+        public func makeAsyncIterator() -> Message.Messages.AsyncIterator { fatalError() }
+    }
+
+    public static var messages: Message.Messages { fatalError() }
 }

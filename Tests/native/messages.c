@@ -1,0 +1,133 @@
+/*
+ * App Store messages and storefront changes through the C ABI with the local store (on the catalog with win-back
+ * offers that test-native.sh makes): each kind of message raised by the C control reaches the game as
+ * STOREKIT_MESSAGE with its reason and an id; display records it once; unknown ids and bad input are refused;
+ * a message raised by `iosiap-store message` while the game runs reaches it, and one never displayed comes again
+ * at the next launch. The storefront set by the C control and by `iosiap-store storefront` reaches the game as
+ * STOREFRONT_CHANGED, once; setting the same one again tells nothing.
+ * usage: messages CATALOG STATE_DIRECTORY IOSIAP_STORE
+ */
+#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#include <iosiap/iosiap.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+#include "wait_for.h"
+
+static const char *gold = "com.iosiap.example.club_gold_monthly";
+static char last_message_id[64];
+static int last_reason = -1;
+static char last_storefront[8];
+
+static void on_event(const iosiap_event *event, void *user_data) {
+    (void)user_data;
+    count_event(event);
+    if (event->kind == IOSIAP_EVENT_STOREKIT_MESSAGE && event->size > offsetof(iosiap_event, message_reason)) {
+        snprintf(last_message_id, sizeof last_message_id, "%s", event->message_id ? event->message_id : "");
+        last_reason = event->message_reason;
+    }
+    if (event->kind == IOSIAP_EVENT_STOREFRONT_CHANGED && event->size > offsetof(iosiap_event, storefront)) {
+        snprintf(last_storefront, sizeof last_storefront, "%s", event->storefront ? event->storefront : "");
+    }
+}
+
+/* Polls for `ms` milliseconds; 1 if no event of `kind` arrived meanwhile. */
+static int quiet(iosiap_store *store, int kind, int ms) {
+    struct timespec pause = {0, 5 * 1000 * 1000};
+    int before = count_kind[kind], waited;
+    for (waited = 0; waited < ms; waited += 5) {
+        iosiap_poll(store, 0);
+        nanosleep(&pause, NULL);
+    }
+    return count_kind[kind] == before;
+}
+
+static iosiap_store *open_store(const char *catalog, const char *state) {
+    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+    iosiap_store *store = NULL;
+    options.catalog_path = catalog;
+    options.state_directory = state;
+    callbacks.on_event = on_event;
+    EXPECT(iosiap_store_open_local(&store, &options, &callbacks) == IOSIAP_OK);
+    return store;
+}
+
+static int run(const char *tool, const char *state, const char *catalog, const char *arguments) {
+    char command[4096];
+    snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' %s >/dev/null", tool, state, catalog, arguments);
+    return system(command);
+}
+
+int main(int argc, char **argv) {
+    iosiap_store *store;
+    int game_scene = 0; /* stands for the game's UIWindowScene: the local store never dereferences it */
+    char price_increase[64], command[512];
+    int again;
+
+    if (argc != 4) return 2;
+    store = open_store(argv[1], argv[2]);
+
+    /* Each kind reaches the game with its reason; nothing is shown until the game displays it. */
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_PRICE_INCREASE, gold, NULL) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_STOREKIT_MESSAGE) && last_reason == IOSIAP_MESSAGE_REASON_PRICE_INCREASE);
+    EXPECT(last_message_id[0] != '\0');
+    snprintf(price_increase, sizeof price_increase, "%s", last_message_id);
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_BILLING_ISSUE, gold, NULL) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_STOREKIT_MESSAGE) && last_reason == IOSIAP_MESSAGE_REASON_BILLING_ISSUE);
+    EXPECT(strcmp(last_message_id, price_increase) != 0);
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER, gold, "gold_half_price_back") == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_STOREKIT_MESSAGE) && last_reason == IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER);
+
+    /* Displayed once; a second display, an id never delivered and NULL are refused. */
+    EXPECT(iosiap_display_message(store, price_increase, &game_scene) == IOSIAP_OK);
+    EXPECT(iosiap_display_message(store, price_increase, &game_scene) == IOSIAP_E_WRONG_STATE);
+    EXPECT(iosiap_display_message(store, "999999", &game_scene) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_display_message(store, NULL, &game_scene) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_display_message(NULL, price_increase, &game_scene) == IOSIAP_E_INVALID_ARGUMENT);
+
+    /* Bad input is refused and raises nothing. */
+    EXPECT(iosiap_local_send_message(store, 4, gold, NULL) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_local_send_message(store, -1, gold, NULL) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_BILLING_ISSUE, "com.iosiap.example.nope", NULL)
+           == IOSIAP_E_UNKNOWN_PRODUCT);
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_BILLING_ISSUE, "com.iosiap.example.coins_100", NULL)
+           == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER, gold, "no_such_offer")
+           == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER);
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_PRICE_INCREASE, gold, "gold_half_price_back")
+           == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_GENERIC, NULL, NULL) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(quiet(store, IOSIAP_EVENT_STOREKIT_MESSAGE, 400));
+
+    /* QA raises one with iosiap-store, another process, while the game runs. */
+    snprintf(command, sizeof command, "message billing-issue %s", gold);
+    EXPECT(run(argv[3], argv[2], argv[1], command) == 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_STOREKIT_MESSAGE) && last_reason == IOSIAP_MESSAGE_REASON_BILLING_ISSUE);
+
+    /* The storefront: set here, then by iosiap-store; each change is told once, the same value not at all. */
+    EXPECT(iosiap_local_set_storefront(store, "DEU") == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_STOREFRONT_CHANGED) && strcmp(last_storefront, "DEU") == 0);
+    EXPECT(iosiap_local_set_storefront(store, "DEU") == IOSIAP_OK);
+    EXPECT(iosiap_local_set_storefront(store, "NOPE") == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(quiet(store, IOSIAP_EVENT_STOREFRONT_CHANGED, 600));
+    EXPECT(run(argv[3], argv[2], argv[1], "storefront JPN") == 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_STOREFRONT_CHANGED) && strcmp(last_storefront, "JPN") == 0);
+    EXPECT(quiet(store, IOSIAP_EVENT_STOREFRONT_CHANGED, 600) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 2);
+    iosiap_store_close(store);
+
+    /* The next launch: the three messages never displayed come again; the one displayed does not. */
+    store = open_store(argv[1], argv[2]);
+    again = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE];
+    EXPECT(wait_for(store, IOSIAP_EVENT_STOREKIT_MESSAGE));
+    EXPECT(quiet(store, IOSIAP_EVENT_STOREKIT_MESSAGE, 600) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + 3);
+    EXPECT(iosiap_display_message(store, last_message_id, &game_scene) == IOSIAP_OK);
+    EXPECT(iosiap_display_message(store, price_increase, &game_scene) == IOSIAP_E_INVALID_ARGUMENT);
+    iosiap_store_close(store);
+
+    printf("messages: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
