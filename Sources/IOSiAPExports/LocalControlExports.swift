@@ -27,6 +27,15 @@ public func iosiap_local_set_ask_to_buy(_ store: OpaquePointer?, _ enabled: CInt
     withLocalStore(store) { local throws(StoreError) in try local.setAskToBuyEnabled(enabled != 0) }
 }
 
+@c(iosiap_local_set_notification_url)
+public func iosiap_local_set_notification_url(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        let text = try CStringInput.optional(url, "url", maximumLength: 2048)
+        try localStore(store).setNotificationURL(text)
+        return IOSIAP_OK.rawValue
+    }
+}
+
 @c(iosiap_local_pending_purchases)
 public func iosiap_local_pending_purchases(_ store: OpaquePointer?, _ visit: iosiap_pending_callback?,
                                            _ userData: UnsafeMutableRawPointer?) -> CInt {

@@ -35,6 +35,11 @@ public func iosiap_local_set_ask_to_buy(_ store: OpaquePointer?, _ enabled: CInt
     unavailable("iosiap_local_set_ask_to_buy")
 }
 
+@c(iosiap_local_set_notification_url)
+public func iosiap_local_set_notification_url(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> CInt {
+    unavailable("iosiap_local_set_notification_url")
+}
+
 @c(iosiap_local_pending_purchases)
 public func iosiap_local_pending_purchases(_ store: OpaquePointer?, _ visit: iosiap_pending_callback?,
                                            _ userData: UnsafeMutableRawPointer?) -> CInt {

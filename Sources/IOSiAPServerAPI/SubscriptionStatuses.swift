@@ -1,22 +1,11 @@
 import Foundation
 import IOSiAPCore
-import IOSiAPSignedData
+import IOSiAPLocalStore
 
 /// Get All Subscription Statuses (developer.apple.com/documentation/appstoreserverapi/get-all-subscription-statuses):
 /// for each subscription group, the newest transaction of each subscription in it (one per original
 /// transaction id) with its status and signed renewal info.
 enum SubscriptionStatuses {
-    /// Apple's `status`: 1 active, 2 expired, 3 in billing retry, 4 in the billing grace period, 5 revoked.
-    static func status(of latest: StoreTransaction, at now: Date) -> Int {
-        if latest.isRevoked { return 5 }
-        if (latest.expirationDate ?? .distantPast) > now { return 1 }
-        if (latest.gracePeriodExpirationDate ?? .distantPast) > now { return 4 }
-        // Billing retry is what the store last signed into the renewal info (the store's own signature: read,
-        // not verified, to learn a state it wrote).
-        let renewal = latest.signedRenewalInfo.flatMap { try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self) }
-        return renewal?.isInBillingRetryPeriod == true ? 3 : 2
-    }
-
     static func response(_ transactions: [StoreTransaction], wanted: Set<Int>, bundleID: String,
                          environment: StoreEnvironment, at now: Date) -> StatusResponse {
         var latest: [UInt64: StoreTransaction] = [:]
@@ -26,7 +15,7 @@ enum SubscriptionStatuses {
         }
         var groups: [String: [LastTransactionsItem]] = [:]
         for transaction in latest.values.sorted(by: { $0.originalID < $1.originalID }) {
-            let status = status(of: transaction, at: now)
+            let status = SubscriptionStatusValue.of(transaction, at: now)
             guard wanted.isEmpty || wanted.contains(status) else { continue }
             groups[transaction.subscriptionGroupID ?? "", default: []].append(LastTransactionsItem(
                 status: status, originalTransactionId: String(transaction.originalID),

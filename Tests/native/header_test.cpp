@@ -33,9 +33,6 @@ int main() {
         moved.localRedeemOfferCode("p", "c") == IOSIAP_OK) return 1;
     // Nor a refund request or the manage subscriptions sheet.
     if (moved.beginRefundRequest(1) == IOSIAP_OK || moved.showManageSubscriptions() == IOSIAP_OK) return 1;
-    // Nor shows an App Store message or raises one.
-    if (moved.displayMessage("1") == IOSIAP_OK || moved.localSendMessage(IOSIAP_MESSAGE_REASON_BILLING_ISSUE, "p") == IOSIAP_OK)
-        return 1;
     // Nor answers what it knows about the user, nor plays Family Sharing.
     iosiap::SubscriptionStatus status;
     std::string storefront;
@@ -43,5 +40,7 @@ int main() {
         moved.isEligibleForIntroOffer("g") || !moved.transactionHistory().empty() || moved.localBuyFamilyShared("p") == IOSIAP_OK ||
         moved.localStopFamilySharing(1) == IOSIAP_OK)
         return 1;
+    // Nor takes a notification URL.
+    if (moved.localSetNotificationUrl("http://127.0.0.1:1/n") == IOSIAP_OK) return 1;
     return moved.isOpen() ? 1 : 0;
 }

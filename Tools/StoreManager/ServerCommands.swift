@@ -38,17 +38,14 @@ let serverAPICommands: [Command] = [
         let history: @Sendable () throws(StoreError) -> [ServerAPITransaction] = { () throws(StoreError) in
             try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
         }
-        // Notifications go to the URL set by `notifications url`, signed by the store's own chain; what the
-        // game and the other commands do is followed from here, off their paths.
-        let chain = try LocalStoreSigningChain.load(in: directory)
-        let notifications = ServerNotifications(url: { NotificationSettings.url(in: directory) },
-                                                sign: { payload throws(StoreError) in try chain.sign(json: payload) })
-        let watcher = notifications.watch(bundleID: store.bundleID, environment: store.environment,
-                                          transactions: { () throws(StoreError) in try history().map(\.transaction) })
+        // Notifications: this process sends the state directory's outbox too (with a game running, whichever
+        // leases a notification first sends it), and records what changes while no game runs.
+        try store.startNotificationSender()
+        let notifications = ServerNotifications(store: store)
         let api = ServerAPI(bundleID: store.bundleID, environment: store.environment,
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                             transactions: history, notifications: notifications,
-                            extensions: store, pages: store)
+                            extensions: store)
         // One port: /inApps/... is the Server API (bearer tokens), the rest the page (its own per-run token).
         let page = TransactionManagerPage(store: store, listenAddress: address)
         let server = try ServerAPIHTTPServer(address: address, port: port, handler: TransactionManagerPage.route(api: api, page: page))
@@ -63,19 +60,29 @@ let serverAPICommands: [Command] = [
         FileHandle.standardOutput.write(Data(("App Store Server API for \(store.bundleID) on http://\(address):\(server.port)\n"
             + "Transaction manager on \(page.address(host: address, port: server.port))\n").utf8))
         waitForTermination()
-        watcher.cancel()
+        store.stopNotificationSender()
         server.stop()
     },
-    Command(name: "notifications", arguments: "[url URL|off]",
-            help: "Shows or sets the URL App Store Server Notifications V2 are POSTed to while serve runs: purchases,\n"
-                + "renewals, refunds, renewal changes, expiries of the state directory, and TEST on request.") { _, directory, args, out in
+    Command(name: "notifications", arguments: "[url URL|off | list]",
+            help: "Shows or sets the URL App Store Server Notifications V2 are POSTed to: purchases, renewals, refunds,\n"
+                + "renewal changes, expiries of the state directory (also those made while nothing runs), and TEST on request.\n"
+                + "They are recorded in the state directory from the moment a URL is set and sent, with retries, by serve\n"
+                + "or a running game; `notifications list` lists them and their send attempts.") { store, _, args, out in
         if args.isEmpty {
-            out.table(["setting", "value"], [["url", NotificationSettings.url(in: directory)?.absoluteString ?? "off"]])
+            out.table(["setting", "value"], [["url", try store.notificationURL()?.absoluteString ?? "off"]])
+            return
+        }
+        if args == ["list"] {
+            try store.recordNotifications()
+            out.table(["notificationUUID", "type", "subtype", "transactionId", "delivered", "attempts"], try store.notificationRecords().map {
+                [$0.notificationUUID, $0.notificationType, $0.subtype ?? "", $0.transactionID.map(String.init) ?? "",
+                 $0.isDelivered ? "yes" : ($0.isPending ? "pending" : "no"), $0.sendAttempts.map(\.sendAttemptResult).joined(separator: " ")]
+            })
             return
         }
         guard try argument(args, 0, "url") == "url" else { throw UsageError(message: "expected url, not '\(args[0])'") }
         let value = try argument(args, 1, "URL|off")
-        try NotificationSettings.setURL(value == "off" ? nil : value, in: directory)
+        try store.setNotificationURL(value == "off" ? nil : value)
         out.done("notification URL \(value == "off" ? "cleared" : "set")", [:])
     },
     Command(name: "server-key", arguments: "add KEY_ID ISSUER_ID KEY.pem | remove KEY_ID | list",

@@ -61,6 +61,9 @@ do {
     } else {
         try command.run(store, Array(rest.dropFirst()), Output(json: json))
     }
+    // What the command changed is recorded for notification now (when a URL is set), not at the next look of a
+    // sender: two commands in a row are two notifications, also while nothing sends.
+    _ = try? store.recordNotifications()
 } catch let error as UsageError {
     fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
 } catch let error as ControlInputError {

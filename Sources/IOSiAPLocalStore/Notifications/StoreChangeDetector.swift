@@ -1,10 +1,10 @@
 import Foundation
 import IOSiAPCore
-import IOSiAPSignedData
+import IOSiAPVerification
 
 /// App Store Server Notifications V2 for what happens in a local store, found by comparing its history with
-/// what was seen before: the serve process watches the state directory the game writes, so the game's and
-/// the store worker's paths never wait for a notification, and a dead endpoint costs the game nothing.
+/// what was seen before (`NotificationRecorder` keeps what was seen in the state directory, so that each change
+/// is recorded once, whichever process looks).
 ///
 /// Which change is which notification (notificationType / subtype, developer.apple.com/documentation/
 /// appstoreservernotifications/notificationtype): a new consumable, non-consumable or non-renewing purchase
@@ -22,9 +22,9 @@ import IOSiAPSignedData
 /// RENEWAL_EXTENDED; the end the store announced EXPIRED (VOLUNTARY, BILLING_RETRY, PRODUCT_NOT_FOR_SALE
 /// by the renewal info's expirationIntent 1, 2, 4). The state changes are read from what the store signed
 /// (its renewal info), so a notification says what the store says.
-struct StoreChangeDetector {
+package struct StoreChangeDetector {
     /// What was seen of one transaction.
-    struct Seen: Equatable {
+    package struct Seen: Equatable {
         var revoked: Bool
         /// The signed renewal info, and what it says (decoded again only when the store signed anew).
         var renewalJWS: String?
@@ -35,11 +35,16 @@ struct StoreChangeDetector {
         var expiration: Date?
     }
 
-    private(set) var seen: [UInt64: Seen]?
+    package private(set) var seen: [UInt64: Seen]?
+
+    /// A detector whose next look compares with `seen` (nil: the next look is the baseline).
+    package init(seen: [UInt64: Seen]? = nil) {
+        self.seen = seen
+    }
 
     /// The notifications the changes since the last call imply, oldest first; none the first time (the history
     /// the server finds when it starts was notified before, or never will be).
-    mutating func changes(in history: [StoreTransaction], at now: Date) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
+    package mutating func changes(in history: [StoreTransaction], at now: Date) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
         var current: [UInt64: Seen] = [:]
         for transaction in history {
             let jws = transaction.signedRenewalInfo

@@ -1,0 +1,119 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPVerification
+
+/// App Store Server Notifications V2 of a local store: the notification URL (kept in the state directory), the
+/// outbox every process on the state directory records into, and the sender that empties it.
+final class LocalStoreNotifications: Sendable {
+    let directory: StateDirectory
+    let environment: StoreEnvironment
+    let signer: TransactionSigner
+    /// The store's own connection (the controls'), for what is read or written once: the URL, a TEST, the records.
+    let state: Locked<LocalStoreState>
+    let now: @Sendable () -> Date
+    let sender = Locked<NotificationSender?>(nil)
+
+    init(directory: StateDirectory, environment: StoreEnvironment, signer: TransactionSigner, state: Locked<LocalStoreState>,
+         now: @escaping @Sendable () -> Date) throws(StoreError) {
+        try state.withLock { state throws(StoreError) in try state.prepareNotificationTables() }
+        self.directory = directory
+        self.environment = environment
+        self.signer = signer
+        self.state = state
+        self.now = now
+    }
+
+    func stopSender() {
+        sender.withLock { sender in
+            let running = sender
+            sender = nil
+            return running
+        }?.stop()
+    }
+}
+
+extension LocalStore {
+    /// Where App Store Server Notifications V2 go, if anywhere: the state directory's setting, shared by every
+    /// process on it (`iosiap-store notifications`). C: `iosiap_local_set_notification_url`.
+    public func notificationURL() throws(StoreError) -> URL? {
+        try notifications.state.withLock { state throws(StoreError) in try state.notificationURL() }
+    }
+
+    /// Sets the notification URL (http or https), or clears it with nil. From then on every change the App Store
+    /// would notify about is recorded, signed, in the state directory's outbox, and sent by the running game's or
+    /// `iosiap-store serve`'s sender; what happened before the URL was set is not notified. A bad URL is an
+    /// `invalidArgument` error and changes nothing.
+    public func setNotificationURL(_ text: String?) throws(StoreError) {
+        var url: URL?
+        if let text {
+            guard text.utf8.count <= 2048, let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                  parsed.host != nil else {
+                throw StoreError(.invalidArgument, "'\(text)' is not an http or https URL")
+            }
+            url = parsed
+        }
+        let now = notifications.now()
+        try notifications.state.withLock { state throws(StoreError) in
+            try state.database.transaction { () throws(StoreError) in
+                let baseline = url == nil ? [:] : NotificationRecorder.baseline(of: try state.allTransactions(), at: now)
+                try state.setNotificationURL(url, baseline: baseline)
+            }
+        }
+    }
+
+    /// Starts sending the outbox to the notification URL from this process, on a thread of its own (a game's
+    /// store starts it when the game opens; `iosiap-store serve` too): see `NotificationSender`. It does nothing
+    /// while no URL is set, and `close()` stops it without waiting on the network for more than half a second.
+    /// - Parameters:
+    ///   - retryDelays: the pauses before each retry; by default Apple's schedule (1, 12, 24, 48, 72 hours after
+    ///     the previous attempt) at the store's time rate (an hour is a 24th of the rate's day).
+    ///   - timeout: how long a POST may take before it counts as TIMED_OUT.
+    public func startNotificationSender(retryDelays: [TimeInterval]? = nil, timeout: TimeInterval = 5,
+                                        interval: Duration = LocalStore.externalChangeInterval) throws(StoreError) {
+        guard timeout > 0, timeout <= 60, (retryDelays ?? []).allSatisfy({ $0 >= 0 }) else {
+            throw StoreError(.invalidArgument, "the notification timeout must be in (0, 60] s and retry delays >= 0")
+        }
+        let delays: @Sendable () -> [TimeInterval] = { [weak self] in
+            retryDelays ?? NotificationSender.retryDelays(at: (try? self?.currentSettings())?.timeRate ?? .realTime)
+        }
+        let notifications = self.notifications
+        try notifications.sender.withLock { sender throws(StoreError) in
+            guard sender == nil else { return }
+            sender = try NotificationSender(directory: notifications.directory, environment: notifications.environment,
+                                            signer: notifications.signer, limits: .init(retryDelays: delays, timeout: timeout),
+                                            now: notifications.now, interval: interval)
+        }
+    }
+
+    /// Stops this process's sender (`close()` does too); what it had not sent stays in the outbox.
+    public func stopNotificationSender() {
+        notifications.stopSender()
+    }
+
+    /// Records now, in the outbox, the notifications for what changed since the last look by any process (a
+    /// sender does it four times a second); how many. Nothing without a URL.
+    @discardableResult
+    public func recordNotifications() throws(StoreError) -> Int {
+        var recorder = NotificationRecorder(signer: notifications.signer, environment: environment)
+        let now = notifications.now()
+        return try notifications.state.withLock { state throws(StoreError) in try recorder.record(in: state, at: now) }
+    }
+
+    /// Records a TEST notification (Request a Test Notification); its uuid and signed date. Fails with
+    /// `wrongState` when no notification URL is set.
+    public func requestTestNotification() throws(StoreError) -> (notificationUUID: String, signedDate: Int64) {
+        let payload = NotificationPayload("TEST", nil, about: nil, bundleID: bundleID, environment: environment, at: notifications.now())
+        let signed = try notifications.signer.chain.sign(json: payload)
+        try notifications.state.withLock { state throws(StoreError) in
+            guard try state.notificationURL() != nil else { throw StoreError(.wrongState, "no notification URL is set") }
+            try state.insertNotification(payload, signed: signed, about: nil, due: Date())
+        }
+        return (payload.notificationUUID, payload.signedDate)
+    }
+
+    /// Every notification recorded on the state directory, oldest first, with its send attempts (the Server
+    /// API's Get Notification History and Get Test Notification Status read them).
+    public func notificationRecords() throws(StoreError) -> [ServerNotificationRecord] {
+        try notifications.state.withLock { state throws(StoreError) in try state.notificationRecords() }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPVerification
+
+/// The notification tables of the store's database, created on first use (as `LocalCustomerSheets`'s): the outbox
+/// (each notification signed once, with its send attempts as Apple's sendAttemptItem JSON and when to try next; a
+/// sender leases a row, so two processes never send it together), what the notifications were last worked out
+/// from (one row per transaction), and the notification URL.
+extension LocalStoreState {
+    private static let createNotificationTables = """
+        CREATE TABLE IF NOT EXISTS notifications (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            uuid TEXT NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            subtype TEXT,
+            transaction_id INTEGER,
+            signed_date INTEGER NOT NULL,
+            signed_payload TEXT NOT NULL,
+            attempts TEXT NOT NULL DEFAULT '[]',
+            delivered INTEGER NOT NULL DEFAULT 0,
+            next_attempt REAL,
+            lease_owner TEXT,
+            lease_until REAL
+        );
+        CREATE INDEX IF NOT EXISTS notifications_due ON notifications(next_attempt) WHERE next_attempt IS NOT NULL;
+        CREATE TABLE IF NOT EXISTS notification_seen (
+            id INTEGER PRIMARY KEY,
+            revoked INTEGER NOT NULL,
+            renewal_jws TEXT,
+            grace_over INTEGER NOT NULL,
+            expiration REAL
+        );
+        CREATE TABLE IF NOT EXISTS notification_settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """
+
+    /// Creates the notification tables where they are missing; called once per connection, before any use.
+    func prepareNotificationTables() throws(StoreError) {
+        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_settings'").isEmpty else { return }
+        try database.transaction { () throws(StoreError) in try database.execute(Self.createNotificationTables) }
+    }
+
+    // MARK: - Settings
+
+    private func notificationSetting(_ key: String) throws(StoreError) -> String? {
+        try database.query("SELECT value FROM notification_settings WHERE key = ?", [.text(key)]).first?.first?.text
+    }
+
+    private func setNotificationSetting(_ key: String, _ value: String?) throws(StoreError) {
+        if let value {
+            try database.query("INSERT INTO notification_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               [.text(key), .text(value)])
+        } else {
+            try database.query("DELETE FROM notification_settings WHERE key = ?", [.text(key)])
+        }
+    }
+
+    /// Where notifications go, if anywhere.
+    func notificationURL() throws(StoreError) -> URL? {
+        try notificationSetting("url").flatMap(URL.init(string:))
+    }
+
+    /// Sets or clears the URL. Setting it where none was makes the current history the baseline (what happened
+    /// before is not notified); clearing it forgets the baseline, as nothing is recorded without a URL.
+    func setNotificationURL(_ url: URL?, baseline: [UInt64: StoreChangeDetector.Seen]) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            let wasSet = try notificationURL() != nil
+            try setNotificationSetting("url", url?.absoluteString)
+            if url == nil {
+                try database.execute("DELETE FROM notification_seen")
+                try bumpNotificationGeneration()
+            } else if !wasSet {
+                try saveSeen(baseline, replacing: [:])
+                try bumpNotificationGeneration()
+            }
+        }
+    }
+
+    /// Changes with each write of `notification_seen`: a process whose copy has another generation reads it again.
+    func notificationGeneration() throws(StoreError) -> Int64 {
+        Int64(try notificationSetting("generation") ?? "0") ?? 0
+    }
+
+    @discardableResult
+    func bumpNotificationGeneration() throws(StoreError) -> Int64 {
+        let next = try notificationGeneration() &+ 1
+        try setNotificationSetting("generation", String(next))
+        return next
+    }
+
+    // MARK: - What was seen
+
+    func loadSeen() throws(StoreError) -> [UInt64: StoreChangeDetector.Seen] {
+        var seen: [UInt64: StoreChangeDetector.Seen] = [:]
+        for row in try database.query("SELECT id, revoked, renewal_jws, grace_over, expiration FROM notification_seen") {
+            let jws = row[2].text
+            seen[UInt64(bitPattern: row[0].integer ?? 0)] = StoreChangeDetector.Seen(
+                revoked: row[1].integer == 1, renewalJWS: jws,
+                renewal: jws.flatMap { try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self) },
+                graceOver: row[3].integer == 1, expiration: Self.date(row[4]))
+        }
+        return seen
+    }
+
+    /// Writes what differs between `seen` and `old` (the table's content).
+    func saveSeen(_ seen: [UInt64: StoreChangeDetector.Seen], replacing old: [UInt64: StoreChangeDetector.Seen]) throws(StoreError) {
+        for id in old.keys where seen[id] == nil {
+            try database.query("DELETE FROM notification_seen WHERE id = ?", [.integer(Int64(bitPattern: id))])
+        }
+        for (id, value) in seen where old[id] != value {
+            try database.query("""
+                INSERT INTO notification_seen (id, revoked, renewal_jws, grace_over, expiration) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET revoked = excluded.revoked, renewal_jws = excluded.renewal_jws,
+                    grace_over = excluded.grace_over, expiration = excluded.expiration
+                """, [.integer(Int64(bitPattern: id)), .integer(value.revoked ? 1 : 0), value.renewalJWS.map { .text($0) } ?? .null,
+                      .integer(value.graceOver ? 1 : 0), value.expiration.map { .real($0.timeIntervalSince1970) } ?? .null])
+        }
+    }
+
+    // MARK: - The outbox
+
+    /// Records a signed notification, due at once.
+    func insertNotification(_ payload: NotificationPayload, signed: String, about transactionID: UInt64?, due: Date) throws(StoreError) {
+        try database.query("""
+            INSERT INTO notifications (uuid, type, subtype, transaction_id, signed_date, signed_payload, next_attempt)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [.text(payload.notificationUUID), .text(payload.notificationType), payload.subtype.map { .text($0) } ?? .null,
+                  transactionID.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(payload.signedDate), .text(signed),
+                  .real(due.timeIntervalSince1970)])
+    }
+
+    /// Every notification recorded, oldest first.
+    func notificationRecords() throws(StoreError) -> [ServerNotificationRecord] {
+        try database.query("""
+            SELECT id, uuid, type, subtype, transaction_id, signed_date, signed_payload, attempts, delivered, next_attempt
+            FROM notifications ORDER BY id
+            """).map { row in
+            ServerNotificationRecord(
+                id: row[0].integer ?? 0, notificationUUID: row[1].text ?? "", notificationType: row[2].text ?? "", subtype: row[3].text,
+                transactionID: row[4].integer.map { UInt64(bitPattern: $0) }, signedDate: row[5].integer ?? 0,
+                signedPayload: row[6].text ?? "",
+                sendAttempts: (try? JSONDecoder().decode([NotificationSendAttempt].self, from: Data((row[7].text ?? "[]").utf8))) ?? [],
+                isDelivered: row[8].integer == 1, isPending: Self.date(row[9]) != nil)
+        }
+    }
+
+    /// Leases up to `limit` notifications due at `now` to `owner` until `now + lease`: no other sender takes
+    /// them meanwhile. Their ids and signed payloads.
+    func claimNotifications(owner: String, limit: Int, now: Date, lease: TimeInterval) throws(StoreError) -> [(id: Int64, signedPayload: String)] {
+        let due = "next_attempt IS NOT NULL AND next_attempt <= ? AND (lease_until IS NULL OR lease_until <= ?)"
+        let time = SQLiteValue.real(now.timeIntervalSince1970)
+        // Read first: most ticks find nothing due, and a write lock each time would be wasted.
+        guard limit > 0, try !database.query("SELECT 1 FROM notifications WHERE \(due) LIMIT 1", [time, time]).isEmpty else { return [] }
+        return try database.transaction { () throws(StoreError) in
+            let rows = try database.query("SELECT id, signed_payload FROM notifications WHERE \(due) ORDER BY id LIMIT ?",
+                                          [time, time, .integer(Int64(limit))])
+            for row in rows {
+                try database.query("UPDATE notifications SET lease_owner = ?, lease_until = ? WHERE id = ?",
+                                   [.text(owner), .real(now.timeIntervalSince1970 + lease), row[0]])
+            }
+            return rows.map { ($0[0].integer ?? 0, $0[1].text ?? "") }
+        }
+    }
+
+    /// Records an attempt of a notification `owner` leased, and ends the lease: delivered, due again after
+    /// `retryDelays[n - 1]` from this n-th attempt, or given up after the last delay. Nothing if the lease was lost.
+    func completeNotification(_ id: Int64, owner: String, attempt: NotificationSendAttempt, at now: Date,
+                              retryDelays: [TimeInterval]) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            guard let text = try database.query("SELECT attempts FROM notifications WHERE id = ? AND lease_owner = ?",
+                                                [.integer(id), .text(owner)]).first?.first?.text else { return }
+            var attempts = (try? JSONDecoder().decode([NotificationSendAttempt].self, from: Data(text.utf8))) ?? []
+            attempts.append(attempt)
+            let delivered = attempt.sendAttemptResult == "SUCCESS"
+            let next: Date? = delivered || attempts.count > retryDelays.count ? nil : now.addingTimeInterval(retryDelays[attempts.count - 1])
+            let json = String(decoding: (try? JSONEncoder().encode(attempts)) ?? Data("[]".utf8), as: UTF8.self)
+            try database.query("""
+                UPDATE notifications SET attempts = ?, delivered = ?, next_attempt = ?, lease_owner = NULL, lease_until = NULL
+                WHERE id = ?
+                """, [.text(json), .integer(delivered ? 1 : 0), next.map { .real($0.timeIntervalSince1970) } ?? .null, .integer(id)])
+        }
+    }
+}
