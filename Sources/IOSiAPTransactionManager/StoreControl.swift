@@ -167,9 +167,9 @@ extension StoreControl {
     /// Every control, in the order `iosiap-store help` lists them.
     public static let all: [StoreControl] = [
         StoreControl("buy", [("PRODUCT", "product"), ("QUANTITY?", "quantity")], flags: ["family"],
-                     help: "Buys a product from outside the game; the game receives it as a purchase. --family: a family member\n"
-                         + "buys it and shares it (Family Sharing; the catalog's familyShareable products only): the purchase\n"
-                         + "reaches the game owned FAMILY_SHARED; stop-family-sharing takes it back.") { store, values in
+                     help: "Buys a product from outside the game; the game receives it as a purchase.\n"
+                         + "--family: a family member buys it and shares it (Family Sharing; the catalog's familyShareable\n"
+                         + "products only): it reaches the game owned FAMILY_SHARED; stop-family-sharing takes it back.") { store, values in
             let product = try values.text("product", "PRODUCT")
             if values.flag("family") {
                 guard values.optional("quantity") == nil else { throw ControlInputError("a family member shares one: no QUANTITY with --family") }
@@ -249,8 +249,8 @@ extension StoreControl {
             return ControlResult("declined the refund request for transaction \(id)", transactionID: id)
         },
         StoreControl("stop-family-sharing", [("TRANSACTION_ID", "transactionId")],
-                     help: "The family member stops sharing a purchase (or the user leaves the family): the family-shared\n"
-                         + "transaction is revoked and the game receives a revoked event, at its next launch if it is not running.") { store, values in
+                     help: "Ends the Family Sharing of a transaction (the member stops sharing, or the user leaves the family):\n"
+                         + "it is revoked and the game receives a revoked event, at its next launch if it is not running.") { store, values in
             let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
             let revoked = try store.stopFamilySharing(transactionID: id)
             return ControlResult("family sharing ended: revoked transaction \(revoked.id)", transactionID: revoked.id)
