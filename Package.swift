@@ -122,7 +122,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPExports", "IOSiAPLocalStore", "IOSiAPVerification"],
+            dependencies: ["CIOSiAP", "IOSiAPCore", "IOSiAPExports", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPVerification"],
             path: "Benchmarks"
         ),
         .executableTarget(
@@ -157,7 +157,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IOSiAPServerAPITests",
-            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPTestSupport", "IOSiAPVerification"],
+            dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPServerAPI", "IOSiAPSignedData", "IOSiAPTestSupport",
+                           "IOSiAPVerification"],
             path: "Tests/IOSiAPServerAPITests"
         ),
         .testTarget(

@@ -38,8 +38,9 @@ enum StorageBenchmarks {
         return Double(count) / elapsed
     }
 
-    /// A state directory whose journal and local store hold `count` transactions, all finished.
-    static func populatedState(_ count: Int) throws -> URL {
+    /// A state directory whose journal and local store hold `count` transactions, all finished, each with a
+    /// stand-in signature of `signedLength` bytes (a real signed transaction is about 3.7 KB).
+    static func populatedState(_ count: Int, signedLength: Int = 600) throws -> URL {
         let folder = scratchDirectory("scale-\(count)")
         let state = try StateDirectory(folder)
         _ = try Journal(directory: state)
@@ -56,7 +57,7 @@ enum StorageBenchmarks {
                     let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(index))
                     let transaction = StoreTransaction(id: UInt64(index), originalID: UInt64(index), productID: product,
                                                        productType: type, quantity: 1, purchaseDate: date, originalPurchaseDate: date,
-                                                       environment: .sandbox, storefront: "USA", signedJWS: String(repeating: "j", count: 600))
+                                                       environment: .sandbox, storefront: "USA", signedJWS: String(repeating: "j", count: signedLength))
                     let payload = (try? encoder.encode(transaction)).map { Array($0) } ?? []
                     try journal.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, 1, ?)",
                                       [.integer(Int64(index)), .text(product), .blob(payload)])
@@ -65,7 +66,7 @@ enum StorageBenchmarks {
                             original_purchase_date, storefront, reason, finished, signed_jws)
                         VALUES (?, ?, ?, ?, 1, ?, ?, 'USA', 'PURCHASE', 1, ?)
                         """, [.integer(Int64(index)), .integer(Int64(index)), .text(product), .integer(Int64(type.rawValue)),
-                              .real(date.timeIntervalSince1970), .real(date.timeIntervalSince1970), .text(String(repeating: "j", count: 600))])
+                              .real(date.timeIntervalSince1970), .real(date.timeIntervalSince1970), .text(String(repeating: "j", count: signedLength))])
                 }
             }
         }

@@ -27,6 +27,16 @@ if arguments.first == "ledger-poll-only" {
     FileHandle.standardError.write(Data("polling thread: \(run.pollingThread)\n".utf8))
     exit(0)
 }
+if arguments.first == "server-load-only" {
+    // Row 9 alone: SECONDS per phase (default 5).
+    let load = try await ServerAPILoadBenchmarks.run(historySize: 10_000, seconds: Double(arguments.dropFirst().first ?? "5") ?? 5,
+                                                     catalog: catalogURL)
+    for (label, run) in [("pages alone", load.pages), ("buying alone", load.purchases), ("both", load.both)] {
+        print(String(format: "%@: %.0f pages/s, p50 %.2f ms, p99 %.2f ms, %.0f purchases/s", label, run.pagesPerSecond,
+                     run.percentile(0.5) * 1000, run.percentile(0.99) * 1000, run.purchasesPerSecond))
+    }
+    exit(0)
+}
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 func size(_ full: Int, _ smoke: Int) -> Int { quick ? smoke : full }
@@ -110,6 +120,18 @@ add(Row(name: "8. slowest iosiap_poll while \(grantCount) purchases are granted 
                          ledger.percentile(ledger.commits, 0.5) * 1000),
         ratio: ledger.slowestPoll / ledger.slowestCommit, target: "< 1 ms; no fsync on the polling thread (8b)",
         met: ledger.slowestPoll < 0.001))
+
+// 9. The Server API's history pages while a game on the same state directory buys, each against itself alone.
+let load = try await ServerAPILoadBenchmarks.run(historySize: 10_000, seconds: quick ? 1.5 : 5, catalog: catalogURL)
+let (pagesAlone, buyingAlone, underLoad) = (load.pages, load.purchases, load.both)
+add(Row(name: "9. Get Transaction History v2 pages (loopback HTTP, 10k-transaction history) while the game buys",
+        measured: String(format: "%.0f pages/s, p50 %.2f ms, p99 %.2f ms; the game %.0f purchases/s", underLoad.pagesPerSecond,
+                         underLoad.percentile(0.5) * 1000, underLoad.percentile(0.99) * 1000, underLoad.purchasesPerSecond),
+        baseline: String(format: "each alone: %.0f pages/s, p50 %.2f ms, p99 %.2f ms; %.0f purchases/s", pagesAlone.pagesPerSecond,
+                         pagesAlone.percentile(0.5) * 1000, pagesAlone.percentile(0.99) * 1000, buyingAlone.purchasesPerSecond),
+        ratio: underLoad.purchasesPerSecond / buyingAlone.purchasesPerSecond,
+        target: "purchases ≥ 0.5 of alone; p99 page < 50 ms",
+        met: underLoad.purchasesPerSecond / buyingAlone.purchasesPerSecond >= 0.5 && underLoad.percentile(0.99) < 0.05))
 
 // Row 7 (memory of the C++ example game) and 8b (fsyncs on the polling thread) are measured by
 // scripts/benchmark.sh around a process of their own.

@@ -280,7 +280,20 @@ typedef enum iosiap_event_kind {
                                               status, message when it FAILED: ends iosiap_begin_refund_request */
     IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED = 18, /* since 0.4; status, message if the sheet could not be shown:
                                               refresh what the game shows (iosiap_show_manage_subscriptions) */
+    IOSIAP_EVENT_STOREKIT_MESSAGE = 19,    /* since 0.4; message_id, message_reason: the App Store has a message
+                                              for the user, held back; show it when it suits the game with
+                                              iosiap_display_message, or ignore it */
+    IOSIAP_EVENT_STOREFRONT_CHANGED = 20,  /* since 0.4; storefront: the user's App Store country changed;
+                                              request the products again for its prices */
 } iosiap_event_kind;
+
+/** Why the App Store sends a message (StoreKit: Message.Reason); iosiap_event.message_reason. Since 0.4. */
+typedef enum iosiap_message_reason {
+    IOSIAP_MESSAGE_REASON_GENERIC = 0,
+    IOSIAP_MESSAGE_REASON_PRICE_INCREASE = 1, /* a subscription's price rises: the user agrees or not */
+    IOSIAP_MESSAGE_REASON_BILLING_ISSUE = 2,  /* a renewal could not be charged: the user fixes the payment */
+    IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER = 3  /* a lapsed subscriber may redeem a win-back offer */
+} iosiap_message_reason;
 
 /** How a refund request ended (iosiap_event.refund_request_outcome of IOSIAP_EVENT_REFUND_REQUEST_FINISHED). */
 typedef enum iosiap_refund_request_outcome {
@@ -314,6 +327,9 @@ typedef struct iosiap_event {
     /* Since 0.4: read these only when size > offsetof(iosiap_event, refund_request_outcome). */
     int refund_request_outcome;            /* REFUND_REQUEST_FINISHED: iosiap_refund_request_outcome; else 0 */
     uint64_t refund_transaction_id;        /* REFUND_REQUEST_FINISHED: the transaction it asked about; else 0 */
+    const char *message_id;                /* STOREKIT_MESSAGE: the id for iosiap_display_message; else NULL */
+    int message_reason;                    /* STOREKIT_MESSAGE: iosiap_message_reason; else 0 */
+    const char *storefront;                /* STOREFRONT_CHANGED: the new storefront (ISO 3166-1 alpha-3); else NULL */
 } iosiap_event;
 
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
@@ -529,6 +545,18 @@ int iosiap_begin_refund_request(uint64_t *out_request_id, iosiap_store *store, u
  */
 int iosiap_show_manage_subscriptions(iosiap_store *store, void *ui_context);
 
+/**
+ * Since 0.4. Shows App Store message message_id (from IOSIAP_EVENT_STOREKIT_MESSAGE; StoreKit: Message.display(in:),
+ * iOS 16+ and visionOS) in ui_context, the game's UIWindowScene *. The store listens for messages from its
+ * opening, which keeps StoreKit from showing them over the game at once (open the store early in the launch):
+ * each waits for this call, and one never displayed is offered again at a later launch. It returns once the
+ * sheet is asked for. IOSIAP_E_INVALID_ARGUMENT for an id this store never delivered (or NULL), or a ui_context
+ * that is not a UIWindowScene; IOSIAP_E_WRONG_STATE for one already displayed; IOSIAP_E_SK_UNSUPPORTED_PLATFORM
+ * without a ui_context, and on macOS and tvOS (StoreKit has no messages there: none arrive). The local store shows
+ * nothing and records the display (`iosiap-store messages`).
+ */
+int iosiap_display_message(iosiap_store *store, const char *message_id, void *ui_context);
+
 /** Asks for what the user owns: RESTORED for each, then exactly one RESTORE_FINISHED. */
 int iosiap_request_restore(uint64_t *out_request_id, iosiap_store *store);
 
@@ -622,7 +650,8 @@ int iosiap_local_set_billing_grace_period(iosiap_store *store, int enabled);
 int iosiap_local_resolve_billing_issue(iosiap_store *store, const char *product_id);
 /** How fast subscription time runs: SKTestSession.TimeRate's values (0 real time, 13 a month every 5 minutes). */
 int iosiap_local_set_time_rate(iosiap_store *store, int rate);
-/** The storefront (ISO 3166-1 alpha-3) and the locale prices and titles use from the next products request. */
+/** The storefront (ISO 3166-1 alpha-3) and the locale prices and titles use from the next products request.
+    A storefront different from the one in force reaches the game as IOSIAP_EVENT_STOREFRONT_CHANGED (since 0.4). */
 int iosiap_local_set_storefront(iosiap_store *store, const char *storefront);
 int iosiap_local_set_locale(iosiap_store *store, const char *locale);
 /** Buys from outside the game; it arrives as IOSIAP_EVENT_PURCHASED without a request. */
@@ -652,6 +681,10 @@ int iosiap_local_request_purchase_intent(iosiap_store *store, const char *produc
     store (on a thread of its own: a dead endpoint slows no call) or by `iosiap-store serve`. What happened
     before is not notified. IOSIAP_E_INVALID_ARGUMENT for anything but an http or https URL. */
 int iosiap_local_set_notification_url(iosiap_store *store, const char *url);
+/** Since 0.4. Raises an App Store message (reason: iosiap_message_reason) about subscription product_id, as
+    `iosiap-store message` does: the game receives IOSIAP_EVENT_STOREKIT_MESSAGE. offer_id (or NULL) names one
+    of the product's win-back offers, for IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER only. */
+int iosiap_local_send_message(iosiap_store *store, int reason, const char *product_id, const char *offer_id);
 /** Clears the history and every control's setting: the catalog's defaults apply again. */
 int iosiap_local_reset(iosiap_store *store);
 

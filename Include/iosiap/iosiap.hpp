@@ -186,6 +186,12 @@ public:
     /** Since 0.4. The manage subscriptions sheet closed (Store::showManageSubscriptions), or could not be shown
         (status, message): refresh what the game shows. No classic callback. */
     virtual void onManageSubscriptionsClosed(int status, const std::string &message) { (void)status; (void)message; }
+    /** Since 0.4. The App Store has a message for the user (reason: an iosiap_message_reason), held back: show it
+        when it suits the game with Store::displayMessage(messageId, scene), or ignore it. No classic callback. */
+    virtual void onStoreKitMessage(const std::string &messageId, int reason) { (void)messageId; (void)reason; }
+    /** Since 0.4. The user's storefront changed (ISO 3166-1 alpha-3): request the products again for its prices.
+        No classic callback. */
+    virtual void onStorefrontChanged(const std::string &storefront) { (void)storefront; }
 
     /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
@@ -410,6 +416,12 @@ public:
         onManageSubscriptionsClosed follows when it closes (iosiap_show_manage_subscriptions). */
     int showManageSubscriptions(void *uiContext = nullptr) { return iosiap_show_manage_subscriptions(store_, uiContext); }
 
+    /** Since 0.4. Shows an App Store message from onStoreKitMessage in the game's UIWindowScene *
+        (iosiap_display_message). */
+    int displayMessage(const std::string &messageId, void *uiContext = nullptr) {
+        return iosiap_display_message(store_, messageId.c_str(), uiContext);
+    }
+
     int requestRestore(std::uint64_t *requestId = nullptr) { return iosiap_request_restore(requestId, store_); }
 
     /** Marks a granted transaction finished; idempotent. */
@@ -601,6 +613,11 @@ public:
     int localRequestPurchaseIntent(const std::string &productId) {
         return iosiap_local_request_purchase_intent(store_, productId.c_str());
     }
+    /** Since 0.4. Raises an App Store message (an iosiap_message_reason) about a subscription; offerId (or empty)
+        names one of its win-back offers, for a win-back offer message. */
+    int localSendMessage(int reason, const std::string &productId, const std::string &offerId = std::string()) {
+        return iosiap_local_send_message(store_, reason, productId.c_str(), offerId.empty() ? nullptr : offerId.c_str());
+    }
     int localReset() { return iosiap_local_reset(store_); }
     /** Since 0.4. Sets the App Store Server Notifications V2 URL; empty clears it. */
     int localSetNotificationUrl(const std::string &url) {
@@ -757,6 +774,12 @@ private:
             break;
         case IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED:
             delegate.onManageSubscriptionsClosed(event.status, text(event.message));
+            break;
+        case IOSIAP_EVENT_STOREKIT_MESSAGE:
+            if (event.size > offsetof(iosiap_event, message_reason)) delegate.onStoreKitMessage(text(event.message_id), event.message_reason);
+            break;
+        case IOSIAP_EVENT_STOREFRONT_CHANGED:
+            if (event.size > offsetof(iosiap_event, storefront)) delegate.onStorefrontChanged(text(event.storefront));
             break;
         default:
             break; /* a kind from a newer library: ignored */

@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPLocalStore
 import IOSiAPSignedData
 
 /// A position in a sorted history: the revision token of Get Transaction History and Get Refund History.
@@ -30,6 +31,18 @@ struct PageCursor: Equatable {
         Base64URL.encode(Array((cursor.map { "v1:\($0.milliseconds):\($0.id)" } ?? "v1:start").utf8))
     }
 
+    /// The same place as the store reads pages by.
+    var position: HistoryPosition { HistoryPosition(milliseconds: milliseconds, id: id) }
+
+    init(milliseconds: Int64, id: UInt64) {
+        self.milliseconds = milliseconds
+        self.id = id
+    }
+
+    init(_ position: HistoryPosition) {
+        self.init(milliseconds: position.milliseconds, id: position.id)
+    }
+
     /// Up to a page of `items` after `cursor`, sorted by `date` then id, and the revision of the next page.
     static func page(_ items: [StoreTransaction], after cursor: PageCursor?, descending: Bool,
                      date: (StoreTransaction) -> Date) -> (transactions: [StoreTransaction], revision: String, hasMore: Bool) {
@@ -57,13 +70,7 @@ extension PageCursor: Comparable {
 /// `inAppOwnershipType` (FAMILY_SHARED, PURCHASED), `revoked` (true: revoked only; false: the others),
 /// `sort` (ASCENDING by default, DESCENDING) by the date a transaction last changed, `revision`.
 struct HistoryQuery {
-    var start: Date?
-    var end: Date?
-    var productIDs: Set<String> = []
-    var productTypes: Set<ProductType> = []
-    var groups: Set<String> = []
-    var ownership: OwnershipType?
-    var revoked: Bool?
+    var filter = TransactionHistoryFilter()
     var descending = false
     var cursor: PageCursor?
 
@@ -72,32 +79,32 @@ struct HistoryQuery {
     ]
 
     init(_ request: ServerAPIRequest) throws(ServerAPIError) {
-        start = try Self.date(request.values("startDate"), .invalidStartDate)
-        end = try Self.date(request.values("endDate"), .invalidEndDate)
-        if let start, let end, start > end { throw .startDateAfterEndDate }
+        filter.start = try Self.date(request.values("startDate"), .invalidStartDate)
+        filter.end = try Self.date(request.values("endDate"), .invalidEndDate)
+        if let start = filter.start, let end = filter.end, start > end { throw .startDateAfterEndDate }
         for value in request.values("productId") {
             guard let value, !value.isEmpty, value.utf8.count <= 256 else { throw .invalidProductID }
-            productIDs.insert(value)
+            filter.productIDs.insert(value)
         }
         for value in request.values("productType") {
             guard let value, let type = Self.productTypeNames[value] else { throw .invalidProductType }
-            productTypes.insert(type)
+            filter.productTypes.insert(type)
         }
         for value in request.values("subscriptionGroupIdentifier") {
             guard let value, !value.isEmpty, value.utf8.count <= 256 else { throw .invalidSubscriptionGroupIdentifier }
-            groups.insert(value)
+            filter.groupIDs.insert(value)
         }
         let ownerships = request.values("inAppOwnershipType")
         if let first = ownerships.first {
             guard ownerships.count == 1, let first, let type = OwnershipType(rawValue: first) else { throw .invalidInAppOwnershipType }
-            ownership = type
+            filter.ownership = type
         }
         // Apple's Python library sends Python's str(bool): "True" / "False"; other clients "true" / "false".
         let revokedValues = request.values("revoked")
         if let first = revokedValues.first {
             switch (revokedValues.count, first?.lowercased()) {
-            case (1, "true"): revoked = true
-            case (1, "false"): revoked = false
+            case (1, "true"): filter.revoked = true
+            case (1, "false"): filter.revoked = false
             default: throw .invalidRevoked
             }
         }
@@ -120,20 +127,16 @@ struct HistoryQuery {
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    func matches(_ transaction: StoreTransaction) -> Bool {
-        if let start, transaction.purchaseDate < start { return false }
-        if let end, transaction.purchaseDate >= end { return false }
-        if !productIDs.isEmpty, !productIDs.contains(transaction.productID) { return false }
-        if !productTypes.isEmpty, !productTypes.contains(transaction.productType) { return false }
-        if !groups.isEmpty, !groups.contains(transaction.subscriptionGroupID ?? "") { return false }
-        if let ownership, transaction.ownershipType != ownership { return false }
-        if let revoked, transaction.isRevoked != revoked { return false }
-        return true
+    /// One page of the history that matches, in the order asked for, from the whole history in memory.
+    func page(of transactions: [ServerAPITransaction]) -> (transactions: [StoreTransaction], revision: String, hasMore: Bool) {
+        let matching = transactions.filter { filter.matches($0.transaction, isFinished: $0.isFinished) }.map(\.transaction)
+        return PageCursor.page(matching, after: cursor, descending: descending) { $0.revocationDate ?? $0.purchaseDate }
     }
 
-    /// One page of the history that matches, in the order asked for. A transaction's modified date is its
-    /// revocation date once refunded, else its purchase date.
-    func page(of transactions: [StoreTransaction]) -> (transactions: [StoreTransaction], revision: String, hasMore: Bool) {
-        PageCursor.page(transactions.filter(matches), after: cursor, descending: descending) { $0.revocationDate ?? $0.purchaseDate }
+    /// The same page read from the store a page at a time: the same answer, whatever the history's length.
+    func page(from store: any TransactionHistoryPaging) throws(StoreError) -> (transactions: [StoreTransaction], revision: String, hasMore: Bool) {
+        let rows = try store.historyPage(filter, after: cursor?.position, descending: descending, limit: ServerAPI.pageSize + 1)
+        let page = rows.prefix(ServerAPI.pageSize).map(\.transaction)
+        return (page, PageCursor.token(page.last.map { PageCursor(HistoryPosition(of: $0)) } ?? cursor), rows.count > page.count)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPLocalStore
 import IOSiAPVerification
 
 /// A transaction as the server serves it: what the store signed, and whether the app finished it.
@@ -27,9 +28,12 @@ public final class ServerAPI: Sendable {
     private let transactions: @Sendable () throws(StoreError) -> [ServerAPITransaction]
     private let now: @Sendable () -> Date
     private let notifications: ServerNotifications?
-    /// Extends the period of the subscription an original transaction id names by days, returning its newest
-    /// transaction re-signed (`LocalStore.extendRenewalDate`); without it, every extension is refused (4030004).
-    private let extendRenewalDate: (@Sendable (UInt64, Int) throws(StoreError) -> StoreTransaction)?
+    /// What extends subscriptions' renewal dates (the local store); without it, every extension is refused
+    /// (4030004) and no extension request is found (4040009).
+    private let extensions: (any RenewalDateExtending)?
+    /// The history a page at a time (the local store): Get Transaction Info and Get Transaction History then cost
+    /// the same whatever the history's length; without it, they read `transactions`.
+    private let pages: (any TransactionHistoryPaging)?
 
     /// Apple's page size for transaction and refund history (developer.apple.com/documentation/appstoreserverapi,
     /// Get Transaction History: "up to 20 transactions").
@@ -40,14 +44,18 @@ public final class ServerAPI: Sendable {
     ///     server runs are accepted at once.
     ///   - transactions: the store's history, oldest first; asked at each request.
     ///   - notifications: what sends notifications; without it, Request a Test Notification is 404 (4040007).
+    ///   - extensions: what extends renewal dates (the local store).
+    ///   - pages: what reads the history a page at a time (the local store); the same answers as `transactions`.
     public init(bundleID: String, environment: StoreEnvironment,
                 keys: @escaping @Sendable () throws(StoreError) -> [ServerAPIKey],
                 transactions: @escaping @Sendable () throws(StoreError) -> [ServerAPITransaction],
                 notifications: ServerNotifications? = nil,
-                extendRenewalDate: (@Sendable (UInt64, Int) throws(StoreError) -> StoreTransaction)? = nil,
+                extensions: (any RenewalDateExtending)? = nil,
+                pages: (any TransactionHistoryPaging)? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.notifications = notifications
-        self.extendRenewalDate = extendRenewalDate
+        self.extensions = extensions
+        self.pages = pages
         self.bundleID = bundleID
         self.environment = environment
         self.keys = keys
@@ -99,16 +107,25 @@ public final class ServerAPI: Sendable {
         case consumption(String)
         /// Extend a Subscription Renewal Date: PUT /inApps/v1/subscriptions/extend/{originalTransactionId}
         case extend(String)
+        /// Extend Subscription Renewal Dates for All Active Subscribers: POST /inApps/v1/subscriptions/extend/mass
+        case massExtend
+        /// Get Status of Subscription Renewal Date Extensions:
+        /// GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}
+        case massExtendStatus(productID: String, requestIdentifier: String)
 
         init?(_ path: String) {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+            if parts.count == 7, path.hasPrefix("/"), parts[..<5] == ["inApps", "v1", "subscriptions", "extend", "mass"] {
+                self = .massExtendStatus(productID: parts[5], requestIdentifier: parts[6])
+                return
+            }
             guard path.hasPrefix("/"), parts.count >= 4, parts.count <= 5, parts[0] == "inApps" else { return nil }
             switch (parts[1], parts[2], parts.count) {
             case ("v1", "transactions", 4): self = .transactionInfo(parts[3])
             case ("v1", "history", 4): self = .history(version: 1, parts[3])
             case ("v2", "history", 4): self = .history(version: 2, parts[3])
             case ("v1", "subscriptions", 4): self = .subscriptionStatuses(parts[3])
-            case ("v1", "subscriptions", 5) where parts[3] == "extend": self = .extend(parts[4])
+            case ("v1", "subscriptions", 5) where parts[3] == "extend": self = parts[4] == "mass" ? .massExtend : .extend(parts[4])
             case ("v2", "refund", 5) where parts[3] == "lookup": self = .refundHistory(parts[4])
             case ("v1", "notifications", 4) where parts[3] == "test": self = .requestTestNotification
             case ("v1", "notifications", 4) where parts[3] == "history": self = .notificationHistory
@@ -124,7 +141,7 @@ public final class ServerAPI: Sendable {
         var method: String {
             switch self {
             case .consumption, .extend: "PUT"
-            case .requestTestNotification, .notificationHistory: "POST"
+            case .requestTestNotification, .notificationHistory, .massExtend: "POST"
             default: "GET"
             }
         }
@@ -133,15 +150,19 @@ public final class ServerAPI: Sendable {
     private func respond(_ route: Route, _ request: ServerAPIRequest) throws -> ServerAPIResponse {
         switch route {
         case .transactionInfo(let id):
-            let (_, transaction) = try customer(of: id)
-            return .json(TransactionInfoResponse(signedTransactionInfo: transaction.signedJWS ?? ""))
+            return .json(TransactionInfoResponse(signedTransactionInfo: try transaction(id).signedJWS ?? ""))
         case .history(let version, let id):
             // Parameters first: a malformed request is a 400 whether or not the id exists.
-            let query = try HistoryQuery(request)
-            let (all, _) = try customer(of: id)
+            var query = try HistoryQuery(request)
             // Version 1 leaves out consumables the app finished (Apple's Get Transaction History v1).
-            let served = version == 1 ? all.filter { !($0.transaction.productType == .consumable && $0.isFinished) } : all
-            let page = query.page(of: served.map(\.transaction))
+            query.filter.leavesOutFinishedConsumables = version == 1
+            let page: (transactions: [StoreTransaction], revision: String, hasMore: Bool)
+            if let pages {
+                _ = try transaction(id)
+                page = try query.page(from: pages)
+            } else {
+                page = query.page(of: try customer(of: id).all)
+            }
             return .json(HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: bundleID,
                                          environment: environment.rawValue, signedTransactions: page.transactions.compactMap(\.signedJWS)))
         case .subscriptionStatuses(let id):
@@ -200,52 +221,38 @@ public final class ServerAPI: Sendable {
             return ServerAPIResponse(status: 202, body: [], contentType: "application/json")
         case .extend(let id):
             return .json(try extend(id, request))
+        case .massExtend:
+            return .json(try RenewalExtensionRequests.massExtend(request, by: extensions))
+        case .massExtendStatus(let productID, let requestIdentifier):
+            return .json(try RenewalExtensionRequests.status(productID: productID, requestIdentifier: requestIdentifier, from: extensions))
         }
     }
 
-    /// Extend a Subscription Renewal Date: the id, then the body's fields, each against Apple's range
-    /// (ExtendRenewalDateRequest: extendByDays 1…90, extendReasonCode 0…3, requestIdentifier a string of at
-    /// most 128 characters), then the subscription. Apple also limits a subscription to two extensions a year;
-    /// the local store does not count them.
+    /// Extend a Subscription Renewal Date (RenewalExtensionRequests.swift).
     private func extend(_ id: String, _ request: ServerAPIRequest) throws -> ExtendRenewalDateResponse {
-        guard !id.isEmpty, id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let original = UInt64(id) else {
-            throw ServerAPIError.invalidOriginalTransactionID
+        try RenewalExtensionRequests.extend(id, request, by: extensions)
+    }
+
+    /// The transaction `id` names, read alone when the history can be read a page at a time: 400 for an id that
+    /// cannot be one, 404 for one the store does not have.
+    private func transaction(_ id: String) throws -> StoreTransaction {
+        guard let pages else { return try customer(of: id).transaction }
+        guard let entry = try pages.historyEntry(id: try Self.transactionNumber(id)) else { throw ServerAPIError.transactionIDNotFound }
+        return entry.transaction
+    }
+
+    /// Apple's transaction ids are decimal numbers; UInt64's parser refuses anything else, of any length.
+    private static func transactionNumber(_ id: String) throws(ServerAPIError) -> UInt64 {
+        guard !id.isEmpty, id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = UInt64(id) else {
+            throw .invalidTransactionID
         }
-        guard request.body.count <= 64 * 1024,
-              let body = try? JSONDecoder().decode(ExtendRenewalDateRequest.self, from: Data(request.body)) else {
-            throw ServerAPIError.generalBadRequest
-        }
-        guard let days = body.extendByDays?.value, (1...90).contains(days) else { throw ServerAPIError.invalidExtendByDays }
-        guard let reason = body.extendReasonCode?.value, (0...3).contains(reason) else { throw ServerAPIError.invalidExtendReasonCode }
-        guard let identifier = body.requestIdentifier?.value, !identifier.isEmpty, identifier.count <= 128 else {
-            throw ServerAPIError.invalidRequestIdentifier
-        }
-        let all = try transactions().map(\.transaction)
-        guard let latest = all.last(where: { $0.originalID == original }) else { throw ServerAPIError.originalTransactionIDNotFound }
-        // Only an active auto-renewable subscription can be extended (Apple's 4030004 otherwise).
-        guard latest.productType == .autoRenewable, !latest.isRevoked, (latest.expirationDate ?? .distantPast) > now(),
-              let extend = self.extendRenewalDate else {
-            throw ServerAPIError.subscriptionExtensionIneligible
-        }
-        let extended: StoreTransaction
-        do {
-            extended = try extend(original, days)
-        } catch {
-            // Billing retry, or it ended between the look above and the store's own check.
-            guard error.code == .wrongState else { throw error }
-            throw ServerAPIError.subscriptionExtensionIneligible
-        }
-        return ExtendRenewalDateResponse(originalTransactionId: String(extended.originalID), webOrderLineItemId: String(extended.id),
-                                         success: true, effectiveDate: Int64((extended.expirationDate ?? now()).timeIntervalSince1970 * 1000))
+        return number
     }
 
     /// The history of the customer `id` names, and that transaction: 400 for an id that cannot be one,
     /// 404 for one the store does not have.
     private func customer(of id: String) throws -> (all: [ServerAPITransaction], transaction: StoreTransaction) {
-        // Apple's transaction ids are decimal numbers; UInt64's parser refuses anything else, of any length.
-        guard !id.isEmpty, id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = UInt64(id) else {
-            throw ServerAPIError.invalidTransactionID
-        }
+        let number = try Self.transactionNumber(id)
         let all = try transactions()
         guard let transaction = all.first(where: { $0.transaction.id == number })?.transaction else {
             throw ServerAPIError.transactionIDNotFound
@@ -279,29 +286,6 @@ struct HistoryResponse: Encodable {
     var bundleId: String
     var environment: String
     var signedTransactions: [String]
-}
-
-/// Apple's ExtendRenewalDateRequest, each field read on its own so that a wrong one gets its own error code.
-struct ExtendRenewalDateRequest: Decodable {
-    /// A field's value when it has the type wanted (JSON's 1.5, "7" or true is no Int: nil, not rounded).
-    struct Field<Value: Decodable>: Decodable {
-        let value: Value?
-        init(from decoder: any Decoder) throws {
-            value = try? decoder.singleValueContainer().decode(Value.self)
-        }
-    }
-
-    var extendByDays: Field<Int>?
-    var extendReasonCode: Field<Int>?
-    var requestIdentifier: Field<String>?
-}
-
-/// Apple's ExtendRenewalDateResponse: `effectiveDate` is the new expiration date, in milliseconds since 1970.
-struct ExtendRenewalDateResponse: Encodable {
-    var originalTransactionId: String
-    var webOrderLineItemId: String
-    var success: Bool
-    var effectiveDate: Int64
 }
 
 struct OrderLookupResponse: Encodable {

@@ -103,10 +103,15 @@ public struct ServerAPIError: Error, Sendable, Equatable, Encodable {
     static let invalidSubscriptionGroupIdentifier = ServerAPIError(status: 400, errorCode: 4000024,
                                                                    errorMessage: "Invalid subscription group identifier.")
     static let invalidInAppOwnershipType = ServerAPIError(status: 400, errorCode: 4000026, errorMessage: "Invalid in-app ownership type.")
+    static let invalidEmptyStorefrontCountryCodeList = ServerAPIError(status: 400, errorCode: 4000027,
+                                                                      errorMessage: "Invalid empty storefront country code list.")
+    static let invalidStorefrontCountryCode = ServerAPIError(status: 400, errorCode: 4000028, errorMessage: "Invalid storefront country code.")
     static let invalidRevoked = ServerAPIError(status: 400, errorCode: 4000030, errorMessage: "Invalid revoked.")
     static let invalidStatus = ServerAPIError(status: 400, errorCode: 4000031, errorMessage: "Invalid status.")
     static let subscriptionExtensionIneligible = ServerAPIError(status: 403, errorCode: 4030004,
                                                                 errorMessage: "Subscription extension ineligible.")
+    static let subscriptionMaxExtension = ServerAPIError(status: 403, errorCode: 4030005, errorMessage: "Subscription max extension.")
+    static let statusRequestNotFound = ServerAPIError(status: 404, errorCode: 4040009, errorMessage: "Status request not found.")
     static let originalTransactionIDNotFound = ServerAPIError(status: 404, errorCode: 4040005,
                                                               errorMessage: "Original transaction id not found.")
     static let transactionIDNotFound = ServerAPIError(status: 404, errorCode: 4040010, errorMessage: "Transaction id not found.")

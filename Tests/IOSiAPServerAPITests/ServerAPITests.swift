@@ -28,7 +28,7 @@ import Testing
                         transactions: { () throws(StoreError) in
                             try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
                         },
-                        extendRenewalDate: { (id, days) throws(StoreError) in try store.extendRenewalDate(originalTransactionID: id, days: days) })
+                        extensions: store, pages: store)
     }
 
     static func pem(_ key: PrivateKey) -> String {
@@ -299,33 +299,39 @@ import Testing
         api.handle(ServerAPIRequest(method: "PUT", path: path, authorization: try token(), body: Array(body.utf8)))
     }
 
+    static func extensionBody(_ days: Any, _ reason: Any = 1, _ id: Any = "a1b2", more: [String: Any] = [:]) throws -> String {
+        let fields = ["extendByDays": days, "extendReasonCode": reason, "requestIdentifier": id].merging(more) { $1 }
+        return String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+    }
+
     @Test func extendRenewalDate() throws {
         let coins = try store.buyProduct(Self.coins)
-        let gold = try store.buyProduct(Self.gold)
-        let path = "/inApps/v1/subscriptions/extend/\(gold.originalID)"
-        func body(_ days: Any, _ reason: Any = 1, _ id: Any = "a1b2") throws -> String {
-            String(decoding: try JSONSerialization.data(withJSONObject: ["extendByDays": days, "extendReasonCode": reason,
-                                                                         "requestIdentifier": id]), as: UTF8.self)
-        }
+        let trial = try store.buyProduct(Self.gold)
+        let path = "/inApps/v1/subscriptions/extend/\(trial.originalID)"
+        func body(_ days: Any, _ reason: Any, _ id: Any) throws -> String { try Self.extensionBody(days, reason, id) }
         // Apple's ranges and error codes (Extend a Subscription Renewal Date; ExtendRenewalDateRequest).
-        try expectError(try put(path, try body(0)), 400, 4000009)
-        try expectError(try put(path, try body(91)), 400, 4000009)
-        try expectError(try put(path, try body("7")), 400, 4000009)
-        try expectError(try put(path, try body(1.5)), 400, 4000009)
-        try expectError(try put(path, try body(Int64.max)), 400, 4000009)
-        try expectError(try put(path, try body(7, 4)), 400, 4000010)
-        try expectError(try put(path, try body(7, -1)), 400, 4000010)
+        try expectError(try put(path, try body(0, 1, "a1b2")), 400, 4000009)
+        try expectError(try put(path, try body(91, 1, "a1b2")), 400, 4000009)
+        try expectError(try put(path, try body("7", 1, "a1b2")), 400, 4000009)
+        try expectError(try put(path, try body(1.5, 1, "a1b2")), 400, 4000009)
+        try expectError(try put(path, try body(Int64.max, 1, "a1b2")), 400, 4000009)
+        try expectError(try put(path, try body(7, 4, "a1b2")), 400, 4000010)
+        try expectError(try put(path, try body(7, -1, "a1b2")), 400, 4000010)
         try expectError(try put(path, try body(7, 1, "")), 400, 4000011)
+        try expectError(try put(path, try body(7, 1, 12)), 400, 4000011)
         try expectError(try put(path, try body(7, 1, String(repeating: "x", count: 129))), 400, 4000011)
         try expectError(try put(path, "garbage"), 400, 4000000)
-        try expectError(try put("/inApps/v1/subscriptions/extend/12x", try body(7)), 400, 4000008)
-        try expectError(try put("/inApps/v1/subscriptions/extend/999", try body(7)), 404, 4040005)
-        // A one-time purchase is no subscription to extend.
-        try expectError(try put("/inApps/v1/subscriptions/extend/\(coins.id)", try body(7)), 403, 4030004)
+        try expectError(try put("/inApps/v1/subscriptions/extend/12x", try body(7, 1, "a1b2")), 400, 4000008)
+        try expectError(try put("/inApps/v1/subscriptions/extend/999", try body(7, 1, "a1b2")), 404, 4040005)
+        // A one-time purchase is no subscription to extend; a free trial cannot be extended either.
+        try expectError(try put("/inApps/v1/subscriptions/extend/\(coins.id)", try body(7, 1, "a1b2")), 403, 4030004)
+        try expectError(try put(path, try body(7, 1, "a1b2")), 403, 4030004)
         #expect(try get(path).status == 405)
 
+        try store.forceRenewal(productID: Self.gold)
+        let gold = try #require(try store.allTransactions().last)
         let before = try #require(gold.expirationDate)
-        let response = try put(path, try body(7))
+        let response = try put(path, try body(7, 1, "a1b2"))
         #expect(response.status == 200)
         let answer = try json(response)
         #expect(answer["success"] as? Bool == true)
@@ -335,14 +341,129 @@ import Testing
         let later = before.addingTimeInterval(7 * 86_400)
         #expect(abs(Double(effective) - later.timeIntervalSince1970 * 1000) < 1)
         // The store re-signed the transaction: the server's answers carry the new end.
-        let statuses = try json(try get("/inApps/v1/subscriptions/\(gold.id)"))
-        let last = try #require(((statuses["data"] as? [[String: Any]])?.first?["lastTransactions"] as? [[String: Any]])?.first)
-        let signed = try store.makeVerifier().verifyTransaction(try #require(last["signedTransactionInfo"] as? String))
-        #expect(signed.expiresDate.map { abs(Double($0.value) - later.timeIntervalSince1970 * 1000) < 1 } == true)
+        func signedEnd() throws -> Int64? {
+            let statuses = try json(try get("/inApps/v1/subscriptions/\(gold.id)"))
+            let last = try #require(((statuses["data"] as? [[String: Any]])?.first?["lastTransactions"] as? [[String: Any]])?.first)
+            let signed = try #require(last["signedTransactionInfo"] as? String)
+            return try store.makeVerifier().verifyTransaction(signed).expiresDate.map { Int64($0.value) }
+        }
+        #expect(try signedEnd() == effective)
+
+        // The same request again (another day count even) answers the first result and extends nothing more.
+        let repeated = try json(try put(path, try body(30, 1, "a1b2")))
+        #expect(repeated["effectiveDate"] as? Int64 == effective && repeated["success"] as? Bool == true)
+        #expect(try signedEnd() == effective)
+        // A second extension within 365 days is allowed, a third is not (Apple's SubscriptionMaxExtensionError).
+        let second = try #require(try json(try put(path, try body(3, 2, "c3d4")))["effectiveDate"] as? Int64)
+        #expect(second == effective + 3 * 86_400_000)
+        try expectError(try put(path, try body(3, 2, "e5f6")), 403, 4030005)
+        #expect(try signedEnd() == second)
+        #expect(try json(try put(path, try body(7, 1, "a1b2")))["effectiveDate"] as? Int64 == effective)
 
         // An ended subscription cannot be extended.
         try store.expireSubscription(productID: Self.gold)
-        try expectError(try put(path, try body(7)), 403, 4030004)
+        try expectError(try put(path, try body(7, 1, "g7h8")), 403, 4030004)
+    }
+
+    func post(_ path: String, _ body: String) throws -> ServerAPIResponse {
+        api.handle(ServerAPIRequest(method: "POST", path: path, authorization: try token(), body: Array(body.utf8)))
+    }
+
+    @Test func extendEveryActiveSubscriber() throws {
+        let mass = "/inApps/v1/subscriptions/extend/mass"
+        func body(_ days: Any = 5, _ reason: Any = 3, _ id: Any, product: Any = Self.gold, storefronts: Any? = nil) throws -> String {
+            var more: [String: Any] = ["productId": product]
+            if let storefronts { more["storefrontCountryCodes"] = storefronts }
+            return try Self.extensionBody(days, reason, id, more: more)
+        }
+        func status(_ product: String, _ id: String) throws -> ServerAPIResponse {
+            try get("/inApps/v1/subscriptions/extend/mass/\(product)/\(id)")
+        }
+        let (m0, m1, m2) = (UUID().uuidString.lowercased(), UUID().uuidString.lowercased(), UUID().uuidString.lowercased())
+        try expectError(try post(mass, try body(0, 3, m1)), 400, 4000009)
+        try expectError(try post(mass, try body(5, 7, m1)), 400, 4000010)
+        try expectError(try post(mass, try body(5, 3, "not-a-uuid")), 400, 4000011)
+        try expectError(try post(mass, try body(5, 3, m1, storefronts: [String]())), 400, 4000027)
+        try expectError(try post(mass, try body(5, 3, m1, storefronts: ["usa"])), 400, 4000028)
+        try expectError(try post(mass, try body(5, 3, m1, storefronts: "USA")), 400, 4000028)
+        try expectError(try post(mass, try body(5, 3, m1, product: "")), 400, 4000023)
+        try expectError(try post(mass, try body(5, 3, m1, product: Self.coins)), 400, 4000023)
+        try expectError(try post(mass, "[]"), 400, 4000000)
+        #expect(try put(mass, try body(5, 3, m1)).status == 405)
+        #expect(try get(mass).status == 405)
+
+        // A subscriber in a free trial fails.
+        _ = try store.buyProduct(Self.gold)
+        #expect(try json(try post(mass, try body(5, 3, m0)))["requestIdentifier"] as? String == m0)
+        let trial = try json(try status(Self.gold, m0))
+        #expect(trial["complete"] as? Bool == true && trial["succeededCount"] as? Int == 0 && trial["failedCount"] as? Int == 1)
+
+        try store.forceRenewal(productID: Self.gold)
+        let gold = try #require(try store.allTransactions().last)
+        #expect(try post(mass, try body(5, 3, m1, storefronts: ["CAN"])).status == 200)
+        let elsewhere = try json(try status(Self.gold, m1))
+        #expect(elsewhere["succeededCount"] as? Int == 0 && elsewhere["failedCount"] as? Int == 0)
+        let answer = try post(mass, try body(5, 3, m2, storefronts: ["USA"]))
+        #expect(answer.status == 200)
+        #expect(try json(answer)["requestIdentifier"] as? String == m2)
+        let done = try json(try status(Self.gold, m2))
+        #expect(done["requestIdentifier"] as? String == m2 && done["complete"] as? Bool == true)
+        #expect(done["succeededCount"] as? Int == 1 && done["failedCount"] as? Int == 0)
+        let completed = try #require(done["completeDate"] as? Int64)
+        #expect(abs(Double(completed) - Date().timeIntervalSince1970 * 1000) < 60_000)
+        // Asked again: the same request, not a second extension.
+        #expect(try post(mass, try body(5, 3, m2)).status == 200)
+        let extended = try #require(try store.allTransactions().last)
+        #expect(extended.id == gold.id && extended.expirationDate == gold.expirationDate.map { $0 + 5 * 86_400 })
+        // Its status is found by its product and identifier only.
+        try expectError(try status(Self.silver, m2), 404, 4040009)
+        try expectError(try status(Self.gold, UUID().uuidString), 404, 4040009)
+        try expectError(try status(Self.gold, "nope"), 400, 4000011)
+        try expectError(try post(mass, try body(5, 3, m2, product: Self.silver)), 400, 4000011)
+    }
+
+    /// The history read a page at a time from the store (what `serve` does) answers exactly as the whole history
+    /// read at each request: every filter, both sorts, both versions, page after page, revision tokens included.
+    @Test func pagedHistoryAnswersAsTheWholeHistoryDoes() async throws {
+        let directory = try folder.state
+        let store = self.store
+        let whole = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
+                              keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
+                              transactions: { () throws(StoreError) in
+                                  try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                              })
+        for index in 0..<45 {
+            let bought = try store.buyProduct([Self.coins, Self.gold, "com.iosiap.example.pro_upgrade", Self.silver][index % 4])
+            if index % 3 == 0 { try await store.finish(transactionID: bought.id) }
+            if index % 7 == 0 { _ = try? store.refund(transactionID: bought.id) }
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let queries: [[(String, String?)]] = [
+            [], [("sort", "DESCENDING")], [("revoked", "true")], [("revoked", "false"), ("sort", "DESCENDING")],
+            [("productType", "CONSUMABLE"), ("productType", "AUTO_RENEWABLE")], [("productId", Self.gold)],
+            [("subscriptionGroupIdentifier", "5E1A7C01")], [("inAppOwnershipType", "FAMILY_SHARED")],
+            [("inAppOwnershipType", "PURCHASED"), ("startDate", String(now - 60_000)), ("endDate", String(now + 60_000))],
+            [("startDate", String(now + 60_000))],
+        ]
+        for version in [1, 2] {
+            for query in queries {
+                var revision: String?
+                var pages = 0
+                repeat {
+                    let asked = query + (revision.map { [("revision", $0)] } ?? [])
+                    let request = ServerAPIRequest(method: "GET", path: "/inApps/v\(version)/history/1",
+                                                   query: asked.map { .init($0.0, $0.1) }, authorization: try token())
+                    let paged = api.handle(request)
+                    #expect(paged == whole.handle(request), "v\(version) \(asked)")
+                    let body = try json(paged)
+                    revision = body["hasMore"] as? Bool == true ? body["revision"] as? String : nil
+                    pages += 1
+                } while revision != nil && pages < 10
+            }
+        }
+        #expect(try get("/inApps/v1/transactions/46").status == 404)
+        #expect(api.handle(ServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/7", authorization: try token()))
+                == whole.handle(ServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/7", authorization: try token())))
     }
 
     @Test func changesBecomeNotifications() throws {

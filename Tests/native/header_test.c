@@ -31,6 +31,10 @@ int main(void) {
             IOSIAP_EXPIRATION_UNKNOWN != 5)
             return 1;
     }
+    if (iosiap_display_message(NULL, "1", NULL) != IOSIAP_E_INVALID_ARGUMENT || IOSIAP_EVENT_STOREKIT_MESSAGE != 19 ||
+        IOSIAP_EVENT_STOREFRONT_CHANGED != 20 || IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER != 3 ||
+        iosiap_local_send_message(NULL, IOSIAP_MESSAGE_REASON_GENERIC, "p", NULL) == IOSIAP_OK)
+        return 1;
     return (options.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION && callbacks.on_event == NULL &&
             options.delivery == IOSIAP_DELIVERY_POLL && offer.size == sizeof offer && offer.id == NULL &&
             signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&

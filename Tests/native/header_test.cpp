@@ -33,6 +33,9 @@ int main() {
         moved.localRedeemOfferCode("p", "c") == IOSIAP_OK) return 1;
     // Nor a refund request or the manage subscriptions sheet.
     if (moved.beginRefundRequest(1) == IOSIAP_OK || moved.showManageSubscriptions() == IOSIAP_OK) return 1;
+    // Nor shows an App Store message or raises one.
+    if (moved.displayMessage("1") == IOSIAP_OK || moved.localSendMessage(IOSIAP_MESSAGE_REASON_BILLING_ISSUE, "p") == IOSIAP_OK)
+        return 1;
     // Nor answers what it knows about the user, nor plays Family Sharing.
     iosiap::SubscriptionStatus status;
     std::string storefront;

@@ -45,6 +45,7 @@ int main(int argc, char **argv) {
 
     /* The controls, on no store at all: the platform answers before the arguments are looked at. */
     EXPECT_UNSUPPORTED(iosiap_local_set_ask_to_buy(NULL, 1));
+    EXPECT_UNSUPPORTED(iosiap_local_set_notification_url(NULL, NULL));
     EXPECT_UNSUPPORTED(iosiap_local_pending_purchases(NULL, NULL, NULL));
     EXPECT_UNSUPPORTED(iosiap_local_approve_ask_to_buy(NULL, 1));
     EXPECT_UNSUPPORTED(iosiap_local_decline_ask_to_buy(NULL, 1));

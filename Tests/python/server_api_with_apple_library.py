@@ -2,7 +2,8 @@
 """Apple's official app-store-server-library (PyPI) as the client of `iosiap-store serve`: a backend's view of
 the local App Store. Purchases are made with the transaction manager; the test registers a key of its own,
 points Apple's AppStoreServerAPIClient at the local server, reads transaction info, history (v2, paged and
-filtered), subscription statuses and refunds, extends the subscription, sends consumption information and asks for a TEST notification,
+filtered), subscription statuses and refunds, extends the subscription (one, and every subscriber of a product,
+under Apple's rules), sends consumption information and asks for a TEST notification,
 which a loopback endpoint receives; Apple's SignedDataVerifier, trusting the store's root, decodes every signed
 field and the notification. Unknown ids get Apple's errors, and a client with a key
 the state directory does not know gets 401.
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import urlparse
 
@@ -28,6 +30,7 @@ from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
@@ -226,13 +229,34 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     # What happens while the server runs is read at each request and notified (Server Notifications V2),
     # each notification signed by the store's chain and decoded by Apple's verifier.
     before = len(received)
-    # Extend a Subscription Renewal Date: the status then shows the end 7 days later, and RENEWAL_EXTENDED is
-    # notified; Apple's codes for a value out of range and for what is no subscription.
+    def wait_for_notifications(count):
+        for _ in range(100):
+            if len(received) - before >= count:
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"expected {count} notifications, got {received[before:]}")
+
+    # Extend a Subscription Renewal Date, under Apple's rules. The subscription is in its free trial, which
+    # cannot be extended (4030004); once renewed (a paid month) it can, twice a year: the status then shows
+    # the later end and RENEWAL_EXTENDED is notified; a repeated request identifier answers the first result
+    # without extending again; a third extension gets 4030005. Apple's codes for a value out of range and for
+    # what is no subscription.
+    request = ExtendRenewalDateRequest(extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION,
+                                       requestIdentifier="7d3c2a4e-extend")
+    error = api_error(lambda: client.extend_subscription_renewal_date(subscription_id, request))
+    assert error.http_status_code == 403 and error.api_error == APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE, error
+    store("renew", PREFIX + "club_gold_monthly")
+    wait_for_notifications(1)  # DID_RENEW
+    last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
+    renewal_id = verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).transactionId
     old_end = verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate
-    extended = client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
-        extendByDays=7, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="7d3c2a4e-extend"))
+    extended = client.extend_subscription_renewal_date(subscription_id, request)
     assert extended.success and extended.originalTransactionId == subscription_id, extended
-    assert extended.effectiveDate == old_end + 7 * 86_400_000, (extended, old_end)
+    assert extended.webOrderLineItemId == renewal_id and extended.effectiveDate == old_end + 7 * 86_400_000, (extended, old_end)
+    wait_for_notifications(2)  # RENEWAL_EXTENDED
+    again = client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
+        extendByDays=30, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="7d3c2a4e-extend"))
+    assert again.effectiveDate == extended.effectiveDate, again
     last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
     assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate == extended.effectiveDate
     error = api_error(lambda: client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
@@ -241,16 +265,48 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     error = api_error(lambda: client.extend_subscription_renewal_date("1", ExtendRenewalDateRequest(
         extendByDays=3, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="not-a-subscription")))
     assert error.http_status_code == 403 and error.api_error == APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE, error
+    checks += 4
+
+    # Extend Subscription Renewal Dates for All Active Subscribers (the second extension of the year), done at
+    # once: its status is complete with the counts; a storefront filter that leaves the subscriber out extends
+    # nothing. Then a third extension of the subscription is refused.
+    gold = PREFIX + "club_gold_monthly"
+    elsewhere, everywhere = str(uuid.uuid4()), str(uuid.uuid4())
+    answer = client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=elsewhere,
+        storefrontCountryCodes=["CAN", "GBR"], productId=gold))
+    assert answer.requestIdentifier == elsewhere, answer
+    status = client.get_status_of_subscription_renewal_date_extensions(elsewhere, gold)
+    assert status.complete and status.succeededCount == 0 and status.failedCount == 0, status
+    client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=everywhere, productId=gold))
+    status = client.get_status_of_subscription_renewal_date_extensions(everywhere, gold)
+    assert status.requestIdentifier == everywhere and status.complete, status
+    assert status.succeededCount == 1 and status.failedCount == 0 and abs(status.completeDate - time.time() * 1000) < 60_000, status
+    last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
+    assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate == extended.effectiveDate + 3 * 86_400_000
+    wait_for_notifications(3)  # RENEWAL_EXTENDED
+    error = api_error(lambda: client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
+        extendByDays=1, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="a-third-one")))
+    assert error.http_status_code == 403 and error.api_error == APIError.SUBSCRIPTION_MAX_EXTENSION, error
+    error = api_error(lambda: client.get_status_of_subscription_renewal_date_extensions(str(uuid.uuid4()), gold))
+    assert error.http_status_code == 404 and error.api_error == APIError.STATUS_REQUEST_NOT_FOUND, error
+    error = api_error(lambda: client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier=str(uuid.uuid4()), productId=gold,
+        storefrontCountryCodes=[])))
+    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_EMPTY_STOREFRONT_COUNTRY_CODE_LIST, error
     checks += 3
+
     store("buy", PREFIX + "pro_upgrade")
-    bought = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("23").signedTransactionInfo)
+    bought = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("24").signedTransactionInfo)
     assert bought.productId == PREFIX + "pro_upgrade", bought
     store("renew", PREFIX + "club_gold_monthly")
     store("auto-renew", PREFIX + "club_gold_monthly", "off")
     store("refund", "1")
     store("expire", PREFIX + "club_gold_monthly")
-    expected = sorted([("RENEWAL_EXTENDED", "", subscription_id), ("ONE_TIME_CHARGE", "", "23"), ("DID_RENEW", "", "24"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", "24"),
-                       ("REFUND", "", "1"), ("EXPIRED", "VOLUNTARY", "24")])
+    expected = sorted([("DID_RENEW", "", renewal_id), ("RENEWAL_EXTENDED", "", renewal_id), ("RENEWAL_EXTENDED", "", renewal_id),
+                       ("ONE_TIME_CHARGE", "", "24"), ("DID_RENEW", "", "25"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", "25"),
+                       ("REFUND", "", "1"), ("EXPIRED", "VOLUNTARY", "25")])
     for _ in range(100):
         if len(received) - before >= len(expected):
             break

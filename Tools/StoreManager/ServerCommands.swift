@@ -45,7 +45,7 @@ let serverAPICommands: [Command] = [
         let api = ServerAPI(bundleID: store.bundleID, environment: store.environment,
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                             transactions: history, notifications: notifications,
-                            extensions: store)
+                            extensions: store, pages: store)
         // One port: /inApps/... is the Server API (bearer tokens), the rest the page (its own per-run token).
         let page = TransactionManagerPage(store: store, listenAddress: address)
         let server = try ServerAPIHTTPServer(address: address, port: port, handler: TransactionManagerPage.route(api: api, page: page))

@@ -8,7 +8,7 @@ import IOSiAPVerification
 /// It is a `StoreBackend`: open a `PurchaseStore` over it. Its controls are the StoreKitTest
 /// `SKTestSession` equivalents; they are stored in the state directory, so they survive restarts (but the
 /// locale and storefront, which `LocalPurchaseStore.open` sets at each open).
-public final class LocalStore: StoreBackend {
+public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHistoryPaging {
     /// The catalog it sells.
     public let catalog: Catalog
     /// The app's bundle id, as signed transactions carry it.
@@ -230,6 +230,7 @@ public final class LocalStore: StoreBackend {
     /// a game last opened the directory with) and start watching time and other processes' writes.
     public func updates() -> AsyncStream<StoreUpdate> {
         clockwork.handsOutPurchaseIntents.withLock { $0 = true }
+        clockwork.rememberStorefront()
         // Best effort: the transaction manager can also be told the catalog (--catalog).
         try? setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
         try? setOverride(LocalStoreSettings.Key.bundleID, bundleID)
@@ -307,13 +308,23 @@ public final class LocalStore: StoreBackend {
         try setOverride(LocalStoreSettings.Key.purchaseDialog, response.rawValue)
     }
 
-    /// Changes the storefront (SKTestSession `storefront`): prices use its currency from the next request.
+    /// Changes the storefront (SKTestSession `storefront`): prices use its currency from the next request. A game
+    /// running on this state directory receives `storefrontChanged` when it differs from the one in force (from
+    /// another process, such as `iosiap-store storefront`, within a second).
     public func setStorefront(_ code: String) throws(StoreError) {
+        let storefront = try Self.knownStorefront(code)
+        try state.withLock { state throws(StoreError) in
+            try state.setOverride(LocalStoreSettings.Key.storefront, storefront.code)
+            try clockwork.tellStorefrontChange(in: state)
+        }
+    }
+
+    private static func knownStorefront(_ code: String) throws(StoreError) -> Storefront {
         guard let storefront = Storefront(code: code) else {
             throw StoreError(.invalidArgument,
                              "unknown storefront '\(code)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
         }
-        try setOverride(LocalStoreSettings.Key.storefront, storefront.code)
+        return storefront
     }
 
     /// Changes the locale titles and prices are shown in (SKTestSession `locale`).
@@ -330,9 +341,14 @@ public final class LocalStore: StoreBackend {
         if let locale { try setLocale(locale) } else { try setOverride(LocalStoreSettings.Key.locale, nil) }
     }
 
-    /// The storefront override, or the catalog's (`nil`), for a store being opened.
+    /// The storefront override, or the catalog's (`nil`), for a store being opened: the game opens with it, so
+    /// it is not told as a change.
     func setStorefrontOverride(_ code: String?) throws(StoreError) {
-        if let code { try setStorefront(code) } else { try setOverride(LocalStoreSettings.Key.storefront, nil) }
+        let storefront = try code.map(Self.knownStorefront)
+        try state.withLock { state throws(StoreError) in
+            try state.setOverride(LocalStoreSettings.Key.storefront, storefront?.code)
+            try clockwork.rememberStorefront(in: state)
+        }
     }
 
     /// Sets how fast subscription time runs (SKTestSession `timeRate`).
@@ -475,28 +491,38 @@ public final class LocalStore: StoreBackend {
         try advanceTime()
     }
 
-    /// Extends a subscription's current period by `days` days, as the App Store Server API's Extend a
-    /// Subscription Renewal Date does: the chain's newest transaction, which must be an active, unrevoked
-    /// subscription, is re-signed with the later expiration date, and the game receives it as a `purchased`
-    /// update (its record learns the new end). `originalTransactionID` names the chain. The caller checks
-    /// Apple's ranges (1…90 days); this only refuses days outside them rather than trust it.
+    /// Extends a subscription's current period by `days` days (1…90), as the App Store Server API's Extend a
+    /// Subscription Renewal Date does, under Apple's rules (`RenewalExtender`): the subscription `originalTransactionID`
+    /// names must be active and paid, and be extended at most twice in 365 days; a repeated `requestIdentifier`
+    /// answers its first result without extending again. Its newest transaction is re-signed with the later end,
+    /// and a game on the state directory receives it as a `purchased` update (its record learns the new end).
+    public func extendRenewalDate(originalTransactionID: UInt64, days: Int,
+                                  requestIdentifier: String) throws(StoreError) -> RenewalExtensionOutcome {
+        try RenewalExtender(clockwork: clockwork).extend(originalTransactionID, days: days, requestIdentifier: requestIdentifier)
+    }
+
+    /// Extends the renewal date of every active subscriber of `productID` (in `storefronts`, alpha-3 codes;
+    /// `nil`: all) by `days` days, as Extend Subscription Renewal Dates for All Active Subscribers does; at once.
+    public func extendRenewalDates(productID: String, days: Int, requestIdentifier: String,
+                                   storefronts: Set<String>? = nil) throws(StoreError) -> MassRenewalExtension {
+        try RenewalExtender(clockwork: clockwork).extendAll(productID: productID, days: days, requestIdentifier: requestIdentifier,
+                                                            storefronts: storefronts)
+    }
+
+    /// The request to extend every subscriber of `productID` that `requestIdentifier` made, or `nil`.
+    public func massRenewalExtension(productID: String, requestIdentifier: String) throws(StoreError) -> MassRenewalExtension? {
+        try RenewalExtender(clockwork: clockwork).status(productID: productID, requestIdentifier: requestIdentifier)
+    }
+
+    /// Extends a subscription's current period by `days` days with a new request (a control, for tests and QA):
+    /// `wrongState` when Apple's rules refuse it. Returns its newest transaction, re-signed.
     @discardableResult
     public func extendRenewalDate(originalTransactionID: UInt64, days: Int) throws(StoreError) -> StoreTransaction {
-        guard (1...90).contains(days) else { throw StoreError(.invalidArgument, "an extension is 1 to 90 days, not \(days)") }
-        let settings = try currentSettings()
-        let current = now()
-        let extended = try state.withLock { state throws(StoreError) in
-            guard let chain = try state.subscriptionChains().first(where: { $0.latest.originalID == originalTransactionID }),
-                  let end = chain.latest.expirationDate, end > current, !chain.state.billingRetry else {
-                throw StoreError(.wrongState, "\(originalTransactionID) is not an active subscription")
-            }
-            return try state.database.transaction { () throws(StoreError) in
-                // Calendar days, as Apple counts them; the time rate does not shorten an extension.
-                try state.updateChain(chain.latest.id) { $0.expiration = end.addingTimeInterval(TimeInterval(days) * 86_400) }
-                return try clockwork.resign(chain.latest.id, settings, in: state)
-            }
+        let outcome = try extendRenewalDate(originalTransactionID: originalTransactionID, days: days, requestIdentifier: UUID().uuidString)
+        guard case .extended(let made) = outcome,
+              let extended = try state.withLock({ state throws(StoreError) in try state.transaction(id: made.transactionID) }) else {
+            throw StoreError(.wrongState, "\(originalTransactionID) cannot be extended: \(outcome)")
         }
-        updateSink.yield(.purchased(extended))
         return extended
     }
 
@@ -657,6 +683,51 @@ public final class LocalStore: StoreBackend {
         try advanceTime()
     }
 
+    // MARK: - App Store messages
+
+    /// Raises an App Store message about subscription `productID` (StoreKit: a `Message` with that reason): the
+    /// game running on this state directory receives `storeKitMessage` within a second, or else the next game to
+    /// open it; it waits, and comes again at each launch, until the game displays it. A win-back offer message
+    /// may name one of the product's win-back offers. `iosiap-store message`.
+    @discardableResult
+    public func sendMessage(_ reason: StoreMessage.Reason, productID: String, offerID: String? = nil) throws(StoreError) -> LocalStoreMessage {
+        guard let item = catalog.product(id: productID) else {
+            throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
+        }
+        if reason != .generic, item.subscription == nil {
+            throw StoreError(.invalidArgument, "'\(productID)' is not an auto-renewable subscription: a \(reason) message is about one")
+        }
+        if let offerID {
+            guard reason == .winBackOffer else { throw StoreError(.invalidArgument, "only a win-back offer message names an offer") }
+            guard item.subscription?.winBackOffers.contains(where: { $0.terms.id == offerID }) == true else {
+                throw StoreError(.invalidOfferIdentifier, "'\(productID)' has no win-back offer '\(offerID)'")
+            }
+        }
+        let id = try state.withLock { state throws(StoreError) in
+            try state.addMessage(reason, productID: productID, offerID: offerID, at: now())
+        }
+        try advanceTime()
+        guard let message = try messages().first(where: { $0.id == id }) else {
+            throw StoreError(.storageFailure, "message \(id) vanished right after it was written")
+        }
+        return message
+    }
+
+    /// Every App Store message raised, oldest first, with when the game displayed it.
+    public func messages() throws(StoreError) -> [LocalStoreMessage] {
+        try state.withLock { state throws(StoreError) in try state.messages() }
+    }
+
+    /// Records that the game displayed message `id` (the local store shows nothing); a message must have been
+    /// delivered to this game and not displayed yet.
+    public func displayMessage(id: String, uiContext: UIContext?) throws(StoreError) {
+        guard let number = Int64(id), clockwork.toldMessages.withLock({ $0.contains(number) }) else {
+            throw StoreError(.invalidArgument, "no App Store message '\(id)' was delivered to this game")
+        }
+        let displayed = try state.withLock { state throws(StoreError) in try state.markMessageDisplayed(number, at: now()) }
+        guard displayed else { throw StoreError(.wrongState, "App Store message \(id) was displayed already") }
+    }
+
     /// One line of the store's history, for the transaction manager.
     public struct HistoryEntry: Sendable {
         public let transaction: StoreTransaction
@@ -670,6 +741,22 @@ public final class LocalStore: StoreBackend {
     public func history() throws(StoreError) -> [HistoryEntry] {
         try state.withLock { state throws(StoreError) in
             try state.history().map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
+        }
+    }
+
+    /// One line of the history, or `nil` for an id the store never charged.
+    public func historyEntry(id: UInt64) throws(StoreError) -> HistoryEntry? {
+        try state.withLock { state throws(StoreError) in
+            try state.historyEntry(id: id).map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
+        }
+    }
+
+    /// One page of the history (LocalStoreState+HistoryPages.swift): its cost grows with `limit`, not the history.
+    public func historyPage(_ filter: TransactionHistoryFilter, after position: HistoryPosition?, descending: Bool,
+                            limit: Int) throws(StoreError) -> [HistoryEntry] {
+        try state.withLock { state throws(StoreError) in
+            try state.historyPage(filter, after: position, descending: descending, limit: limit)
+                .map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
         }
     }
 

@@ -14,6 +14,11 @@ struct LocalStoreClockwork: Sendable {
     /// Set once a purchase store listens to this store: only then are App Store purchase intents taken
     /// (the transaction manager, which also opens the store, must leave them for the game).
     let handsOutPurchaseIntents = Locked(false)
+    /// The storefront the listening game last heard of: `nil` until a purchase store listens.
+    private let toldStorefront = Locked<String?>(nil)
+    /// The App Store messages handed to the listening game, by id: each once per launch (one it does not
+    /// display comes again at the next launch, as StoreKit offers its messages at each launch).
+    let toldMessages = Locked<Set<Int64>>([])
 
     /// The settings in force: the catalog's with the controls' overrides.
     func settings() throws(StoreError) -> LocalStoreSettings {
@@ -31,11 +36,47 @@ struct LocalStoreClockwork: Sendable {
         let takesIntents = handsOutPurchaseIntents.withLock { $0 }
         try state.withLock { state throws(StoreError) in
             try advanceSubscriptions(settings, in: state)
-            try state.changesByOtherConnections().forEach { sink.yield($0) }
+            try state.changesByOtherConnections(at: now()).forEach { sink.yield($0) }
             for productID in takesIntents ? try state.takePurchaseIntents() : [] {
                 if let item = catalog.product(id: productID) { sink.yield(.purchaseIntent(storeProduct(item, settings))) }
             }
+            guard takesIntents else { return }
+            for message in try state.messages(waitingOnly: true) where toldMessages.withLock({ $0.insert(message.id).inserted }) {
+                sink.yield(.message(message.storeMessage))
+            }
+            try tellStorefrontChange(in: state)
         }
+    }
+
+    /// Tells the listening game the storefront in force once it differs from the one it last heard of, whoever
+    /// changed it (a control of this process, the transaction manager). Called with the state's lock held, so
+    /// that two ticks cannot tell an old storefront after a newer one.
+    func tellStorefrontChange(in state: LocalStoreState) throws(StoreError) {
+        let code = try storefront(in: state)
+        let changed = toldStorefront.withLock { told in
+            defer { told = code }
+            return told != nil && told != code
+        }
+        if changed { sink.yield(.storefrontChanged(code)) }
+    }
+
+    /// Takes the storefront in force as the one the game knows, without telling it: when a purchase store
+    /// starts listening, and when it sets the storefront it opens with.
+    func rememberStorefront(in state: LocalStoreState) throws(StoreError) {
+        let code = try storefront(in: state)
+        toldStorefront.withLock { $0 = code }
+    }
+
+    /// `rememberStorefront(in:)`, taking the state's lock; a storefront that cannot be read is left to the next tick.
+    func rememberStorefront() {
+        guard let code = try? settings().storefront.code else { return }
+        toldStorefront.withLock { $0 = code }
+    }
+
+    private func storefront(in state: LocalStoreState) throws(StoreError) -> String {
+        var settings = LocalStoreSettings(catalog: catalog.settings)
+        settings.apply(try state.overrides())
+        return settings.storefront.code
     }
 
     /// Renews every subscription whose period is over, as many periods as have passed (also those that

@@ -41,10 +41,13 @@ final class LocalStoreState {
         var revoked = Set<UInt64>()
         var announcedExpiries = Set<UInt64>()
         var pendingProducts: [Int64: String] = [:]
+        /// The ends of the subscriptions active at the last look, by transaction id: another process may move
+        /// them later (a renewal date extension by `iosiap-store serve`).
+        var activeEnds: [UInt64: Double] = [:]
         var dataVersion: Int64 = -1
     }
 
-    private static let transactionColumns = """
+    static let transactionColumns = """
         id, original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
         expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
         subscription_group_id, signed_jws, signed_renewal_info, grace_expires, offer_type, offer_id, ownership_type
@@ -59,19 +62,20 @@ final class LocalStoreState {
         try database.prepareForDurableUse()
         try database.migrate(LocalStoreStateMigrations.all)
         self.environment = environment
-        _ = try changesByOtherConnections()
+        _ = try changesByOtherConnections(at: .distantPast)
     }
 
     // MARK: - Changes made by other processes
 
     /// The updates another process's writes (the transaction manager, a test) imply since the last call:
     /// new transactions (approvals, purchases started outside the game), refunds, declined Ask to Buy
-    /// requests. Cheap when nothing changed: one `PRAGMA data_version`.
-    func changesByOtherConnections() throws(StoreError) -> [StoreUpdate] {
+    /// requests, the later end of an active subscription (a renewal date extension). Cheap when nothing
+    /// changed: one `PRAGMA data_version`. `now` is the store's clock: subscriptions that end after it are active.
+    func changesByOtherConnections(at now: Date = Date()) throws(StoreError) -> [StoreUpdate] {
         guard try dataVersion() != known.dataVersion else { return [] }
         // Every read on one snapshot: a commit landing between two of them (an approval, which removes the
         // waiting purchase and adds its transaction) would be half seen, e.g. as a decline.
-        return try database.snapshot { () throws(StoreError) in try changes(at: try dataVersion()) }
+        return try database.snapshot { () throws(StoreError) in try changes(at: try dataVersion(), now: now) }
     }
 
     /// Changes with every commit another connection makes (SQLite's `data_version`).
@@ -80,7 +84,7 @@ final class LocalStoreState {
     }
 
     /// The updates the state at data version `version` implies against `known`, which it then becomes.
-    private func changes(at version: Int64) throws(StoreError) -> [StoreUpdate] {
+    private func changes(at version: Int64, now: Date) throws(StoreError) -> [StoreUpdate] {
         let firstScan = known.dataVersion == -1
         // Worked out on a copy, kept only once every read succeeded: a read that fails is done again whole
         // at the next call, rather than leaving changes half seen and never reported.
@@ -112,6 +116,21 @@ final class LocalStoreState {
         }
         known.revoked = revoked
         known.announcedExpiries = announced
+        // An end another process moved: the game's record of the transaction learns it (a finished one makes no
+        // event), so that it neither loses the entitlement nor hears `expired` at the old end. Only active
+        // subscriptions' ends are read, through the index on ends.
+        var ends: [UInt64: Double] = [:]
+        for row in try database.query("SELECT id, expiration_date FROM transactions WHERE expiration_date > ? AND revocation_date IS NULL",
+                                      [.real(now.timeIntervalSince1970)]) {
+            guard let end = Self.date(row[1])?.timeIntervalSince1970 else { continue }
+            ends[UInt64(bitPattern: row[0].integer ?? 0)] = end
+        }
+        if !firstScan {
+            for (id, end) in ends.sorted(by: { $0.key < $1.key }) where known.activeEnds[id].map({ $0 != end }) == true {
+                if let transaction = try transaction(id: id) { updates.append(.purchased(transaction)) }
+            }
+        }
+        known.activeEnds = ends
         let pending = Dictionary(uniqueKeysWithValues: try pendingPurchases().map { ($0.id, $0.productID) })
         if !firstScan {
             for (id, productID) in known.pendingProducts where pending[id] == nil && !approvedPending.contains(id) {
@@ -344,6 +363,9 @@ final class LocalStoreState {
             }
             change(&chain)
             try database.query(ChainState.update, chain.values + [.integer(Int64(bitPattern: id))])
+            // This connection's own new end, not another process's extension (once it is on disk).
+            let end = chain.expiration?.timeIntervalSince1970
+            noteCommitted { known in if known.activeEnds[id] != nil { known.activeEnds[id] = end } }
             // This connection's own announcement, not another process's (once it is on disk).
             if chain.expiryAnnounced { noteCommitted { $0.announcedExpiries.insert(id) } }
         }
@@ -386,8 +408,12 @@ final class LocalStoreState {
     /// Removes every transaction and waiting purchase (SKTestSession `clearTransactions`).
     func clear() throws(StoreError) {
         try database.transaction { () throws(StoreError) in
-            try database.execute("DELETE FROM transactions; DELETE FROM pending_purchases; DELETE FROM redeemed_offer_nonces;")
+            try database.execute("""
+                DELETE FROM transactions; DELETE FROM pending_purchases; DELETE FROM redeemed_offer_nonces;
+                DELETE FROM renewal_extensions; DELETE FROM mass_renewal_extensions;
+                """)
             noteCommitted { known in
+                known.activeEnds = [:]
                 known.revoked = []
                 known.ownNew = []
                 known.announcedExpiries = []
@@ -431,7 +457,7 @@ final class LocalStoreState {
         }
     }
 
-    private func decodeTransaction(_ row: [SQLiteValue]) -> StoreTransaction {
+    func decodeTransaction(_ row: [SQLiteValue]) -> StoreTransaction {
         let date = Self.date
         let purchaseDate = date(row[5]) ?? Date(timeIntervalSince1970: 0)
         return StoreTransaction(

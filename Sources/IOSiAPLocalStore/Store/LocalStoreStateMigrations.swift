@@ -90,6 +90,44 @@ package enum LocalStoreStateMigrations {
         """
         ALTER TABLE transactions ADD COLUMN expiration_intent INTEGER;
         """,
+        // 11: App Store messages (iosiap-store message) waiting for the game to show them, and when it did.
+        """
+        CREATE TABLE store_messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            reason INTEGER NOT NULL,
+            product_id TEXT NOT NULL,
+            offer_id TEXT,
+            created REAL NOT NULL,
+            displayed REAL
+        );
+        """,
+        // 12: subscription renewal date extensions (App Store Server API): each subscription's, by the request
+        // identifier that made it (a repeated request answers the first result; two a year at most), and the
+        // requests to extend every active subscriber of a product, with their counts. The index on ends finds
+        // the active subscriptions, whose ends another process may move, without reading the whole history; the
+        // index on the modified date (LocalStoreState.modifiedMilliseconds, the same expression) reads the
+        // Server API's history a page at a time.
+        """
+        CREATE TABLE renewal_extensions (
+            original_id INTEGER NOT NULL,
+            request_identifier TEXT NOT NULL,
+            transaction_id INTEGER NOT NULL,
+            extended REAL NOT NULL,
+            effective_date REAL NOT NULL,
+            PRIMARY KEY (original_id, request_identifier)
+        );
+        CREATE TABLE mass_renewal_extensions (
+            request_identifier TEXT PRIMARY KEY,
+            product_id TEXT NOT NULL,
+            completed REAL NOT NULL,
+            succeeded INTEGER NOT NULL,
+            failed INTEGER NOT NULL
+        );
+        CREATE INDEX transactions_by_expiration ON transactions(expiration_date) WHERE expiration_date IS NOT NULL;
+        CREATE INDEX transactions_by_modified ON transactions(
+            max(0, min(CAST(((coalesce(revocation_date, purchase_date) - 978307200.0) + 978307200.0) * 1000.0 AS INTEGER),
+            253402300799999)), id);
+        """,
         // 13: who owns a transaction: the user (PURCHASED) or a family member who shares it (FAMILY_SHARED).
         """
         ALTER TABLE transactions ADD COLUMN ownership_type TEXT NOT NULL DEFAULT 'PURCHASED';
