@@ -61,4 +61,19 @@ import Testing
         #expect(revokedPayloads.map(\.transactionId) == [String(shared.id)])
         #expect(revokedPayloads.first?.revocationReason == 0 && revokedPayloads.first?.inAppOwnershipType == "FAMILY_SHARED")
     }
+
+    @Test func theEndOfSharingIsNotifiedAsRevokeNotRefund() throws {
+        var detector = StoreChangeDetector()
+        func look() throws -> [String] {
+            try detector.changes(in: store.allTransactions(), at: Date()).map { "\($0.type)/\($0.transaction.id)" }.sorted()
+        }
+        let own = try store.buyProduct(Self.pro)
+        #expect(try look() == [])  // the first look is the baseline
+        _ = try store.refund(transactionID: own.id)
+        #expect(try look() == ["REFUND/\(own.id)"])
+        let shared = try store.buyFamilySharedProduct(Self.pro)
+        _ = try look()
+        _ = try store.stopFamilySharing(transactionID: shared.id)
+        #expect(try look() == ["REVOKE/\(shared.id)"])
+    }
 }

@@ -13,8 +13,9 @@ import IOSiAPVerification
 /// subscriber); a subscription bought while another of its group was active, which the store ends at that
 /// moment, an upgrade: DID_CHANGE_RENEWAL_PREF (UPGRADE), or OFFER_REDEEMED (UPGRADE) when bought with a
 /// promotional offer, offer code or win-back offer; a renewal DID_RENEW (BILLING_RECOVERY after billing retry);
-/// a refund REFUND; auto-renew turned off or on DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_DISABLED /
-/// AUTO_RENEW_ENABLED); another product to renew into DID_CHANGE_RENEWAL_PREF (DOWNGRADE, or none when it is
+/// a refund REFUND (REVOKE for a family-shared one); auto-renew turned off or on DID_CHANGE_RENEWAL_STATUS
+/// (AUTO_RENEW_DISABLED / AUTO_RENEW_ENABLED); another product to renew into DID_CHANGE_RENEWAL_PREF
+/// (DOWNGRADE, or none when it is
 /// the current one again), OFFER_REDEEMED (DOWNGRADE) when an offer comes with it; an offer redeemed for the
 /// next renewal of the current product OFFER_REDEEMED (no subtype); a renewal that failed to charge
 /// DID_FAIL_TO_RENEW (GRACE_PERIOD while one applies); the grace period over while still in billing retry
@@ -62,7 +63,10 @@ package struct StoreChangeDetector {
             guard let seenNow = current[transaction.id] else { continue }
             let seenThen = before[transaction.id]
             if seenThen == nil { found.append(contentsOf: Self.newTransaction(transaction, in: history, before: before)) }
-            if seenNow.revoked && seenThen?.revoked != true { found.append(("REFUND", nil, transaction)) }
+            // Apple: REVOKE when a purchase the user had through Family Sharing is no longer shared, REFUND otherwise.
+            if seenNow.revoked && seenThen?.revoked != true {
+                found.append((transaction.ownershipType == .familyShared ? "REVOKE" : "REFUND", nil, transaction))
+            }
             // Only an extension moves a transaction's end later (renewals are new transactions; the store's
             // other controls end a period early).
             if !seenNow.revoked, let then = seenThen?.expiration, let end = seenNow.expiration, end > then {
