@@ -232,6 +232,8 @@ enum PageResources {
           if (p.type === "autoRenewable") {
             const code = element("input", null, { name: "offer", size: "12", placeholder: "offer code" });
             actions.append(controlForm("redeem-code", "Redeem code", { product: p.id }, [code]));
+            actions.append(controlForm("message", "App Store message", { product: p.id },
+                                       [select("kind", ["price-increase", "billing-issue", "win-back", "generic"])]));
           }
           return row([p.id, p.title, p.type, p.price, p.subscription, actions], { "data-product": p.id });
         }

@@ -98,6 +98,18 @@ import Testing
         #expect(try store.signAppTransaction().originalAppVersion == "2.0")
     }
 
+    @Test func anAppStoreMessageIsRaisedFromThePageAsFromTheCommandLine() throws {
+        let response = request("POST", "/api/control/message", form: "kind=billing-issue&product=\(Self.gold)")
+        #expect(response.status == 200)
+        #expect(try json(response)["message"] as? String == "billing-issue message 1 about \(Self.gold) sent")
+        #expect(try store.messages().map(\.reason) == [.billingIssue])
+        #expect(request("POST", "/api/control/message", form: "kind=teleport&product=\(Self.gold)").status == 400)
+        #expect(request("POST", "/api/control/message", form: "kind=billing-issue&product=\(Self.coins)").status == 409)
+        #expect(try StoreControl.named("message")?.run(store, arguments: ["win-back", Self.gold]).message
+                == "win-back message 2 about \(Self.gold) sent")
+        #expect(try store.messages().map(\.reason) == [.billingIssue, .winBackOffer])
+    }
+
     @Test func badInputIsAMessageAndChangesNothing() throws {
         let bought = try store.buyProduct(Self.coins)
         let cases: [(String, String, Int, String)] = [

@@ -21,6 +21,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 PRO = "com.iosiap.example.pro_upgrade"
 COINS = "com.iosiap.example.coins_100"
+GOLD = "com.iosiap.example.club_gold_monthly"
 
 
 def fail(message):
@@ -121,6 +122,12 @@ def main():
         refunded.find_element(By.CSS_SELECTOR, "button.payload").click()
         wait_for("the payload shows the revocation", lambda: '"revocationDate"' in driver.find_element(By.ID, "payload").text, 5)
 
+        # An App Store message raised with a click reaches the running game, which displays it at once.
+        gold = driver.find_element(By.CSS_SELECTOR, f'#products tr[data-product="{GOLD}"]')
+        gold.find_element(By.CSS_SELECTOR, "button.message").click()
+        wait_for("the page confirms the message", lambda: f"price-increase message 1 about {GOLD} sent" in message(), 5)
+        wait_for("the game prints the message, displayed", lambda: "event: App Store message 1 (reason 1), displayed: 0" in game_output(), 5)
+
         driver.execute_script("window.scrollTo(0, 0)")
         os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)
         driver.save_screenshot(screenshot)
@@ -135,7 +142,8 @@ def main():
             if error.code != 403:
                 fail(f"a control without the page's token got {error.code}, not 403")
         print(f"browser: the page showed the game's purchases, a command line purchase within {shown_after:.2f} s, "
-              f"refused bad input, refunded transaction {pro_id} (the game printed revoked) and its payload; "
+              f"refused bad input, refunded transaction {pro_id} (the game printed revoked) and its payload, raised an App Store "
+              f"message the game displayed; "
               f"screenshot {screenshot}")
     finally:
         if driver:
