@@ -151,6 +151,18 @@ import Testing
         #expect(try !store.isEntitled(to: Self.prefix + "pro_upgrade"))
     }
 
+    @Test func lookingAtRequestsAndTheSheetsRecordWritesNothing() throws {
+        // The transaction manager's page reads them twice a second while a game writes: reads take no write lock.
+        let local = try manager()
+        defer { local.close() }
+        #expect(try local.refundRequests().isEmpty)
+        #expect(try local.manageSubscriptionsShown().count == 0)
+        #expect(throws: StoreError.self) { try local.declineRefundRequest(transactionID: 1) }
+        try local.clearTransactions()
+        let database = try SQLiteDatabase(path: folder.state.file("localstore.sqlite"), create: false)
+        #expect(try database.query("SELECT name FROM sqlite_master WHERE name IN ('refund_requests', 'manage_subscriptions_shown')").isEmpty)
+    }
+
     @Test func theManageSubscriptionsSheetIsRecordedAndItsClosingToldAtOnce() async throws {
         let (local, store) = try open()
         defer { store.close() }

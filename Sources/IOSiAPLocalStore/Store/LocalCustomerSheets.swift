@@ -26,7 +26,9 @@ public struct RefundRequest: Sendable, Equatable {
 
 /// The refund requests and the calls of the manage subscriptions sheet, in tables of their own in
 /// `localstore.sqlite`, created on first use (as `LocalAppTransaction`'s): they survive relaunches, and every
-/// process on the state directory (the game, the transaction manager) sees the same ones.
+/// process on the state directory (the game, the transaction manager) sees the same ones. Reads never write:
+/// without the tables (nothing recorded yet) they find nothing, so the page's twice-a-second look takes no
+/// write lock from a running game.
 enum LocalCustomerSheets {
     private static let createTables = """
         CREATE TABLE IF NOT EXISTS refund_requests (
@@ -68,8 +70,7 @@ enum LocalCustomerSheets {
     static func resolveRefundRequest(for transactionID: UInt64, as state: RefundRequest.State, at date: Date,
                                      in database: SQLiteDatabase) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
-            try database.execute(createTables)
-            guard let pending = try pendingRequest(for: transactionID, in: database) else {
+            guard try tablesExist(in: database), let pending = try pendingRequest(for: transactionID, in: database) else {
                 throw StoreError(.wrongState, "no refund request for transaction \(transactionID) is pending")
             }
             try database.query("UPDATE refund_requests SET state = ?, resolved = ? WHERE id = ?",
@@ -79,7 +80,7 @@ enum LocalCustomerSheets {
 
     /// Every refund request, oldest first.
     static func refundRequests(in database: SQLiteDatabase) throws(StoreError) -> [RefundRequest] {
-        try database.execute(createTables)
+        guard try tablesExist(in: database) else { return [] }
         return try database.query("SELECT id, transaction_id, product_id, state, requested, resolved FROM refund_requests ORDER BY id")
             .map { row in
                 RefundRequest(id: row[0].integer ?? 0, transactionID: UInt64(bitPattern: row[1].integer ?? 0),
@@ -97,14 +98,20 @@ enum LocalCustomerSheets {
 
     /// How many times the game showed the manage subscriptions sheet, and when it last did.
     static func manageSubscriptionsShown(in database: SQLiteDatabase) throws(StoreError) -> (count: Int, last: Date?) {
-        try database.execute(createTables)
+        guard try tablesExist(in: database) else { return (0, nil) }
         let row = try database.query("SELECT count(*), max(shown) FROM manage_subscriptions_shown").first
         return (Int(row?[0].integer ?? 0), row.flatMap { LocalStoreState.date($0[1]) })
     }
 
     /// Forgets every refund request (with the history they name) and every record of the sheet.
     static func clear(in database: SQLiteDatabase) throws(StoreError) {
-        try database.execute(createTables + "DELETE FROM refund_requests; DELETE FROM manage_subscriptions_shown;")
+        guard try tablesExist(in: database) else { return }
+        try database.execute("DELETE FROM refund_requests; DELETE FROM manage_subscriptions_shown;")
+    }
+
+    /// Whether the tables were made (both are made together).
+    private static func tablesExist(in database: SQLiteDatabase) throws(StoreError) -> Bool {
+        try !database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refund_requests'").isEmpty
     }
 
     private static func pendingRequest(for transactionID: UInt64, in database: SQLiteDatabase) throws(StoreError) -> Int64? {
