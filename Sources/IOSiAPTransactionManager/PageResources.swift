@@ -194,6 +194,7 @@ enum PageResources {
           const actions = element("span");
           if (t.state !== "refunded") {
             actions.append(controlForm("refund", "Refund", { transactionId: t.id }, [select("reason", ["other", "issue"])]));
+            if (t.ownership === "FAMILY_SHARED") actions.append(controlForm("stop-family-sharing", "Stop sharing", { transactionId: t.id }));
           }
           if (t.type === "autoRenewable" && (t.state === "active" || t.state === "grace period")) {
             actions.append(controlForm("expire", "Expire", { product: t.productId }));
@@ -229,6 +230,7 @@ enum PageResources {
           const actions = element("span");
           actions.append(controlForm("buy", "Buy", { product: p.id }, [quantity]),
                          controlForm("intent", "App Store purchase", { product: p.id }));
+          if (p.familyShareable) actions.append(controlForm("buy", "Family member buys", { product: p.id, family: "on" }));
           if (p.type === "autoRenewable") {
             const code = element("input", null, { name: "offer", size: "12", placeholder: "offer code" });
             actions.append(controlForm("redeem-code", "Redeem code", { product: p.id }, [code]));

@@ -14,6 +14,8 @@ public struct StoreSnapshot: Sendable, Encodable {
         public let price: String
         /// For subscriptions their period, level and group (e.g. "P1M level 1 of Club"); else empty.
         public let subscription: String
+        /// Whether a family member can share it (the catalog's `familyShareable`): `buy --family` takes it.
+        public let familyShareable: Bool
     }
 
     public struct Transaction: Sendable, Encodable {
@@ -74,7 +76,8 @@ public struct StoreSnapshot: Sendable, Encodable {
             Product(id: product.id, type: "\(product.type)",
                     title: product.localization(for: settings.locale)?.displayName ?? product.referenceName,
                     price: PriceFormatter.format(product.price, currencyCode: settings.storefront.currencyCode, locale: settings.locale),
-                    subscription: product.subscription.map { "\($0.period) level \($0.level) of \($0.groupName)" } ?? "")
+                    subscription: product.subscription.map { "\($0.period) level \($0.level) of \($0.groupName)" } ?? "",
+                    familyShareable: product.familyShareable)
         }
         transactions = try store.history().reversed().map { entry in
             let t = entry.transaction

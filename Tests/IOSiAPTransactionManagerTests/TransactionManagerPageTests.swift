@@ -86,6 +86,29 @@ import Testing
         #expect(throws: ControlInputError("unexpected 'more'")) { try control.run(store, arguments: [Self.coins, "3", "more"]) }
     }
 
+    @Test func familySharingIsPlayedFromThePageAsFromTheCommandLine() throws {
+        let pro = "com.iosiap.example.pro_upgrade"
+        let snapshot = try json(request("GET", "/api/state"))
+        let products = try #require(snapshot["products"] as? [[String: Any]])
+        #expect(products.first { $0["id"] as? String == pro }?["familyShareable"] as? Bool == true)
+        #expect(products.first { $0["id"] as? String == Self.coins }?["familyShareable"] as? Bool == false)
+        #expect(request("POST", "/api/control/buy", form: "product=\(Self.coins)&family=on").status == 409)  // not shareable
+        let response = request("POST", "/api/control/buy", form: "product=\(pro)&family=on")
+        #expect(response.status == 200)
+        let shared = try #require(try store.history().last?.transaction)
+        #expect(shared.ownershipType == .familyShared && shared.productID == pro)
+        #expect(try json(response)["message"] as? String == "a family member bought \(pro) and shares it: transaction \(shared.id)")
+        #expect(request("POST", "/api/control/stop-family-sharing", form: "transactionId=\(shared.id)").status == 200)
+        #expect(try store.history().last?.transaction.isRevoked == true)
+        // The command line's switch is the form's field.
+        let control = try #require(StoreControl.named("buy"))
+        #expect(try control.run(store, arguments: ["--family", pro]).message.hasPrefix("a family member bought \(pro)"))
+        #expect(throws: ControlInputError("unknown option '--friends'")) { try control.run(store, arguments: ["--friends", pro]) }
+        #expect(throws: ControlInputError("a family member shares one: no QUANTITY with --family")) {
+            try control.run(store, arguments: ["--family", pro, "2"])
+        }
+    }
+
     @Test func theOriginalAppVersionIsSetFromThePageAsFromTheCommandLine() throws {
         let response = request("POST", "/api/control/app-version", form: "original=1.2&current=3.0")
         #expect(response.status == 200)
