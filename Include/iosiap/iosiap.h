@@ -45,7 +45,7 @@ extern "C" {
 /* ---- Versions ----------------------------------------------------------------------------------------- */
 
 #define IOSIAP_VERSION_MAJOR 0
-#define IOSIAP_VERSION_MINOR 3
+#define IOSIAP_VERSION_MINOR 4
 #define IOSIAP_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header; compare with iosiap_version() at run time. */
 #define IOSIAP_VERSION_NUMBER (IOSIAP_VERSION_MAJOR * 10000 + IOSIAP_VERSION_MINOR * 100 + IOSIAP_VERSION_PATCH)
