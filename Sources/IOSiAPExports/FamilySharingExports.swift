@@ -12,7 +12,7 @@ public func iosiap_local_buy_family_shared(_ outTransactionID: UnsafeMutablePoin
                                            _ productID: UnsafePointer<CChar>?) -> CInt {
     withStatus { () throws(StoreError) in
         #if IOSIAP_LOCAL_STORE
-        let transaction = try familyStore(store).buyFamilySharedProduct(try CStringInput.productID(productID))
+        let transaction = try localStore(store).buyFamilySharedProduct(try CStringInput.productID(productID))
         outTransactionID?.pointee = transaction.id
         return IOSIAP_OK.rawValue
         #else
@@ -25,19 +25,10 @@ public func iosiap_local_buy_family_shared(_ outTransactionID: UnsafeMutablePoin
 public func iosiap_local_stop_family_sharing(_ store: OpaquePointer?, _ transactionID: UInt64) -> CInt {
     withStatus { () throws(StoreError) in
         #if IOSIAP_LOCAL_STORE
-        try familyStore(store).stopFamilySharing(transactionID: transactionID)
+        try localStore(store).stopFamilySharing(transactionID: transactionID)
         return IOSIAP_OK.rawValue
         #else
         throw LocalStoreSupport.unavailable("iosiap_local_stop_family_sharing")
         #endif
     }
 }
-
-#if IOSIAP_LOCAL_STORE
-private func familyStore(_ store: OpaquePointer?) throws(StoreError) -> LocalStore {
-    guard let local = try HandleRegistry.handle(store).localStore else {
-        throw StoreError(.wrongState, "this store is not a local store: its controls do not apply")
-    }
-    return local
-}
-#endif

@@ -6,8 +6,9 @@ import IOSiAPLocalStore
 // The local store's controls in C: convert and forward to LocalStore. Only on the platforms that have it
 // (LocalStoreSupport.swift); elsewhere UnavailableExports.swift exports the same functions.
 
-/// The local store behind a handle, or `wrongState` for a StoreKit store.
-private func localStore(_ store: OpaquePointer?) throws(StoreError) -> LocalStore {
+/// The local store behind a handle, or `wrongState` for a StoreKit store (every local control's, in this file and
+/// beside it).
+func localStore(_ store: OpaquePointer?) throws(StoreError) -> LocalStore {
     guard let local = try HandleRegistry.handle(store).localStore else {
         throw StoreError(.wrongState, "this store is not a local store: its controls do not apply")
     }
