@@ -79,6 +79,18 @@ private func fuzzCABI(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = iosiap_is_entitled(&entitled, store, first)
     var balance: Int64 = 0
     _ = iosiap_ledger_balance(&balance, store, first)
+    // What the store knows about the user, for a fuzzed group id; Family Sharing for a fuzzed product and id.
+    var status: UnsafeMutablePointer<iosiap_subscription_status_info>?
+    _ = iosiap_subscription_status(&status, store, first)
+    iosiap_subscription_status_free(status)
+    var eligible: CInt = 0
+    _ = iosiap_is_eligible_for_intro_offer(&eligible, store, first)
+    var shared: UInt64 = 0
+    if iosiap_local_buy_family_shared(&shared, store, first) == IOSIAP_OK.rawValue {
+        _ = iosiap_local_stop_family_sharing(store, shared)
+    }
+    _ = iosiap_local_stop_family_sharing(store, UInt64(size))
+    _ = iosiap_transaction_history(store, nil, nil)
     var payload: UnsafeMutablePointer<CChar>?
     _ = iosiap_verify_transaction(&payload, first, nil, 0, ids.count > 1 ? ids[1] : first, ids.count > 2 ? ids[2] : nil)
     iosiap_string_free(payload)
