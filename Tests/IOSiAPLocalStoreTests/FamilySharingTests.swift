@@ -90,6 +90,17 @@ import Testing
         #expect(try local.allTransactions().first { $0.id == own.id }?.isRevoked == false)
     }
 
+    @Test func aRefundToThePurchaserRevokesTheSharedTransactionWithItsReason() async throws {
+        let (local, store) = try open(try Self.catalog())
+        let shared = try local.buyFamilySharedProduct(Self.pro)
+        _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        _ = try local.refund(transactionID: shared.id, reason: .refundedDueToIssue)  // Apple: the purchaser's reason
+        let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        guard case .revoked(let told) = events.last else { Issue.record("\(events)"); return }
+        #expect(told.id == shared.id && told.revocationReason == .refundedDueToIssue && told.ownershipType == .familyShared)
+        #expect(try !store.isEntitled(to: Self.pro))
+    }
+
     @Test func sharingThatEndsWhileTheGameIsClosedIsToldAtTheNextLaunch() async throws {
         var shared: StoreTransaction
         do {

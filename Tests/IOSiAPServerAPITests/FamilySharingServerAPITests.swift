@@ -75,5 +75,10 @@ import Testing
         _ = try look()
         _ = try store.stopFamilySharing(transactionID: shared.id)
         #expect(try look() == ["REVOKE/\(shared.id)"])
+        // Apple sends REVOKE too when the purchaser of a shared purchase is refunded.
+        let again = try store.buyFamilySharedProduct(Self.pro)
+        _ = try look()
+        _ = try store.refund(transactionID: again.id)
+        #expect(try look() == ["REVOKE/\(again.id)"])
     }
 }
