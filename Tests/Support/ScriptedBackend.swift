@@ -19,6 +19,8 @@ public final class ScriptedBackend: StoreBackend {
     private let unfinishedListGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
     /// While not nil, `purchase` charges and then waits here before it returns (a store slow to answer).
     private let purchaseReturnGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
+    /// While not nil, the refund request and manage subscriptions sheets stay open here (a user reading them).
+    let sheetGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
     private let stream: AsyncStream<StoreUpdate>
     private let sink: AsyncStream<StoreUpdate>.Continuation
 

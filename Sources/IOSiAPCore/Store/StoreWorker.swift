@@ -93,8 +93,9 @@ final class StoreWorker: Sendable {
     private let jobsSink: AsyncStream<StoreJob>.Continuation
     /// Bounds the work running beside the job loop.
     private let limiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
-    /// The retry timers waiting (each holds this worker until its delay ends), by number; `nil` once closed.
-    private let retryTimers = Locked<(next: Int, waiting: [Int: Task<Void, Never>])?>((0, [:]))
+    /// The tasks of their own that close cancels (retry timers, sheets open for the user), by number; `nil`
+    /// once closed.
+    private let ownTasks = Locked<(next: Int, running: [Int: Task<Void, Never>])?>((0, [:]))
 
     /// How many transactions are verified (and delivered) at once beside the job loop.
     static let verificationConcurrency = 4
@@ -111,16 +112,16 @@ final class StoreWorker: Sendable {
         self.besideJobs = besideJobs
         self.besideJobsSink = besideJobsSink
         self.jobsSink = jobs
-        // Closing finishes the job queue: the work beside it stops being taken then too, and the retry timers
-        // end (a check due after close would not be taken anyway).
-        let retryTimers = self.retryTimers
+        // Closing finishes the job queue: the work beside it stops being taken then too, and the tasks of their
+        // own are cancelled (what they would queue after close is not taken anyway).
+        let ownTasks = self.ownTasks
         jobs.onTermination = { _ in
             besideJobsSink.finish()
-            let waiting = retryTimers.withLock { timers in
-                defer { timers = nil }
-                return timers?.waiting.values.map { $0 } ?? []
+            let running = ownTasks.withLock { tasks in
+                defer { tasks = nil }
+                return tasks?.running.values.map { $0 } ?? []
             }
-            for timer in waiting { timer.cancel() }
+            for task in running { task.cancel() }
         }
     }
 
@@ -148,13 +149,14 @@ final class StoreWorker: Sendable {
         }
     }
 
-    /// Shows a refund request or manage subscriptions sheet beside the job loop, where it may wait for the user
-    /// for minutes without holding up later requests, and queues the one event that says how it ended. A close
-    /// meanwhile cancels it like any request in progress: no further event.
+    /// Shows a refund request or manage subscriptions sheet in a task of its own, where it may wait for the user
+    /// for minutes without holding up later requests, the verifications beside them (it takes no turn of
+    /// theirs) or close, and queues the one event that says how it ended. A close meanwhile cancels it like any
+    /// request in progress: no further event.
     private func showSheet(_ job: StoreJob) {
         switch job {
         case .refundRequest(let requestID, let transactionID, let uiContext):
-            runBeside {
+            runUntilClose {
                 let result: Result<RefundRequestOutcome, StoreError>
                 do throws(StoreError) {
                     result = .success(try await self.backend.beginRefundRequest(transactionID: transactionID, uiContext: uiContext))
@@ -164,7 +166,7 @@ final class StoreWorker: Sendable {
                 self.events.push(.refundRequestFinished(requestID: requestID, transactionID: transactionID, result: result))
             }
         case .manageSubscriptions(let uiContext):
-            runBeside {
+            runUntilClose {
                 var failure: StoreError?
                 do throws(StoreError) {
                     try await self.backend.showManageSubscriptions(uiContext: uiContext)
@@ -532,14 +534,22 @@ final class StoreWorker: Sendable {
     private func retry(attempt: Int, _ check: @escaping @Sendable () async -> Void) {
         let sink = besideJobsSink
         let delay = retryPolicy.delay(before: attempt)
-        let timers = retryTimers
-        timers.withLock { state in
+        runUntilClose {
+            guard (try? await Task.sleep(for: delay)) != nil else { return }  // cancelled: closed
+            sink.yield(check)
+        }
+    }
+
+    /// Runs `body` in a task of its own, which close cancels: for waits that must hold up neither the job loop,
+    /// the work beside it, nor close (a retry timer, a sheet open for the user). After close, starts nothing.
+    private func runUntilClose(_ body: @escaping @Sendable () async -> Void) {
+        let tasks = ownTasks
+        tasks.withLock { state in
             guard let number = state?.next else { return }  // closed
             state?.next += 1
-            state?.waiting[number] = Task.detached {
-                guard (try? await Task.sleep(for: delay)) != nil else { return }  // cancelled: closed
-                timers.withLock { _ = $0?.waiting.removeValue(forKey: number) }
-                sink.yield(check)
+            state?.running[number] = Task.detached {
+                await body()
+                tasks.withLock { _ = $0?.running.removeValue(forKey: number) }
             }
         }
     }
