@@ -249,7 +249,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         let statuses: [StoreKitSubscriptionStatus<API.Transaction>]
         do { statuses = try await api.subscriptionStatuses(groupID: groupID) } catch { throw StoreKitErrorMapping.error(error) }
         // With Family Sharing there can be several; the one that entitles the user most comes first.
-        let ranked = statuses.sorted { Self.rank($0.state) < Self.rank($1.state) }
+        let ranked = statuses.sorted { $0.state.entitlementRank < $1.state.entitlementRank }
         guard let status = ranked.first else { return nil }
         results.note(status.transaction)
         var transaction = Self.transaction(status.transaction.value)
@@ -272,16 +272,6 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             guard case .verified(let transaction) = result, StoreEnvironment(rawValue: transaction.environment) != nil else { return nil }
             return Self.transaction(transaction)
         }.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
-    }
-
-    private static func rank(_ state: SubscriptionStatus.State) -> Int {
-        switch state {
-        case .subscribed: 0
-        case .inGracePeriod: 1
-        case .inBillingRetryPeriod: 2
-        case .expired: 3
-        case .revoked: 4
-        }
     }
 
     public func updates() -> AsyncStream<StoreUpdate> { updateStream }

@@ -13,6 +13,8 @@ import Testing
     static let pro = "com.iosiap.example.pro_upgrade"
     static let coins = "com.iosiap.example.coins_100"
     static let gold = "com.iosiap.example.club_gold_monthly"
+    static let silver = "com.iosiap.example.club_silver_monthly"
+    static let group = "5E1A7C01"
 
     /// The example catalog, with the gold subscription family-shareable too.
     static func catalog(goldShareable: Bool = false) throws -> Catalog {
@@ -145,5 +147,63 @@ import Testing
         clock.advance(by: 601)
         #expect(try await store.pollFor(.milliseconds(600)).allSatisfy { if case .purchased = $0 { false } else { true } })
         #expect(try await store.subscriptionStatus(groupID: "5E1A7C01")?.state == .revoked)
+    }
+
+    @Test func buyingWhatAFamilyMemberSharesChargesTheUsersOwnPurchaseWhichOutlivesTheSharing() async throws {
+        let (local, store) = try open(try Self.catalog())
+        let shared = try local.buyFamilySharedProduct(Self.pro)
+        _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        try store.finish(transactionID: shared.id)
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.pro]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.pro))
+        guard case .purchased(_, let own) = events.last else { Issue.record("\(events)"); return }
+        #expect(own.id != shared.id && own.ownershipType == .purchased)  // charged, not the family member's
+        try store.finish(transactionID: own.id)
+        #expect(try local.buyProduct(Self.pro).id == own.id)  // owned now: the App Store answers with it
+        _ = try local.stopFamilySharing(transactionID: shared.id)
+        let revoked = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        guard case .revoked(let told) = revoked.last else { Issue.record("\(revoked)"); return }
+        #expect(told.id == shared.id)
+        #expect(try store.isEntitled(to: Self.pro))  // the user's own purchase still entitles
+        #expect(try local.allTransactions().filter { !$0.isRevoked }.map(\.id) == [own.id])
+    }
+
+    @Test func theUsersOwnSubscriptionIsAChainOfItsOwnBesideTheSharedOne() async throws {
+        let (local, store) = try open(try Self.catalog(goldShareable: true))
+        try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)
+        let shared = try local.buyFamilySharedProduct(Self.gold)
+        _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        try store.finish(transactionID: shared.id)
+        clock.advance(by: 60)
+        let own = try local.buyProduct(Self.silver)  // the user's own, a lower level: no downgrade of the family's
+        #expect(own.id != shared.id && own.productID == Self.silver && own.ownershipType == .purchased)
+        _ = try await store.pollUntil { event in
+            if case .purchased(_, let transaction) = event { transaction.id == own.id } else { false }
+        }
+        try store.finish(transactionID: own.id)
+        #expect(try store.isEntitled(to: Self.gold) && store.isEntitled(to: Self.silver))
+        clock.advance(by: 241)  // the shared period ends first
+        let renewed = try await store.pollUntil { event in
+            if case .purchased(_, let transaction) = event { transaction.reason == .renewal } else { false }
+        }
+        guard case .purchased(_, let renewal) = renewed.last else { Issue.record("\(renewed)"); return }
+        #expect(renewal.productID == Self.gold && renewal.originalID == shared.id && renewal.ownershipType == .familyShared)
+        try store.finish(transactionID: renewal.id)
+        _ = try local.stopFamilySharing(transactionID: shared.id)
+        _ = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        #expect(try !store.isEntitled(to: Self.gold) && store.isEntitled(to: Self.silver))
+        // The group's status is the best of the user's subscriptions in it: their own, still active.
+        let status = try #require(try await store.subscriptionStatus(groupID: Self.group))
+        #expect(status.state == .subscribed && status.transaction.id == own.id)
+    }
+
+    @Test func buyingTheSharedLevelItselfStartsTheUsersOwnChain() async throws {
+        let (local, store) = try open(try Self.catalog(goldShareable: true))
+        let shared = try local.buyFamilySharedProduct(Self.gold)
+        let own = try local.buyProduct(Self.gold)
+        #expect(own.id != shared.id && own.ownershipType == .purchased && own.originalID == own.id)
+        #expect(try local.buyProduct(Self.gold).id == own.id)  // then owned: not charged again
+        _ = try local.stopFamilySharing(transactionID: shared.id)
+        #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .subscribed)
     }
 }

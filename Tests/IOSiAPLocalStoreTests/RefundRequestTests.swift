@@ -95,6 +95,22 @@ import Testing
         #expect(try local.refundRequests().count == 1)
     }
 
+    @Test func aRefundMadeAnotherWayResolvesThePendingRequestInTheSameCommit() async throws {
+        let (local, store) = try open()
+        defer { store.close() }
+        let pro = try await buy(store, "pro_upgrade")
+        _ = try await refundResult(store, try store.beginRefundRequest(transactionID: pro.id))
+        let refunding = try manager()  // QA's plain refund, from another process
+        try refunding.refund(transactionID: pro.id)
+        refunding.close()
+        let requests = try local.refundRequests()
+        #expect(requests.map(\.state) == [.approved] && requests.first?.resolutionDate != nil)
+        // Nothing is left to decide: a refunded purchase is never recorded declined.
+        #expect(throws: StoreError.self) { try local.approveRefundRequest(transactionID: pro.id) }
+        #expect(throws: StoreError.self) { try local.declineRefundRequest(transactionID: pro.id) }
+        #expect(try local.refundRequests().map(\.state) == [.approved])
+    }
+
     @Test func aTransactionTheStoreNeverChargedFailsAsUnknown() async throws {
         let (local, store) = try open()
         defer { store.close() }

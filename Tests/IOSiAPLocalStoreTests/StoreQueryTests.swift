@@ -43,6 +43,21 @@ import Testing
         #expect(retrying.isInBillingRetryPeriod == true && retrying.expirationIntent == 2)
     }
 
+    @Test func aGroupTheCatalogDoesNotHaveIsTheSameErrorForTheStatusAndTheEligibility() async throws {
+        let (_, store) = try open()
+        // A typo must not read as "never subscribed" (no status) in one call and as an error in the other.
+        for ask in [{ _ = try await store.subscriptionStatus(groupID: "NO_SUCH_GROUP") },
+                    { _ = try await store.isEligibleForIntroOffer(groupID: "NO_SUCH_GROUP") }] as [() async throws -> Void] {
+            do {
+                try await ask()
+                Issue.record("an unknown group was answered")
+            } catch let error as StoreError {
+                #expect(error.code == .invalidArgument && error.message == "the catalog has no subscription group 'NO_SUCH_GROUP'")
+            }
+        }
+        #expect(try await store.subscriptionStatus(groupID: Self.group) == nil)  // a known group, never subscribed
+    }
+
     @Test func turningAutoRenewOffIsTheExpirationReasonOnceItEnds() async throws {
         let (local, store) = try open()
         try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)

@@ -10,6 +10,18 @@ public struct SubscriptionStatus: Sendable, Equatable {
         case inBillingRetryPeriod = 3
         case inGracePeriod = 4
         case revoked = 5
+
+        /// How much it entitles the user, 0 the most: with Family Sharing a group can have several statuses (the
+        /// user's own subscription and a family member's), and the one that entitles most answers for the group.
+        public var entitlementRank: Int {
+            switch self {
+            case .subscribed: 0
+            case .inGracePeriod: 1
+            case .inBillingRetryPeriod: 2
+            case .expired: 3
+            case .revoked: 4
+            }
+        }
     }
 
     /// Why a subscription ended or will end (`RenewalInfo.ExpirationReason`; the values of the signed renewal

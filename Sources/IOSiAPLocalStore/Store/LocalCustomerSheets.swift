@@ -45,12 +45,17 @@ enum LocalCustomerSheets {
         );
         """
 
-    /// Records a pending request for `transaction`, as the App Store accepts one: refused as a duplicate when the
-    /// transaction was refunded or already has a request pending, and when a family member bought it (only the
-    /// purchaser may ask).
-    static func addRefundRequest(for transaction: StoreTransaction, at date: Date, in database: SQLiteDatabase) throws(StoreError) {
+    /// Records a pending request for transaction `transactionID`, as the App Store accepts one: refused as a
+    /// duplicate when the transaction was refunded or already has a request pending, and when a family member
+    /// bought it (only the purchaser may ask). The transaction is read inside the write transaction, so a refund
+    /// another process commits meanwhile is seen, never left with a request pending after it.
+    static func addRefundRequest(for transactionID: UInt64, at date: Date, in state: LocalStoreState) throws(StoreError) {
+        let database = state.database
         try database.transaction { () throws(StoreError) in
             try database.execute(createTables)
+            guard let transaction = try state.transaction(id: transactionID) else {
+                throw StoreError(.unknownTransaction, "the local store never charged transaction \(transactionID)")
+            }
             guard !transaction.isRevoked else {
                 throw StoreError(.duplicateRefundRequest, "transaction \(transaction.id) was already refunded")
             }
@@ -69,12 +74,20 @@ enum LocalCustomerSheets {
     /// Marks the pending request for `transactionID` approved or declined; `wrongState` when none is pending.
     static func resolveRefundRequest(for transactionID: UInt64, as state: RefundRequest.State, at date: Date,
                                      in database: SQLiteDatabase) throws(StoreError) {
+        guard try resolvePendingRefundRequest(for: transactionID, as: state, at: date, in: database) else {
+            throw StoreError(.wrongState, "no refund request for transaction \(transactionID) is pending")
+        }
+    }
+
+    /// Marks the pending request for `transactionID`, if any, approved or declined; says whether there was one.
+    @discardableResult
+    static func resolvePendingRefundRequest(for transactionID: UInt64, as state: RefundRequest.State, at date: Date,
+                                            in database: SQLiteDatabase) throws(StoreError) -> Bool {
         try database.transaction { () throws(StoreError) in
-            guard try tablesExist(in: database), let pending = try pendingRequest(for: transactionID, in: database) else {
-                throw StoreError(.wrongState, "no refund request for transaction \(transactionID) is pending")
-            }
+            guard try tablesExist(in: database), let pending = try pendingRequest(for: transactionID, in: database) else { return false }
             try database.query("UPDATE refund_requests SET state = ?, resolved = ? WHERE id = ?",
                                [.text(state.rawValue), .real(date.timeIntervalSince1970), .integer(pending)])
+            return true
         }
     }
 

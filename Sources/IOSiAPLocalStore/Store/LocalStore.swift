@@ -157,11 +157,11 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         let settings = try currentSettings()
         try failIfSimulated(.refundRequest, settings)
         return try state.withLock { state throws(StoreError) in
-            guard let transaction = try state.transaction(id: transactionID) else {
+            guard try state.transaction(id: transactionID) != nil else {
                 throw StoreError(.unknownTransaction, "the local store never charged transaction \(transactionID)")
             }
             if settings.purchaseDialogResponse == .cancel { return .cancelled }
-            try LocalCustomerSheets.addRefundRequest(for: transaction, at: now(), in: state.database)
+            try LocalCustomerSheets.addRefundRequest(for: transactionID, at: now(), in: state)
             return .submitted
         }
     }
@@ -188,35 +188,55 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         try currentSettings().storefront.code
     }
 
+    /// Where the user's subscription in `groupID` stands. With Family Sharing the user can hold two in one group,
+    /// their own and a family member's, each with its status as StoreKit reports them; the one that entitles most
+    /// answers (the user's own on a tie). A group the catalog does not have is an error, as for
+    /// `isEligibleForIntroOffer`: a typo must not read as "never subscribed".
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+        try requireGroup(groupID)
         try failIfSimulated(.subscriptionStatus, try currentSettings())
         try advanceTime()
         let current = now()
         return try state.withLock { state throws(StoreError) in
-            guard let latest = try state.latestSubscription(inGroup: groupID) else { return nil }
-            let chain = try state.subscriptionChains().first { $0.latest.id == latest.id }
-            let inGrace = (latest.gracePeriodExpirationDate ?? .distantPast) > current
-            let status: SubscriptionStatus.State = latest.isRevoked ? .revoked
-                : (latest.expirationDate ?? .distantPast) > current ? .subscribed
-                : chain?.state.billingRetry == true ? (inGrace ? .inGracePeriod : .inBillingRetryPeriod) : .expired
-            let renewal = chain?.state
-            return SubscriptionStatus(state: status, transaction: latest, willAutoRenew: renewal?.autoRenew ?? false,
-                                      autoRenewProductID: renewal?.renewProductID ?? latest.productID,
-                                      expirationReason: status == .subscribed ? nil
-                                          : renewal?.expirationIntent.flatMap(SubscriptionStatus.ExpirationReason.init(rawValue:)),
-                                      isInBillingRetry: renewal?.billingRetry ?? false,
-                                      gracePeriodExpirationDate: status == .inGracePeriod ? latest.gracePeriodExpirationDate : nil,
-                                      signedRenewalInfo: latest.signedRenewalInfo)
+            let chains = try state.subscriptionChains()
+            var statuses: [SubscriptionStatus] = []
+            for ownership in [OwnershipType.purchased, .familyShared] {
+                guard let latest = try state.latestSubscription(inGroup: groupID, ownership: ownership) else { continue }
+                statuses.append(Self.status(of: latest, chain: chains.first { $0.latest.id == latest.id }, at: current))
+            }
+            return statuses.min { $0.state.entitlementRank < $1.state.entitlementRank }
         }
+    }
+
+    /// The status of the subscription whose newest transaction is `latest` (`chain`: how it goes on; `nil` once
+    /// refunded) at `current`.
+    private static func status(of latest: StoreTransaction, chain: LocalStoreState.SubscriptionChain?, at current: Date) -> SubscriptionStatus {
+        let inGrace = (latest.gracePeriodExpirationDate ?? .distantPast) > current
+        let status: SubscriptionStatus.State = latest.isRevoked ? .revoked
+            : (latest.expirationDate ?? .distantPast) > current ? .subscribed
+            : chain?.state.billingRetry == true ? (inGrace ? .inGracePeriod : .inBillingRetryPeriod) : .expired
+        let renewal = chain?.state
+        return SubscriptionStatus(state: status, transaction: latest, willAutoRenew: renewal?.autoRenew ?? false,
+                                  autoRenewProductID: renewal?.renewProductID ?? latest.productID,
+                                  expirationReason: status == .subscribed ? nil
+                                      : renewal?.expirationIntent.flatMap(SubscriptionStatus.ExpirationReason.init(rawValue:)),
+                                  isInBillingRetry: renewal?.billingRetry ?? false,
+                                  gracePeriodExpirationDate: status == .inGracePeriod ? latest.gracePeriodExpirationDate : nil,
+                                  signedRenewalInfo: latest.signedRenewalInfo)
     }
 
     /// Eligible as a payment would find it: a user who never subscribed in the group gets its introductory offer
     /// (SubscriptionOfferRules). A group the catalog does not have is an error, likely a typo in the game.
     public func isEligibleForIntroOffer(groupID: String) async throws(StoreError) -> Bool {
+        try requireGroup(groupID)
+        return try state.withLock { state throws(StoreError) in try SubscriptionOfferRules.isEligibleForIntroOffer(inGroup: groupID, in: state) }
+    }
+
+    /// Refuses a subscription group the catalog does not have, with the same error for every query about one.
+    private func requireGroup(_ groupID: String) throws(StoreError) {
         guard catalog.products.contains(where: { $0.subscription?.groupID == groupID }) else {
             throw StoreError(.invalidArgument, "the catalog has no subscription group '\(groupID)'")
         }
-        return try state.withLock { state throws(StoreError) in try SubscriptionOfferRules.isEligibleForIntroOffer(inGroup: groupID, in: state) }
     }
 
     /// Every transaction this user was charged or shared, oldest first, refunded and expired ones too.
@@ -442,13 +462,16 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         }
     }
 
-    /// Refunds a transaction, and does `alongside` in the same commit.
+    /// Refunds a transaction, and does `alongside` in the same commit. A refund request still pending for it
+    /// (a refund made another way: `refund`, the end of Family Sharing) is approved in that commit too: nothing
+    /// is left to decide, and it is never declined after the refund.
     private func refund(_ transactionID: UInt64, reason: RevocationReason,
                         alongside: (LocalStoreState) throws(StoreError) -> Void) throws(StoreError) -> StoreTransaction {
         let settings = try currentSettings()
         let transaction = try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
                 try alongside(state)
+                try LocalCustomerSheets.resolvePendingRefundRequest(for: transactionID, as: .approved, at: now(), in: state.database)
                 // The App Store re-signs a refunded transaction: its payload now carries the revocation.
                 return try sign(try state.revoke(transactionID, reason: reason, at: now()), settings, in: state)
             }
@@ -780,11 +803,14 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         try resetSettings()
     }
 
+    /// The active subscription to `productID` the controls act on: the user's own when they also have it
+    /// through Family Sharing.
     private func activeChain(_ productID: String, in state: LocalStoreState) throws(StoreError) -> LocalStoreState.SubscriptionChain {
         let current = now()
-        guard let chain = try state.subscriptionChains().first(where: {
+        let active = try state.subscriptionChains().filter {
             $0.latest.productID == productID && ($0.latest.expirationDate ?? .distantPast) > current
-        }) else {
+        }
+        guard let chain = active.first(where: { $0.latest.ownershipType == .purchased }) ?? active.first else {
             throw StoreError(.wrongState, "'\(productID)' is not an active subscription")
         }
         return chain
@@ -816,15 +842,19 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
                         in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
         return try state.database.transaction { () throws(StoreError) in
+            // Only what the user bought counts: a family member's purchase shared with them (FAMILY_SHARED) is
+            // not theirs, and ends when the sharing does, so the user's own payment charges a purchase of theirs.
             if item.type != .consumable,
-               let owned = try state.ownedTransactions(at: purchaseDate).first(where: { $0.productID == item.id }) {
+               let owned = try state.ownedTransactions(at: purchaseDate, ownership: .purchased).first(where: { $0.productID == item.id }) {
                 guard let (redeemed, _) = offer else { return owned }
                 try state.updateChain(owned.id) { $0.renewOfferID = redeemed.id }
                 return try clockwork.resign(owned.id, settings, in: state)
             }
+            // A family member's subscription in the group is theirs to change: the user's own starts beside it.
             if let subscription = item.subscription,
                let active = try state.subscriptionChains().first(where: {
-                   $0.latest.subscriptionGroupID == subscription.groupID && ($0.latest.expirationDate ?? .distantPast) > purchaseDate
+                   $0.latest.subscriptionGroupID == subscription.groupID && $0.latest.ownershipType == .purchased
+                       && ($0.latest.expirationDate ?? .distantPast) > purchaseDate
                }),
                let activeLevel = catalog.product(id: active.latest.productID)?.subscription?.level {
                 if subscription.level > activeLevel {

@@ -212,15 +212,16 @@ final class LocalStoreState {
     }
 
     /// What the user owns at `now` (as `Entitlements.current` computes it), found by SQLite so that only
-    /// the owning transactions are read, however long the history.
-    func ownedTransactions(at now: Date) throws(StoreError) -> [StoreTransaction] {
+    /// the owning transactions are read, however long the history; only what they hold as `ownership` (bought,
+    /// or shared by a family member) when given.
+    func ownedTransactions(at now: Date, ownership: OwnershipType? = nil) throws(StoreError) -> [StoreTransaction] {
         let owned = try transactions(where: """
             id IN (SELECT max(id) FROM transactions
-                   WHERE revocation_date IS NULL AND upgraded = 0
+                   WHERE revocation_date IS NULL AND upgraded = 0 AND ownership_type = coalesce(?, ownership_type)
                      AND (product_type IN (\(ProductType.nonConsumable.rawValue), \(ProductType.nonRenewing.rawValue))
                           OR (product_type = \(ProductType.autoRenewable.rawValue) AND expiration_date > ?))
                    GROUP BY product_id)
-            """, [.real(now.timeIntervalSince1970)])
+            """, [ownership.map { .text($0.rawValue) } ?? .null, .real(now.timeIntervalSince1970)])
         return Entitlements.current(from: owned, at: now)
     }
 
@@ -388,10 +389,10 @@ final class LocalStoreState {
         }
     }
 
-    /// The newest transaction of a subscription group, refunded or not.
-    func latestSubscription(inGroup groupID: String) throws(StoreError) -> StoreTransaction? {
-        guard let id = try database.query("SELECT max(id) FROM transactions WHERE subscription_group_id = ? AND upgraded = 0",
-                                          [.text(groupID)]).first?.first?.integer else { return nil }
+    /// The newest transaction of a subscription group the user holds as `ownership`, refunded or not.
+    func latestSubscription(inGroup groupID: String, ownership: OwnershipType) throws(StoreError) -> StoreTransaction? {
+        guard let id = try database.query("SELECT max(id) FROM transactions WHERE subscription_group_id = ? AND upgraded = 0 AND ownership_type = ?",
+                                          [.text(groupID), .text(ownership.rawValue)]).first?.first?.integer else { return nil }
         return try transaction(id: UInt64(bitPattern: id))
     }
 
