@@ -279,7 +279,7 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_REFUND_REQUEST_FINISHED = 17, /* since 0.4; refund_request_outcome, refund_transaction_id, and
                                               status, message when it FAILED: ends iosiap_begin_refund_request */
     IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED = 18, /* since 0.4; status, message if the sheet could not be shown:
-                                              refresh what the game shows (iosiap_show_manage_subscriptions) */
+                                              refresh what the game shows; ends iosiap_show_manage_subscriptions */
     IOSIAP_EVENT_STOREKIT_MESSAGE = 19,    /* since 0.4; message_id, message_reason: the App Store has a message
                                               for the user, held back; show it when it suits the game with
                                               iosiap_display_message, or ignore it */
@@ -526,7 +526,8 @@ int iosiap_present_offer_code_redeem_sheet(iosiap_store *store, void *ui_context
  * IOSIAP_EVENT_REFUND_REQUEST_FINISHED whose refund_request_outcome is SUBMITTED (Apple decides later: a refund
  * granted arrives as IOSIAP_EVENT_REVOKED), CANCELLED (the user closed the sheet) or FAILED (status, message:
  * IOSIAP_E_DUPLICATE_REFUND_REQUEST for a transaction refunded or with a request pending,
- * IOSIAP_E_UNKNOWN_TRANSACTION, IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS and without a ui_context,
+ * IOSIAP_E_UNKNOWN_TRANSACTION, IOSIAP_E_WRONG_STATE for a transaction a family member shares (FAMILY_SHARED:
+ * only the purchaser may ask), IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS and without a ui_context,
  * IOSIAP_E_INVALID_ARGUMENT when it is not a UIWindowScene). A transaction_id of 0 is refused at once with
  * IOSIAP_E_INVALID_ARGUMENT. The local store shows nothing: the request waits pending (across launches) until
  * `iosiap-store approve-refund` or `decline-refund`; its purchase dialog answering cancel plays CANCELLED, its
@@ -537,13 +538,14 @@ int iosiap_begin_refund_request(uint64_t *out_request_id, iosiap_store *store, u
 /**
  * Since 0.4. Shows the App Store's sheet where the user manages subscriptions (StoreKit:
  * AppStore.showManageSubscriptions(in:), iOS 15+ and visionOS) in ui_context, the game's UIWindowScene *. It
- * queues the sheet and returns; IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED follows when the sheet closes, with the
- * status of a sheet that could not be shown (IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS), so the game
- * can refresh; what the user changed arrives as its own events. The local store records the call (count and
+ * queues the sheet and returns; *out_request_id (if not NULL) receives the request id that the one
+ * IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED carries when the sheet closes, with the status of a sheet that could
+ * not be shown (IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS), so the game can refresh; what the user
+ * changed arrives as its own events. The local store records the call (count and
  * time in `iosiap-store settings`) and closes it at once: its controls play what the user does there
  * (auto-renew off, a plan change); its Manage Subscriptions Sheet simulated error fails it.
  */
-int iosiap_show_manage_subscriptions(iosiap_store *store, void *ui_context);
+int iosiap_show_manage_subscriptions(uint64_t *out_request_id, iosiap_store *store, void *ui_context);
 
 /**
  * Since 0.4. Shows App Store message message_id (from IOSIAP_EVENT_STOREKIT_MESSAGE; StoreKit: Message.display(in:),
@@ -759,10 +761,10 @@ int iosiap_local_set_original_app_version(iosiap_store *store, const char *origi
 /* ---- What the store knows about the user (since 0.4) ----------------------------------------------- */
 
 /*
- * Each call here asks the store and blocks the calling thread until it answers (StoreKit may reach the App
- * Store): call them from a loading screen or a thread of your own, not every frame, and never from the store's
- * callback (with IOSIAP_DELIVERY_THREAD, that would wait on the thread that must answer). Nothing they return is
- * an event: a transaction they show is not delivered again and needs no finish.
+ * Each call here asks the store and blocks the calling thread until it answers. StoreKit may reach the App Store
+ * over the network first, so call them from a loading screen or a thread of your own, not every frame; asked from
+ * the store's callback, they hold up the events after it until they answer. The local store answers at once.
+ * Nothing they return is an event: a transaction they show is not delivered again and needs no finish.
  */
 
 /** The user's App Store country: *out_storefront is ISO 3166-1 alpha-3 text (e.g. "USA"), to be freed with
@@ -809,9 +811,12 @@ typedef struct iosiap_subscription_status_info {
 
 /**
  * Gets where subscription group group_id stands into *out (to be freed with iosiap_subscription_status_free).
- * A user who never subscribed in the group: IOSIAP_OK with *out NULL. With Family Sharing StoreKit may know
- * several; the one that entitles the user most is given. Blocks (see above). A group's id: a product's
- * iosiap_product_subscription_group.
+ * A user who never subscribed in the group: IOSIAP_OK with *out NULL. With Family Sharing there may be
+ * several (the user's own subscription and a family member's); the one that entitles the user most is given.
+ * Blocks (see above). A group's id: a product's iosiap_product_subscription_group. The local store refuses a
+ * group its catalog does not have with IOSIAP_E_INVALID_ARGUMENT, as iosiap_is_eligible_for_intro_offer does, so
+ * a typo never reads as "never subscribed". The StoreKit backend checks no group: when StoreKit reports no
+ * status for group_id, known or not, it answers IOSIAP_OK with *out NULL.
  */
 int iosiap_subscription_status(iosiap_subscription_status_info **out, iosiap_store *store, const char *group_id);
 /** Frees what iosiap_subscription_status made. NULL does nothing. */
@@ -820,8 +825,9 @@ void iosiap_subscription_status_free(iosiap_subscription_status_info *status);
 /**
  * *out_eligible = 1 if a payment for a subscription of group_id would get its introductory offer now (once per
  * group: a user who never subscribed in it), else 0; for a product, pass its iosiap_product_subscription_group.
- * StoreKit: Product.SubscriptionInfo.isEligibleForIntroOffer(for:). The local store answers as it charges, and
- * refuses a group its catalog does not have with IOSIAP_E_INVALID_ARGUMENT. Blocks (see above).
+ * StoreKit: Product.SubscriptionInfo.isEligibleForIntroOffer(for:), whose answer the StoreKit backend passes on
+ * for any group_id, known or not. The local store answers as it charges, and refuses a group its catalog does not
+ * have with IOSIAP_E_INVALID_ARGUMENT. Blocks (see above).
  */
 int iosiap_is_eligible_for_intro_offer(int *out_eligible, iosiap_store *store, const char *group_id);
 

@@ -183,9 +183,11 @@ public:
                                          const std::string &message) {
         (void)requestId; (void)transactionId; (void)outcome; (void)status; (void)message;
     }
-    /** Since 0.4. The manage subscriptions sheet closed (Store::showManageSubscriptions), or could not be shown
-        (status, message): refresh what the game shows. No classic callback. */
-    virtual void onManageSubscriptionsClosed(int status, const std::string &message) { (void)status; (void)message; }
+    /** Since 0.4. The manage subscriptions sheet of request requestId closed (Store::showManageSubscriptions), or
+        could not be shown (status, message): refresh what the game shows. No classic callback. */
+    virtual void onManageSubscriptionsClosed(std::uint64_t requestId, int status, const std::string &message) {
+        (void)requestId; (void)status; (void)message;
+    }
     /** Since 0.4. The App Store has a message for the user (reason: an iosiap_message_reason), held back: show it
         when it suits the game with Store::displayMessage(messageId, scene), or ignore it. No classic callback. */
     virtual void onStoreKitMessage(const std::string &messageId, int reason) { (void)messageId; (void)reason; }
@@ -413,8 +415,10 @@ public:
     }
 
     /** Since 0.4. Shows the App Store's manage subscriptions sheet in the game's UIWindowScene *;
-        onManageSubscriptionsClosed follows when it closes (iosiap_show_manage_subscriptions). */
-    int showManageSubscriptions(void *uiContext = nullptr) { return iosiap_show_manage_subscriptions(store_, uiContext); }
+        onManageSubscriptionsClosed follows with *requestId when it closes (iosiap_show_manage_subscriptions). */
+    int showManageSubscriptions(void *uiContext = nullptr, std::uint64_t *requestId = nullptr) {
+        return iosiap_show_manage_subscriptions(requestId, store_, uiContext);
+    }
 
     /** Since 0.4. Shows an App Store message from onStoreKitMessage in the game's UIWindowScene *
         (iosiap_display_message). */
@@ -773,7 +777,7 @@ private:
                                                  event.status, text(event.message));
             break;
         case IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED:
-            delegate.onManageSubscriptionsClosed(event.status, text(event.message));
+            delegate.onManageSubscriptionsClosed(event.request_id, event.status, text(event.message));
             break;
         case IOSIAP_EVENT_STOREKIT_MESSAGE:
             if (event.size > offsetof(iosiap_event, message_reason)) delegate.onStoreKitMessage(text(event.message_id), event.message_reason);

@@ -16,9 +16,11 @@ public func iosiap_begin_refund_request(_ outRequestID: UnsafeMutablePointer<UIn
 }
 
 @c(iosiap_show_manage_subscriptions)
-public func iosiap_show_manage_subscriptions(_ store: OpaquePointer?, _ uiContext: UnsafeMutableRawPointer?) -> CInt {
+public func iosiap_show_manage_subscriptions(_ outRequestID: UnsafeMutablePointer<UInt64>?, _ store: OpaquePointer?,
+                                             _ uiContext: UnsafeMutableRawPointer?) -> CInt {
     withStatus { () throws(StoreError) in
-        try HandleRegistry.handle(store).store.showManageSubscriptions(uiContext: uiContext.map(UIContext.init))
+        let requestID = try HandleRegistry.handle(store).store.showManageSubscriptions(uiContext: uiContext.map(UIContext.init))
+        outRequestID?.pointee = requestID
         return IOSIAP_OK.rawValue
     }
 }

@@ -60,7 +60,7 @@ enum EventMarshalling {
                 result.refund_request_outcome = Int32(IOSIAP_REFUND_REQUEST_FAILED.rawValue)
                 fail(error)
             }
-        case .manageSubscriptionsClosed(let error):
+        case .manageSubscriptionsClosed(_, let error):
             result.kind = kind(IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED)
             if let error { fail(error) }
         case .productsReceived(_, let products, let invalid):

@@ -183,17 +183,19 @@ import Testing
         let (local, store) = try open()
         defer { store.close() }
         #expect(try local.manageSubscriptionsShown().count == 0)
-        try store.showManageSubscriptions()
+        let first = try store.showManageSubscriptions()
         let events = try await store.pollUntil { if case .manageSubscriptionsClosed = $0 { true } else { false } }
-        #expect(events == [.manageSubscriptionsClosed(error: nil)])
+        #expect(events == [.manageSubscriptionsClosed(requestID: first, error: nil)])
         let shown = try local.manageSubscriptionsShown()
         #expect(shown.count == 1)
         #expect(shown.last != nil)
-        // Its simulated error: the sheet never opened, and the game hears why.
+        // Its simulated error: the sheet never opened, and the game hears why, for this request (two sheets are
+        // told apart by their request ids).
         try local.setSimulatedError(.systemError, for: .manageSubscriptions)
-        try store.showManageSubscriptions()
-        let failed = try await store.pollUntil { if case .manageSubscriptionsClosed = $0 { true } else { false } }
-        guard case .manageSubscriptionsClosed(let error) = failed.last else { throw EventTimeout(description: "\(failed)") }
+        let second = try store.showManageSubscriptions()
+        #expect(second != first)
+        let failed = try await store.pollUntilTerminal(of: second)
+        guard case .manageSubscriptionsClosed(second, let error) = failed.last else { throw EventTimeout(description: "\(failed)") }
         #expect(error?.code == .systemError)
         #expect(try local.manageSubscriptionsShown().count == 1)
     }

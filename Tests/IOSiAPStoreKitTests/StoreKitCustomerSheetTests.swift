@@ -55,9 +55,9 @@ import Testing
     @Test func theManageSubscriptionsSheetClosingIsTold() async throws {
         let store = try open()
         defer { store.close() }
-        try store.showManageSubscriptions(uiContext: scene)
+        let request = try store.showManageSubscriptions(uiContext: scene)
         let events = try await store.pollUntil { if case .manageSubscriptionsClosed = $0 { true } else { false } }
-        #expect(events == [.manageSubscriptionsClosed(error: nil)])
+        #expect(events == [.manageSubscriptionsClosed(requestID: request, error: nil)])
         #expect(storeKit.script.withLock { $0.manageSubscriptionsSheets } == [scene])
     }
 
@@ -65,9 +65,9 @@ import Testing
         storeKit.script.withLock { $0.manageSubscriptionsFailure = .unsupported }  // macOS, tvOS
         let store = try open()
         defer { store.close() }
-        try store.showManageSubscriptions()
+        let request = try store.showManageSubscriptions()
         let events = try await store.pollUntil { if case .manageSubscriptionsClosed = $0 { true } else { false } }
-        guard case .manageSubscriptionsClosed(let error) = events.last else { Issue.record("\(events)"); return }
-        #expect(error?.code == .unsupportedPlatform)
+        guard case .manageSubscriptionsClosed(let closed, let error) = events.last else { Issue.record("\(events)"); return }
+        #expect(closed == request && error?.code == .unsupportedPlatform)
     }
 }

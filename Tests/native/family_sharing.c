@@ -20,9 +20,16 @@ static uint64_t last_request = 99, last_transaction;
 static int last_revocation_reason = -2;
 static char last_ownership[32], last_jws[4096];
 
+static int last_outcome, last_status;
+
 static void on_event(const iosiap_event *event, void *user_data) {
     (void)user_data;
     count_event(event);
+    if (event->kind == IOSIAP_EVENT_REFUND_REQUEST_FINISHED) {
+        last_request = event->request_id;
+        last_outcome = event->refund_request_outcome;
+        last_status = event->status;
+    }
     if (!event->transaction) return;
     last_request = event->request_id;
     last_transaction = event->transaction->id;
@@ -50,7 +57,7 @@ static int entitled(iosiap_store *store) {
 
 int main(int argc, char **argv) {
     iosiap_store *store;
-    uint64_t shared = 0, again = 0;
+    uint64_t shared = 0, again = 0, request = 0;
     char command[2048];
 
     if (argc != 4) return 2;
@@ -70,6 +77,12 @@ int main(int argc, char **argv) {
     EXPECT(entitled(store) == 1);
     EXPECT(iosiap_finish_transaction(store, shared) == IOSIAP_OK);
     EXPECT(iosiap_local_buy_family_shared(NULL, store, pro) == IOSIAP_E_WRONG_STATE);  /* owned already */
+
+    /* Only the purchaser may ask for a refund: a request on the shared transaction ends FAILED, WRONG_STATE. */
+    EXPECT(iosiap_begin_refund_request(&request, store, shared, NULL) == IOSIAP_OK && request != 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_REFUND_REQUEST_FINISHED) && last_request == request);
+    EXPECT(last_outcome == IOSIAP_REFUND_REQUEST_FAILED && last_status == IOSIAP_E_WRONG_STATE);
+    EXPECT(entitled(store) == 1);
 
     /* The sharing ends: revoked, reason 0 as Apple sets it; only once, and never the user's own purchase. */
     EXPECT(iosiap_local_stop_family_sharing(store, shared) == IOSIAP_OK);

@@ -7,7 +7,8 @@ int main(void) {
     int sheet = iosiap_present_offer_code_redeem_sheet(NULL, NULL); /* no store: refused */
     uint64_t refund_request = 0;
     int refund = iosiap_begin_refund_request(&refund_request, NULL, 1, NULL);  /* no store: refused */
-    int manage = iosiap_show_manage_subscriptions(NULL, NULL);
+    uint64_t manage_request = 0;
+    int manage = iosiap_show_manage_subscriptions(&manage_request, NULL, NULL);  /* since 0.4; no store: refused */
     iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     iosiap_offer offer = IOSIAP_OFFER_INIT;
@@ -40,6 +41,6 @@ int main(void) {
             signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&
             IOSIAP_VERSION_NUMBER >= 100 && payment.win_back_offer_id == NULL && sheet != IOSIAP_OK &&
             iosiap_local_redeem_offer_code(NULL, NULL, "p", "c") != IOSIAP_OK && refund == IOSIAP_E_INVALID_ARGUMENT &&
-            refund_request == 0 && manage == IOSIAP_E_INVALID_ARGUMENT && IOSIAP_EVENT_REFUND_REQUEST_FINISHED == 17 &&
+            refund_request == 0 && manage == IOSIAP_E_INVALID_ARGUMENT && manage_request == 0 && IOSIAP_EVENT_REFUND_REQUEST_FINISHED == 17 &&
             IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED == 18 && IOSIAP_REFUND_REQUEST_CANCELLED != IOSIAP_REFUND_REQUEST_FAILED) ? 0 : 1;
 }

@@ -32,7 +32,9 @@ int main() {
     if (moved.presentOfferCodeRedeemSheet(nullptr) == IOSIAP_OK || moved.requestWinBackPayment("p", "o") == IOSIAP_OK ||
         moved.localRedeemOfferCode("p", "c") == IOSIAP_OK) return 1;
     // Nor a refund request or the manage subscriptions sheet.
-    if (moved.beginRefundRequest(1) == IOSIAP_OK || moved.showManageSubscriptions() == IOSIAP_OK) return 1;
+    std::uint64_t sheet = 0;
+    if (moved.beginRefundRequest(1) == IOSIAP_OK || moved.showManageSubscriptions() == IOSIAP_OK ||
+        moved.showManageSubscriptions(nullptr, &sheet) == IOSIAP_OK || sheet != 0) return 1;
     // Nor shows an App Store message or raises one.
     if (moved.displayMessage("1") == IOSIAP_OK || moved.localSendMessage(IOSIAP_MESSAGE_REASON_BILLING_ISSUE, "p") == IOSIAP_OK)
         return 1;

@@ -23,7 +23,8 @@ void expect(bool condition, const char *what) {
 
 class Counter : public iosiap::StoreDelegate {
 public:
-    int ended = 0, purchasedEvents = 0, expiredEvents = 0, failedStatus = 0;
+    int ended = 0, purchasedEvents = 0, expiredEvents = 0, failedStatus = 0, sheetStatus = -1;
+    std::uint64_t sheetClosed = 0;
     std::int64_t coinsGranted = 0;
     std::string entitlementGranted;
     std::unique_ptr<iosiap::Transaction> last;
@@ -35,6 +36,11 @@ public:
         ended++;
     }
     void onExpired(const iosiap::Transaction &) override { expiredEvents++; ended++; }
+    void onManageSubscriptionsClosed(std::uint64_t requestId, int status, const std::string &) override {
+        sheetClosed = requestId;
+        sheetStatus = status;
+        ended++;
+    }
     void onFailed(std::uint64_t, const std::string &, int status, const std::string &) override { failedStatus = status; ended++; }
     void onGranted(std::uint64_t, const iosiap::Transaction &, const std::string &currency, std::int64_t amount,
                    const std::string &entitlement) override {
@@ -123,6 +129,12 @@ int main(int argc, char **argv) {
            "a payment with a UI context is asked for");
     pump(store, counter, 10);
     expect(store.balance("coins") == 350, "it is granted");
+
+    // The manage subscriptions sheet closes with the request id it was shown with (the local store closes it at once).
+    std::uint64_t sheet = 0;
+    expect(store.showManageSubscriptions(&gameWindow, &sheet) == IOSIAP_OK && sheet != 0, "the sheet is shown");
+    pump(store, counter, 11);
+    expect(counter.sheetClosed == sheet && counter.sheetStatus == IOSIAP_OK, "its closing names its request");
 
     expect(store.localSetAskToBuy(true) == IOSIAP_OK && store.localPendingPurchases().empty(), "no purchase waits yet");
     expect(store.localSetTimeRate(7) == IOSIAP_E_INVALID_ARGUMENT, "an unknown time rate is refused");

@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     iosiap_local_store_options open_options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     iosiap_store *store = NULL;
-    uint64_t bought = 0, untouched = 7;
+    uint64_t bought = 0, untouched = 7, sheet = 0, second_sheet = 0;
     int entitled = 1;
     char command[4096];
 
@@ -108,15 +108,20 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_is_entitled(&entitled, store, pro) == IOSIAP_OK && entitled == 0);
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_FAILED, IOSIAP_E_DUPLICATE_REFUND_REQUEST));
 
-    /* The manage subscriptions sheet: recorded, and closed at once; its simulated error is told. */
-    EXPECT(iosiap_show_manage_subscriptions(store, NULL) == IOSIAP_OK);
-    EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_OK && last_request == 0);
+    /* The manage subscriptions sheet: recorded, and closed at once with its request id; its simulated error is
+       told for the sheet asked for, so two sheets are told apart. */
+    EXPECT(iosiap_show_manage_subscriptions(&sheet, store, NULL) == IOSIAP_OK && sheet != 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_OK && last_request == sheet);
     snprintf(command, sizeof command, "'%s' --state '%s' settings | grep -q 'manage subscriptions shown *1'", argv[3], argv[2]);
     EXPECT(system(command) == 0);
     EXPECT(iosiap_local_set_simulated_error(store, IOSIAP_API_MANAGE_SUBSCRIPTIONS, IOSIAP_E_SYSTEM) == IOSIAP_OK);
-    EXPECT(iosiap_show_manage_subscriptions(store, NULL) == IOSIAP_OK);
-    EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_E_SYSTEM);
-    EXPECT(iosiap_show_manage_subscriptions(NULL, NULL) == IOSIAP_E_INVALID_ARGUMENT);
+    EXPECT(iosiap_show_manage_subscriptions(&second_sheet, store, NULL) == IOSIAP_OK && second_sheet != sheet);
+    EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_E_SYSTEM &&
+           last_request == second_sheet);
+    EXPECT(iosiap_show_manage_subscriptions(NULL, store, NULL) == IOSIAP_OK);  /* the id is optional */
+    EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_request > second_sheet);
+    untouched = 7;
+    EXPECT(iosiap_show_manage_subscriptions(&untouched, NULL, NULL) == IOSIAP_E_INVALID_ARGUMENT && untouched == 7);
 
     iosiap_store_close(store);
     printf("refund_requests: %d checks, %d failed\n", checks, failures);

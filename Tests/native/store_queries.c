@@ -21,6 +21,19 @@ static void on_event(const iosiap_event *event, void *user_data) {
     count_event(event);
 }
 
+/* With IOSIAP_DELIVERY_THREAD: a query asked from the callback, on the library's thread, answered there. */
+static iosiap_store *volatile asking_store;
+static volatile int answers, answer_status = -1;
+
+static void on_event_asking(const iosiap_event *event, void *user_data) {
+    iosiap_subscription_status_info *asked = NULL;
+    (void)user_data;
+    if (event->kind != IOSIAP_EVENT_PURCHASED || asking_store == NULL) return;
+    answer_status = iosiap_subscription_status(&asked, asking_store, group);
+    iosiap_subscription_status_free(asked);
+    answers++;
+}
+
 struct history {
     uint64_t ids[8];
     int64_t revoked_ms[8];
@@ -106,6 +119,10 @@ int main(int argc, char **argv) {
     /* Bad input changes nothing; an unknown group is an error, not "eligible"; the simulated error fails. */
     eligible = -1;
     EXPECT(iosiap_is_eligible_for_intro_offer(&eligible, store, "NO_SUCH_GROUP") == IOSIAP_E_INVALID_ARGUMENT && eligible == -1);
+    EXPECT(strcmp(iosiap_last_error_message(), "the catalog has no subscription group 'NO_SUCH_GROUP'") == 0);
+    status = (iosiap_subscription_status_info *)&history;  /* the same error, never "never subscribed" */
+    EXPECT(iosiap_subscription_status(&status, store, "NO_SUCH_GROUP") == IOSIAP_E_INVALID_ARGUMENT && status == NULL);
+    EXPECT(strcmp(iosiap_last_error_message(), "the catalog has no subscription group 'NO_SUCH_GROUP'") == 0);
     EXPECT(iosiap_is_eligible_for_intro_offer(NULL, store, group) == IOSIAP_E_INVALID_ARGUMENT);
     EXPECT(iosiap_is_eligible_for_intro_offer(&eligible, store, NULL) == IOSIAP_E_INVALID_ARGUMENT);
     EXPECT(iosiap_subscription_status(&status, store, NULL) == IOSIAP_E_INVALID_ARGUMENT && status == NULL);
@@ -119,6 +136,20 @@ int main(int argc, char **argv) {
     iosiap_store_close(store);
     EXPECT(iosiap_transaction_history(store, collect, &history) == IOSIAP_E_STORE_NOT_OPEN);
     EXPECT(iosiap_storefront(&storefront, store) == IOSIAP_E_STORE_NOT_OPEN && storefront == NULL);
+
+    /* The local store answers a query asked from the callback on the delivery thread at once. */
+    options.delivery = IOSIAP_DELIVERY_THREAD;
+    callbacks.on_event = on_event_asking;
+    EXPECT(iosiap_store_open_local(&store, &options, &callbacks) == IOSIAP_OK);
+    asking_store = store;
+    EXPECT(iosiap_local_buy(&gold_id, store, gold, 1) == IOSIAP_OK);
+    {
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        int frame;
+        for (frame = 0; frame < 2500 && answers == 0; frame++) nanosleep(&pause, NULL);
+    }
+    EXPECT(answers > 0 && answer_status == IOSIAP_OK);
+    iosiap_store_close(store);
     printf("store_queries: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

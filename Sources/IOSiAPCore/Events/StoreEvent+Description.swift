@@ -9,7 +9,7 @@ extension StoreEvent: CustomStringConvertible {
                 + (outcome == .submitted ? "submitted (Apple decides; a refund arrives as revoked)" : "cancelled by the user")
         case .refundRequestFinished(let id, let transactionID, .failure(let error)):
             return "refund request #\(id) for transaction \(transactionID) failed: \(error)"
-        case .manageSubscriptionsClosed(let error):
+        case .manageSubscriptionsClosed(_, let error):
             return "manage subscriptions closed" + (error.map { ": \($0)" } ?? "")
         case .productsReceived(let id, let products, let invalid):
             let found = products.map { "\($0.id) \($0.displayPrice)" }.joined(separator: ", ")

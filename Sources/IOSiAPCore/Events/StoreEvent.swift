@@ -54,9 +54,10 @@ public enum StoreEvent: Sendable, Equatable {
     /// A refund request ended: the user sent it (`.success(.submitted)`; a refund Apple grants later arrives as
     /// `revoked`), closed the sheet (`.success(.cancelled)`, not a failure), or it could not be made (`.failure`).
     case refundRequestFinished(requestID: RequestID, transactionID: UInt64, result: Result<RefundRequestOutcome, StoreError>)
-    /// The manage subscriptions sheet closed, or could not be shown (`error`): refresh what the game shows. What
-    /// the user changed there arrives as its own events (an `expired` later, a plan change as `purchased`).
-    case manageSubscriptionsClosed(error: StoreError?)
+    /// The manage subscriptions sheet `requestID` showed closed, or could not be shown (`error`): refresh what the
+    /// game shows. What the user changed there arrives as its own events (an `expired` later, a plan change as
+    /// `purchased`).
+    case manageSubscriptionsClosed(requestID: RequestID, error: StoreError?)
     /// The App Store has a message for the user (a price increase to agree to, a billing issue, a win-back
     /// offer), held back so that nothing covers the game: show it when it suits the game with
     /// `PurchaseStore.displayMessage(id:uiContext:)`, or ignore it (StoreKit offers it again at a later launch).
@@ -68,10 +69,8 @@ public enum StoreEvent: Sendable, Equatable {
     /// The request this event answers, if any.
     public var requestID: RequestID? {
         switch self {
-        case .refundRequestFinished(let id, _, _):
+        case .refundRequestFinished(let id, _, _), .manageSubscriptionsClosed(let id, _):
             id
-        case .manageSubscriptionsClosed:
-            nil
         case .productsReceived(let id, _, _), .productsFailed(let id, _), .purchasing(let id, _, _),
              .cancelled(let id, _), .failed(let id, _, _), .deferred(let id, _), .restored(let id, _),
              .restoreFinished(let id, _):
@@ -86,10 +85,8 @@ public enum StoreEvent: Sendable, Equatable {
     /// Whether this event ends its request.
     public var isTerminal: Bool {
         switch self {
-        case .refundRequestFinished:
+        case .refundRequestFinished, .manageSubscriptionsClosed:
             true
-        case .manageSubscriptionsClosed:
-            false
         case .productsReceived, .productsFailed, .purchased, .granted, .cancelled, .failed, .deferred, .restoreFinished:
             true
         case .verificationFailed(let id, _, _):

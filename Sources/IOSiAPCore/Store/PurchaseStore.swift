@@ -231,7 +231,10 @@ public final class PurchaseStore: Sendable {
     }
 
     /// Where the subscription of `groupID` stands, with its renewal info; `nil` when the user never subscribed
-    /// in it. C: `iosiap_subscription_status`.
+    /// in it. With Family Sharing the user may hold two in a group (their own, a family member's): the one that
+    /// entitles most answers. The local store refuses a group its catalog does not have (`invalidArgument`, as
+    /// `isEligibleForIntroOffer` does); the StoreKit backend checks no group and answers `nil` when StoreKit
+    /// reports no status for it. C: `iosiap_subscription_status`.
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
         try ensureOpen()
         try RequestValidation.validateGroupID(groupID)
@@ -240,7 +243,8 @@ public final class PurchaseStore: Sendable {
 
     /// Whether a payment for a subscription of `groupID` would get the product's introductory offer now (for a
     /// product: its `subscription.groupID`). The local store answers as it charges (a user who never subscribed
-    /// in the group), and refuses a group its catalog does not have. C: `iosiap_is_eligible_for_intro_offer`.
+    /// in the group), and refuses a group its catalog does not have; the StoreKit backend passes StoreKit's answer
+    /// on for any group. C: `iosiap_is_eligible_for_intro_offer`.
     public func isEligibleForIntroOffer(groupID: String) async throws(StoreError) -> Bool {
         try ensureOpen()
         try RequestValidation.validateGroupID(groupID)
@@ -297,12 +301,14 @@ public final class PurchaseStore: Sendable {
 
     /// Shows the App Store's sheet where the user manages subscriptions, near the game's window scene
     /// (`uiContext`; StoreKit: `AppStore.showManageSubscriptions(in:)`, iOS and visionOS only). It returns at
-    /// once; `manageSubscriptionsClosed` follows when the sheet closes (with the error if it could not be shown),
-    /// so the game can refresh. What the user changed arrives as its own events. The local store records the
-    /// call (`LocalStore.manageSubscriptionsShown()`) and closes it at once: its controls (auto-renew off, a plan
-    /// change) play what the user does there. C: `iosiap_show_manage_subscriptions`.
-    public func showManageSubscriptions(uiContext: UIContext? = nil) throws(StoreError) {
-        _ = try submit { _ in .manageSubscriptions(uiContext) }
+    /// once with the request id that `manageSubscriptionsClosed` carries when the sheet closes (with the error if
+    /// it could not be shown), so the game can refresh, and tell two sheets apart. What the user changed arrives
+    /// as its own events. The local store records the call (`LocalStore.manageSubscriptionsShown()`) and closes
+    /// it at once: its controls (auto-renew off, a plan change) play what the user does there.
+    /// C: `iosiap_show_manage_subscriptions`.
+    @discardableResult
+    public func showManageSubscriptions(uiContext: UIContext? = nil) throws(StoreError) -> RequestID {
+        try submit { .manageSubscriptions($0, uiContext) }
     }
 
     /// Shows the App Store message `id` (from a `storeKitMessage` event) near the game's window scene

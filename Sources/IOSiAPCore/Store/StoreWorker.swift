@@ -12,7 +12,7 @@ enum StoreJob: Sendable {
     case revocationAnnounced(UInt64)
     /// The App Store's sheets, which wait for the user: shown beside the job loop (see `showSheet`).
     case refundRequest(RequestID, transactionID: UInt64, UIContext?)
-    case manageSubscriptions(UIContext?)
+    case manageSubscriptions(RequestID, UIContext?)
 }
 
 /// How far a restore got: its transactions still to end, how many were restored, the first journal error.
@@ -165,7 +165,7 @@ final class StoreWorker: Sendable {
                 }
                 self.events.push(.refundRequestFinished(requestID: requestID, transactionID: transactionID, result: result))
             }
-        case .manageSubscriptions(let uiContext):
+        case .manageSubscriptions(let requestID, let uiContext):
             runUntilClose {
                 var failure: StoreError?
                 do throws(StoreError) {
@@ -173,7 +173,7 @@ final class StoreWorker: Sendable {
                 } catch {
                     failure = error
                 }
-                self.events.push(.manageSubscriptionsClosed(error: failure))
+                self.events.push(.manageSubscriptionsClosed(requestID: requestID, error: failure))
             }
         default:
             return
