@@ -61,9 +61,10 @@ public struct StoreControl: Sendable {
         var switches: [String: String] = [:]
         var values: [String] = []
         for argument in arguments {
-            guard argument.hasPrefix("--"), argument.count > 2 else { values.append(argument); continue }
+            // Every "--" word is an option (a bare "--" too): never taken for a value, which would shift the others.
+            guard argument.hasPrefix("--") else { values.append(argument); continue }
             let flag = String(argument.dropFirst(2))
-            guard flags.contains(flag) else { throw ControlInputError("unknown option '\(argument)'") }
+            guard !flag.isEmpty, flags.contains(flag) else { throw ControlInputError("unknown option '\(argument)'") }
             switches[flag] = "on"
         }
         guard values.count <= parameters.count else { throw ControlInputError("unexpected '\(values[parameters.count])'") }

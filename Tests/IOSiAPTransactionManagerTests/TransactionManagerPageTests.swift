@@ -104,6 +104,7 @@ import Testing
         let control = try #require(StoreControl.named("buy"))
         #expect(try control.run(store, arguments: ["--family", pro]).message.hasPrefix("a family member bought \(pro)"))
         #expect(throws: ControlInputError("unknown option '--friends'")) { try control.run(store, arguments: ["--friends", pro]) }
+        #expect(throws: ControlInputError("unknown option '--'")) { try control.run(store, arguments: ["--", pro]) }  // not PRODUCT
         #expect(throws: ControlInputError("a family member shares one: no QUANTITY with --family")) {
             try control.run(store, arguments: ["--family", pro, "2"])
         }

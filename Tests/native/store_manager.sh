@@ -123,6 +123,14 @@ expect_status 1 decline-refund 2
 expect_status 2 approve-refund two
 expect_status 2 approve-refund 2 sometimes
 expect_status 2 decline-refund
+expect_status 2 refund-requests extra   # a list takes no argument: refused with its usage, not ignored
+grep -q "refund-requests: unexpected 'extra'" "$work/stderr" && grep -q "usage: iosiap-store --state DIR refund-requests" "$work/stderr" ||
+    fail "refund-requests extra: $(cat "$work/stderr")"
+ok
+expect_status 2 verify "not.a.jws" extra
+expect_status 2 buy -- com.iosiap.example.coins_100   # the unknown option is named, not taken for PRODUCT
+grep -q "buy: unknown option '--'" "$work/stderr" || fail "buy --: $(cat "$work/stderr")"
+ok
 run help >"$work/help"
 grep -q "refund-requests" "$work/help" && grep -q "approve-refund" "$work/help" && grep -q "decline-refund" "$work/help" ||
     fail "help lacks the refund request commands"

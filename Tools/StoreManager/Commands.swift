@@ -80,6 +80,7 @@ let commands: [Command] = [
     Command(name: "sign-offer", arguments: "PRODUCT OFFER [ACCOUNT_TOKEN]",
             help: "Signs a promotional offer with the catalog's subscriptionOffersKeyPair, as the game's server would;\n"
                 + "prints what a payment redeeming it passes (the signature is good for 24 hours, its nonce once).") { store, args, out in
+        guard args.count <= 3 else { throw UsageError(message: "unexpected '\(args[3])'") }
         let token = try args.count > 2 ? uuid(args[2], "ACCOUNT_TOKEN") : nil
         let offer = try store.signPromotionalOffer(productID: try argument(args, 0, "PRODUCT"),
                                                    offerID: try argument(args, 1, "OFFER"), appAccountToken: token)
@@ -88,6 +89,7 @@ let commands: [Command] = [
                     offer.signature.base64EncodedString()]])
     },
     Command(name: "verify", arguments: "JWS", help: "Verifies a signed transaction with this store's root and bundle id; prints the payload.") { store, args, out in
+        guard args.count <= 1 else { throw UsageError(message: "unexpected '\(args[1])'") }
         let payload = try store.makeVerifier().verifyTransaction(try argument(args, 0, "JWS"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -53,6 +53,8 @@ do {
     guard let catalogFile = catalogPath ?? remembered.catalogPath else {
         fail("--catalog FILE is required: no game has opened \(statePath) yet", 2)
     }
+    // A command that takes nothing refuses what it was given, rather than ignore a mistyped command line.
+    if command.arguments.isEmpty, rest.count > 1 { throw UsageError(message: "unexpected '\(rest[1])'") }
     let store = try LocalStore(catalogURL: URL(fileURLWithPath: catalogFile), stateDirectory: directory,
                                bundleID: remembered.bundleID ?? "com.example.game")
     defer { store.close() }
