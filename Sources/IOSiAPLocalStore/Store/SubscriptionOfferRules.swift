@@ -100,6 +100,8 @@ enum SubscriptionOfferRules {
 
     /// Whether a payment in `groupID` gets the product's introductory offer: once per group, for a user who never
     /// had a subscription in it (StoreKit `isEligibleForIntroOffer`); the charge and the eligibility query ask here.
+    /// Apple's documentation (`isEligibleForIntroOffer`, "Implementing introductory offers in your app") does not
+    /// say whether a subscription shared by a family member counts; every subscription the user had counts here.
     static func isEligibleForIntroOffer(inGroup groupID: String, in state: LocalStoreState) throws(StoreError) -> Bool {
         try !state.hasSubscribed(inGroup: groupID)
     }
