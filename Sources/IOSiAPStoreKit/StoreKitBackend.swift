@@ -59,17 +59,27 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             return StoreMessage(id: id, reason: message.reason)
         }
 
-        /// Runs `show` on message `id` and forgets it once shown; an unknown or shown id throws.
+        /// Runs `show` on message `id` and forgets it once shown; an unknown or shown id throws. The message is
+        /// taken out before it is shown, so that callers on several threads show it once; a show that fails
+        /// puts it back.
         func display(_ id: String, _ show: (API.Message) throws(StoreError) -> Void) throws(StoreError) {
-            let found = state.withLock { state -> (message: API.Message?, shown: Bool) in (state.waiting[id], state.displayed.contains(id)) }
-            guard let message = found.message else {
-                if found.shown { throw StoreError(.wrongState, "App Store message \(id) was displayed already") }
+            let taken = state.withLock { state -> (message: API.Message?, shown: Bool) in
+                guard let message = state.waiting.removeValue(forKey: id) else { return (nil, state.displayed.contains(id)) }
+                state.displayed.insert(id)
+                return (message, false)
+            }
+            guard let message = taken.message else {
+                if taken.shown { throw StoreError(.wrongState, "App Store message \(id) was displayed already") }
                 throw StoreError(.invalidArgument, "no App Store message '\(id)' was delivered to this game")
             }
-            try show(message)
-            state.withLock { state in
-                state.waiting[id] = nil
-                state.displayed.insert(id)
+            do {
+                try show(message)
+            } catch {
+                state.withLock { state in
+                    state.displayed.remove(id)
+                    state.waiting[id] = message
+                }
+                throw error
             }
         }
     }

@@ -51,6 +51,14 @@ import Testing
         #expect(thrownCode { try store.displayMessage(id: message.id) } == .wrongState)
         #expect(thrownCode { try store.displayMessage(id: "999") } == .invalidArgument)
         #expect(thrownCode { try store.displayMessage(id: "not a number") } == .invalidArgument)
+        // Ids are matched as the text they were given in, as StoreKit's backend matches them: "+1" or "01" is
+        // no id a game was given, though it reads as the same number.
+        try local.sendMessage(.billingIssue, productID: Self.gold)
+        let next = try await nextMessage(store)
+        for variant in ["+" + next.id, "0" + next.id, " " + next.id] {
+            #expect(thrownCode { try store.displayMessage(id: variant) } == .invalidArgument)
+        }
+        try store.displayMessage(id: next.id)
     }
 
     @Test func aMessageRaisedWhileNoGameRunsWaitsAndOneNotDisplayedComesAgainAtTheNextLaunch() async throws {

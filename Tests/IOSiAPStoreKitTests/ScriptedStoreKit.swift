@@ -66,6 +66,8 @@ final class ScriptedStoreKit: StoreKitAPI {
         /// The messages StoreKit was asked to display, with their UI contexts, and what asking throws.
         var displayed: [(message: FakeMessage, uiContext: UIContext?)] = []
         var displayFailure: StoreKitFailure?
+        /// How long showing a message takes (StoreKit's sheet is not shown in an instant).
+        var displayTime: TimeInterval = 0
         /// False plays macOS or tvOS, where StoreKit has no `Message`.
         var hasMessages = true
         /// The groups whose introductory offer the user had (`isEligibleForIntroOffer(for:)` answers false), and the
@@ -105,6 +107,7 @@ final class ScriptedStoreKit: StoreKitAPI {
     func storefrontUpdates() -> AsyncStream<String> { storefronts }
 
     func display(_ message: FakeMessage, uiContext: UIContext?) throws(StoreKitFailure) {
+        Thread.sleep(forTimeInterval: script.withLock { $0.displayTime })
         try script.withLock { script throws(StoreKitFailure) in
             if let failure = script.displayFailure { throw failure }
             script.displayed.append((message, uiContext))

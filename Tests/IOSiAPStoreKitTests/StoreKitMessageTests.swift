@@ -55,6 +55,23 @@ import Testing
         #expect(shown.count == 1)
     }
 
+    /// Games call display from any thread: one message asked for by several at once is shown once.
+    @Test func aMessageDisplayedFromSeveralThreadsAtOnceIsShownOnce() async throws {
+        let store = try open()
+        defer { store.close() }
+        storeKit.script.withLock { $0.displayTime = 0.002 }
+        for serial in 0..<20 { storeKit.sendMessage(.init(reason: .billingIssue, serial: serial)) }
+        let ids = try await messages(20, from: store).map(\.id)
+        let shown = Locked(0)
+        for id in ids {
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                if (try? store.displayMessage(id: id, uiContext: Self.scene)) != nil { shown.withLock { $0 += 1 } }
+            }
+        }
+        #expect(shown.withLock { $0 } == 20)
+        #expect(storeKit.script.withLock { $0.displayed.count } == 20)
+    }
+
     @Test func aDisplayStoreKitCannotStartFailsAndKeepsTheMessage() async throws {
         let store = try open()
         defer { store.close() }

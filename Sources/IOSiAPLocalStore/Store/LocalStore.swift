@@ -744,7 +744,8 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     /// Records that the game displayed message `id` (the local store shows nothing); a message must have been
     /// delivered to this game and not displayed yet.
     public func displayMessage(id: String, uiContext: UIContext?) throws(StoreError) {
-        guard let number = Int64(id), clockwork.toldMessages.withLock({ $0.contains(number) }) else {
+        // Matched as given, as StoreKit's backend matches ids: "+3" or "03" is no id a game was told.
+        guard let number = Int64(id), String(number) == id, clockwork.toldMessages.withLock({ $0.contains(number) }) else {
             throw StoreError(.invalidArgument, "no App Store message '\(id)' was delivered to this game")
         }
         let displayed = try state.withLock { state throws(StoreError) in try state.markMessageDisplayed(number, at: now()) }
