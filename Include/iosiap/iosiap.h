@@ -553,7 +553,8 @@ int iosiap_show_manage_subscriptions(uint64_t *out_request_id, iosiap_store *sto
  * opening, which keeps StoreKit from showing them over the game at once (open the store early in the launch):
  * each waits for this call, and one never displayed is offered again at a later launch. It returns once the
  * sheet is asked for. IOSIAP_E_INVALID_ARGUMENT for an id this store never delivered (or NULL), or a ui_context
- * that is not a UIWindowScene; IOSIAP_E_WRONG_STATE for one already displayed; IOSIAP_E_SK_UNSUPPORTED_PLATFORM
+ * that is not a UIWindowScene; IOSIAP_E_INVALID_UTF8 or IOSIAP_E_STRING_TOO_LONG (over 64 bytes) for an id no
+ * store makes; IOSIAP_E_WRONG_STATE for one already displayed; IOSIAP_E_SK_UNSUPPORTED_PLATFORM
  * without a ui_context, and on macOS and tvOS (StoreKit has no messages there: none arrive). The local store shows
  * nothing and records the display (`iosiap-store messages`).
  */
