@@ -40,6 +40,29 @@ expect_status 0 billing-issues on
 expect_status 0 grace-period on
 run settings | grep -Eq "billing issues +on" || fail "billing issues not shown on"
 run settings | grep -Eq "grace period +on" || fail "grace period not shown on"; ok
+
+# With a notification URL set, the commands that only read take no write lock and do not look for notifications:
+# they answer at once while another process (a game buying) holds it, also with a refund not yet looked at, which
+# the next control records.
+quiet=$work/state-quiet
+"$store_bin" --state "$quiet" --catalog "$catalog" notifications url http://127.0.0.1:1/n >/dev/null
+"$store_bin" --state "$quiet" --catalog "$catalog" buy com.iosiap.example.coins_100 >/dev/null
+python3 - "$store_bin" "$quiet" "$catalog" <<'PY' || fail "a command that only reads waited for the write lock"
+import sqlite3, subprocess, sys, time
+store, state, catalog = sys.argv[1], sys.argv[2], sys.argv[3]
+db = sqlite3.connect(state + "/localstore.sqlite", isolation_level=None)
+db.execute("UPDATE transactions SET revocation_date = 1800000000, revocation_reason = 0 WHERE id = 1")
+db.execute("BEGIN IMMEDIATE")
+for command in (["transactions"], ["settings"], ["products"], ["pending"], ["messages"], ["notifications"], ["help"]):
+    started = time.time()
+    subprocess.run([store, "--state", state, "--catalog", catalog] + command, check=True, stdout=subprocess.DEVNULL)
+    assert time.time() - started < 2, (command, time.time() - started)
+db.execute("COMMIT")
+assert db.execute("SELECT type FROM notifications").fetchall() == [("ONE_TIME_CHARGE",)]
+subprocess.run([store, "--state", state, "--catalog", catalog, "ask-to-buy", "off"], check=True, stdout=subprocess.DEVNULL)
+assert db.execute("SELECT type FROM notifications ORDER BY id").fetchall() == [("ONE_TIME_CHARGE",), ("REFUND",)]
+PY
+ok
 expect_status 0 billing-issues off
 expect_status 0 grace-period off
 expect_status 1 resolve-billing com.iosiap.example.club_gold_monthly   # not in billing retry

@@ -12,6 +12,8 @@ struct Command: Sendable {
     let run: @Sendable (LocalStore, [String], Output) throws -> Void
     /// Instead of `run`, for the commands that also need the state directory (ServerCommands.swift).
     var runInDirectory: (@Sendable (LocalStore, StateDirectory, [String], Output) throws -> Void)? = nil
+    /// A control: it may change the history, which is then looked at for notifications (main.swift).
+    var isControl = false
 }
 
 /// Bad arguments: exit status 2.
@@ -42,6 +44,7 @@ extension Command {
             let result = try control.run(store, arguments: args)
             out.done(result.message, result.transactionID.map { ["transactionId": $0] } ?? [:])
         }
+        isControl = true
     }
 }
 

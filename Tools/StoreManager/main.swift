@@ -63,9 +63,10 @@ do {
     } else {
         try command.run(store, Array(rest.dropFirst()), Output(json: json))
     }
-    // What the command changed is recorded for notification now (when a URL is set), not at the next look of a
-    // sender: two commands in a row are two notifications, also while nothing sends.
-    _ = try? store.recordNotifications()
+    // What a control changed is recorded for notification now (when a URL is set), not at the next look of a
+    // sender: two controls in a row are two notifications, also while nothing sends. The commands that only read
+    // (lists, settings, help) do not look: they take no write lock.
+    if command.isControl { _ = try? store.recordNotifications() }
 } catch let error as UsageError {
     fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
 } catch let error as ControlInputError {

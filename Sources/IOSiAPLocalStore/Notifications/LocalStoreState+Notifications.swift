@@ -34,11 +34,23 @@ extension LocalStoreState {
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
         );
+        INSERT OR IGNORE INTO notification_settings (key, value) VALUES ('changes', '0');
+        CREATE TRIGGER IF NOT EXISTS notification_changes_insert AFTER INSERT ON transactions BEGIN
+            UPDATE notification_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes';
+        END;
+        CREATE TRIGGER IF NOT EXISTS notification_changes_update AFTER UPDATE ON transactions BEGIN
+            UPDATE notification_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes';
+        END;
+        CREATE TRIGGER IF NOT EXISTS notification_changes_delete AFTER DELETE ON transactions BEGIN
+            UPDATE notification_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes';
+        END;
         """
 
-    /// Creates the notification tables where they are missing; called once per connection, before any use.
+    /// Creates the notification tables where they are missing, and the triggers that count the history's writes
+    /// (every process's, in the same commit: a look compares the count with the one it last worked from); called
+    /// once per connection, before any use.
     func prepareNotificationTables() throws(StoreError) {
-        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_settings'").isEmpty else { return }
+        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_changes_delete'").isEmpty else { return }
         try database.transaction { () throws(StoreError) in try database.execute(Self.createNotificationTables) }
     }
 
@@ -88,6 +100,29 @@ extension LocalStoreState {
         let next = try notificationGeneration() &+ 1
         try setNotificationSetting("generation", String(next))
         return next
+    }
+
+    /// How many writes the history has had (the triggers count them), ever.
+    func notificationChangeCount() throws(StoreError) -> Int64 {
+        Int64(try notificationSetting("changes") ?? "0") ?? 0
+    }
+
+    /// What the last look worked from: the generation of `notification_seen` it left, the history's change count
+    /// it read, and the first grace period end it saw ahead (milliseconds), after which time alone is a change.
+    struct NotificationLookStamp: Equatable {
+        var generation: Int64
+        var changes: Int64
+        var nextGraceEnd: Double?
+    }
+
+    func notificationLookStamp() throws(StoreError) -> NotificationLookStamp? {
+        let parts = try notificationSetting("looked")?.split(separator: " ") ?? []
+        guard parts.count == 3, let generation = Int64(parts[0]), let changes = Int64(parts[1]) else { return nil }
+        return NotificationLookStamp(generation: generation, changes: changes, nextGraceEnd: Double(parts[2]))
+    }
+
+    func setNotificationLookStamp(_ stamp: NotificationLookStamp) throws(StoreError) {
+        try setNotificationSetting("looked", "\(stamp.generation) \(stamp.changes) \(stamp.nextGraceEnd.map { String($0) } ?? "-")")
     }
 
     // MARK: - What was seen

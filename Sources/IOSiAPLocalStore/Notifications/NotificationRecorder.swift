@@ -3,16 +3,25 @@ import IOSiAPCore
 import IOSiAPVerification
 
 /// Records in the outbox the notifications the store's changes imply, exactly once whichever process looks
-/// (the game, `iosiap-store serve`, both): in one write transaction it reads what the notifications were last
-/// worked out from (`notification_seen`), compares the history with it (`StoreChangeDetector`), signs and
-/// inserts each notification, and writes what it saw. SQLite's write lock makes two looks one after the other,
-/// so the second finds nothing the first recorded; a look that fails records nothing and changes nothing.
-/// A change made while no process looks (the CLI, a closed game) is found by the next look from the state.
+/// (the game, `iosiap-store serve`, both), without holding up the game: a look reads on a snapshot, without
+/// the write lock, and takes it only to write what it found.
+///
+/// A look first compares the history's change count (triggers count every write of `transactions`, by any
+/// process) with the one the last look worked from: the same count, and no grace period end passed since (time
+/// alone ends one), is nothing to notify, found in a few reads. Otherwise it compares the history with what the
+/// notifications were last worked out from (`notification_seen`, `StoreChangeDetector`) and signs what changed;
+/// then, in one write transaction, it checks that no other look wrote since its snapshot (the table's
+/// generation), inserts the notifications and writes what it saw, or looks again. A look that fails records
+/// nothing and changes nothing. A change made while no process looks (the CLI, a closed game) is found by the
+/// next look from the state.
 struct NotificationRecorder {
     let signer: TransactionSigner
     let environment: StoreEnvironment
-    /// What this process last saw, good while the table's generation is the one it wrote.
+    /// What this process last saw, good while the table's generation is the one it wrote or read.
     private var cached: (generation: Int64, detector: StoreChangeDetector)?
+
+    /// How many times a look starts again when other looks keep writing between its read and its write.
+    private static let attempts = 8
 
     init(signer: TransactionSigner, environment: StoreEnvironment) {
         self.signer = signer
@@ -26,15 +35,41 @@ struct NotificationRecorder {
         return detector.seen ?? [:]
     }
 
+    /// What a look read and worked out on one snapshot.
+    private struct Look {
+        var generation: Int64
+        var stamp: LocalStoreState.NotificationLookStamp
+        var detector: StoreChangeDetector
+        var old: [UInt64: StoreChangeDetector.Seen]
+        var notifications: [(payload: NotificationPayload, signed: String, transactionID: UInt64)]
+        /// Nothing to write: no notification, the same seen, the same stamp.
+        var unchanged: Bool
+    }
+
     /// Records what changed since the last look; how many notifications. Nothing without a notification URL.
     @discardableResult
     mutating func record(in state: LocalStoreState, at now: Date) throws(StoreError) -> Int {
-        guard try state.notificationURL() != nil else { return 0 }
-        var recorded = 0
-        var seenNow: (generation: Int64, detector: StoreChangeDetector)?
-        try state.database.transaction { () throws(StoreError) in
-            guard try state.notificationURL() != nil else { return }
+        for _ in 0..<Self.attempts {
+            guard let look = try look(in: state, at: now) else { return 0 }
+            if let recorded = try write(look, in: state) { return recorded }
+        }
+        throw StoreError(.storageFailure, "other processes kept recording notifications; try again")
+    }
+
+    /// Reads and compares on a snapshot, without the write lock; nil when there is nothing to write.
+    private mutating func look(in state: LocalStoreState, at now: Date) throws(StoreError) -> Look? {
+        let cached = self.cached
+        let signer = self.signer
+        let environment = self.environment
+        let look = try state.database.snapshot { () throws(StoreError) -> Look? in
+            guard try state.notificationURL() != nil else { return nil }
             let generation = try state.notificationGeneration()
+            let changes = try state.notificationChangeCount()
+            let last = try state.notificationLookStamp()
+            if let last, last.generation == generation, last.changes == changes,
+               last.nextGraceEnd.map({ Milliseconds(now).value < $0 }) ?? true {
+                return nil
+            }
             var detector: StoreChangeDetector
             if let cached, cached.generation == generation {
                 detector = cached.detector
@@ -42,22 +77,58 @@ struct NotificationRecorder {
                 detector = StoreChangeDetector(seen: try state.loadSeen())
             }
             let old = detector.seen ?? [:]
-            let changes = detector.changes(in: try state.allTransactions(), at: now)
-            for change in changes {
+            var notifications: [(payload: NotificationPayload, signed: String, transactionID: UInt64)] = []
+            for change in detector.changes(in: try state.allTransactions(), at: now) {
                 let payload = NotificationPayload(change.type, change.subtype, about: change.transaction, bundleID: signer.bundleID,
                                                   environment: environment, at: now)
-                try state.insertNotification(payload, signed: try signer.chain.sign(json: payload), about: change.transaction.id, due: Date())
+                notifications.append((payload, try signer.chain.sign(json: payload), change.transaction.id))
             }
-            let seen = detector.seen ?? [:]
-            guard !changes.isEmpty || seen != old else {
-                seenNow = (generation, detector)
-                return
+            let stamp = LocalStoreState.NotificationLookStamp(generation: generation, changes: changes,
+                                                                nextGraceEnd: Self.nextGraceEnd(detector.seen ?? [:], after: now))
+            if notifications.isEmpty, detector.seen == old, stamp == last {
+                return Look(generation: generation, stamp: stamp, detector: detector, old: old, notifications: [], unchanged: true)
             }
-            try state.saveSeen(seen, replacing: old)
-            seenNow = (try state.bumpNotificationGeneration(), detector)
-            recorded = changes.count
+            return Look(generation: generation, stamp: stamp, detector: detector, old: old, notifications: notifications, unchanged: false)
         }
-        cached = seenNow
-        return recorded
+        if let look, look.notifications.isEmpty, look.detector.seen == look.old {
+            // Nothing new: what was seen stays good for the next look, whatever the stamp's write below does.
+            self.cached = (look.generation, look.detector)
+        }
+        return look?.unchanged == true ? nil : look
+    }
+
+    /// Writes what `look` found, unless another look wrote since its snapshot (nil: look again); how many.
+    private mutating func write(_ look: Look, in state: LocalStoreState) throws(StoreError) -> Int? {
+        let written = try state.database.transaction { () throws(StoreError) -> Int64? in
+            // Another look (this process's or another's) wrote since the snapshot, or the URL changed.
+            guard try state.notificationGeneration() == look.generation else { return nil }
+            var stamp = look.stamp
+            let seen = look.detector.seen ?? [:]
+            if !look.notifications.isEmpty || seen != look.old {
+                for notification in look.notifications {
+                    try state.insertNotification(notification.payload, signed: notification.signed, about: notification.transactionID,
+                                                 due: Date())
+                }
+                try state.saveSeen(seen, replacing: look.old)
+                stamp.generation = try state.bumpNotificationGeneration()
+            }
+            try state.setNotificationLookStamp(stamp)
+            return stamp.generation
+        }
+        guard let written else {
+            cached = nil
+            return nil
+        }
+        cached = (written, look.detector)
+        return look.notifications.count
+    }
+
+    /// The first end of a grace period after `now` among the subscriptions in billing retry (milliseconds).
+    private static func nextGraceEnd(_ seen: [UInt64: StoreChangeDetector.Seen], after now: Date) -> Double? {
+        let now = Milliseconds(now).value
+        return seen.values.compactMap { seen -> Double? in
+            guard seen.renewal?.isInBillingRetryPeriod == true, let end = seen.renewal?.gracePeriodExpiresDate?.value, end > now else { return nil }
+            return end
+        }.min()
     }
 }
