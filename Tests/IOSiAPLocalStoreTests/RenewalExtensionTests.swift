@@ -106,4 +106,71 @@ import Testing
         game.close()
         server.close()
     }
+
+    /// The renewal the game's own store made (its clockwork), then extended by another process: the game learns
+    /// the new end too (its own writes were not compared with what others change).
+    @Test func anExtensionOfARenewalTheGameMadeReachesTheRunningGame() async throws {
+        let clock = self.clock
+        let local = try openStore()
+        let game = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
+        _ = try await game.pollUntilTerminal(of: try game.requestProducts([Self.gold]))
+        let bought = try await game.pollUntilTerminal(of: try game.requestPayment(productID: Self.gold))
+        guard case .purchased(_, let trial) = bought.last else { Issue.record("\(bought)"); return }
+        try game.finish(transactionID: trial.id)
+        try local.forceRenewal(productID: Self.gold)
+        let renewed = try await game.pollUntil { if case .purchased(nil, _) = $0 { true } else { false } }
+        guard case .purchased(nil, let paid) = renewed.last, paid.reason == .renewal else { Issue.record("\(renewed)"); return }
+        try game.finish(transactionID: paid.id)
+        let oldEnd = try #require(paid.expirationDate)
+
+        let server = try openStore()
+        guard case .extended(let made) = try server.extendRenewalDate(originalTransactionID: paid.originalID, days: 10,
+                                                                      requestIdentifier: "outage") else { Issue.record("refused"); return }
+        var seen: Date?
+        for _ in 0..<40 where seen != made.effectiveDate {
+            _ = try await game.pollFor(.milliseconds(100))
+            seen = try game.currentEntitlements().first { $0.productID == Self.gold }?.expirationDate
+        }
+        #expect(seen == made.effectiveDate)
+        clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
+        _ = try await game.pollFor(.milliseconds(500))
+        #expect(try game.isEntitled(to: Self.gold))
+        game.close()
+        server.close()
+    }
+
+    /// Extended while the game was closed: the relaunched game's entitlement has the new end, and keeps the
+    /// subscription past the old one.
+    @Test func aGameRelaunchedAfterAnExtensionHasTheNewEnd() async throws {
+        let clock = self.clock
+        var oldEnd = Date()
+        var paidID: UInt64 = 0
+        do {
+            let local = try openStore()
+            let game = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
+            let paid = try paidGold(local)
+            _ = try await game.pollUntil { if case .purchased(nil, let t) = $0 { t.id == paid.id } else { false } }
+            try game.finish(transactionID: paid.id)
+            oldEnd = try #require(paid.expirationDate)
+            paidID = paid.originalID
+            game.close()
+        }
+        let server = try openStore()
+        guard case .extended(let made) = try server.extendRenewalDate(originalTransactionID: paidID, days: 10,
+                                                                      requestIdentifier: "while-closed") else { Issue.record("refused"); return }
+        server.close()
+        let local = try openStore()
+        let game = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
+        defer { game.close() }
+        var seen: Date?
+        for _ in 0..<40 where seen != made.effectiveDate {
+            _ = try await game.pollFor(.milliseconds(100))
+            seen = try game.currentEntitlements().first { $0.productID == Self.gold }?.expirationDate
+        }
+        #expect(seen == made.effectiveDate)
+        clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
+        let after = try await game.pollFor(.milliseconds(500))
+        #expect(!after.contains { if case .expired = $0 { true } else { false } }, "\(after)")
+        #expect(try game.isEntitled(to: Self.gold))
+    }
 }

@@ -251,6 +251,7 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     public func updates() -> AsyncStream<StoreUpdate> {
         clockwork.handsOutPurchaseIntents.withLock { $0 = true }
         clockwork.rememberStorefront()
+        try? clockwork.tellExtendedSubscriptions()
         // Best effort: the transaction manager can also be told the catalog (--catalog).
         try? setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
         try? setOverride(LocalStoreSettings.Key.bundleID, bundleID)

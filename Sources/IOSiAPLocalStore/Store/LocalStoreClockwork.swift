@@ -48,6 +48,14 @@ struct LocalStoreClockwork: Sendable {
         }
     }
 
+    /// Tells a game that opens the active subscriptions whose end was extended, as they are now: its record of
+    /// them may predate the extension (made while it was closed). One the game finished makes no event.
+    func tellExtendedSubscriptions() throws(StoreError) {
+        try state.withLock { state throws(StoreError) in
+            try state.activeExtendedTransactions(at: now()).forEach { sink.yield(.purchased($0)) }
+        }
+    }
+
     /// Tells the listening game the storefront in force once it differs from the one it last heard of, whoever
     /// changed it (a control of this process, the transaction manager). Called with the state's lock held, so
     /// that two ticks cannot tell an old storefront after a newer one.

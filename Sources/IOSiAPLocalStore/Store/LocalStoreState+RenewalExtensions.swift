@@ -20,6 +20,12 @@ extension LocalStoreState {
                                [.integer(Int64(bitPattern: originalID)), .real(date.timeIntervalSince1970)]).first?.first?.integer ?? 0)
     }
 
+    /// The subscriptions active at `now` whose end an extension moved.
+    func activeExtendedTransactions(at now: Date) throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: "id IN (SELECT transaction_id FROM renewal_extensions) AND expiration_date > ? AND revocation_date IS NULL",
+                         [.real(now.timeIntervalSince1970)])
+    }
+
     func recordRenewalExtension(_ made: RenewalExtension, request requestIdentifier: String, at date: Date) throws(StoreError) {
         try database.query("""
             INSERT INTO renewal_extensions (original_id, request_identifier, transaction_id, extended, effective_date)

@@ -203,6 +203,8 @@ final class LocalStoreState {
                 throw StoreError(.storageFailure, "transaction \(id) vanished right after it was written")
             }
             noteOwn(transaction: stored.id, revoked: false)
+            // This connection's own end, so that another process's extension of it is seen as a change.
+            if let end = stored.expirationDate?.timeIntervalSince1970 { noteCommitted { $0.activeEnds[stored.id] = end } }
             return stored
         }
     }
@@ -366,7 +368,7 @@ final class LocalStoreState {
             try database.query(ChainState.update, chain.values + [.integer(Int64(bitPattern: id))])
             // This connection's own new end, not another process's extension (once it is on disk).
             let end = chain.expiration?.timeIntervalSince1970
-            noteCommitted { known in if known.activeEnds[id] != nil { known.activeEnds[id] = end } }
+            noteCommitted { $0.activeEnds[id] = end }
             // This connection's own announcement, not another process's (once it is on disk).
             if chain.expiryAnnounced { noteCommitted { $0.announcedExpiries.insert(id) } }
         }
@@ -444,7 +446,7 @@ final class LocalStoreState {
         try database.query("UPDATE transactions SET finished = 1 WHERE id = ?", [.integer(Int64(bitPattern: id))])
     }
 
-    private func transactions(where condition: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [StoreTransaction] {
+    func transactions(where condition: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [StoreTransaction] {
         try database.query("SELECT \(Self.transactionColumns) FROM transactions WHERE \(condition) ORDER BY id", parameters)
             .map { row in decodeTransaction(row) }
     }
