@@ -39,6 +39,19 @@ import Testing
     /// parameter not passed is NULL, not the last use's value), a statement prepared before another
     /// connection changed the schema still runs, and a statement whose step failed midway works at its next
     /// use and holds no lock.
+    /// Text is stored and read whole, NUL characters included: two texts differing after a NUL are two keys
+    /// (an untrusted id, such as a Server API request identifier, must not match another's).
+    @Test func textWithANULCharacterIsKeptWhole() throws {
+        let folder = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: folder.url.appendingPathComponent("nul.sqlite").path)
+        try database.execute("CREATE TABLE t (k TEXT PRIMARY KEY)")
+        try database.query("INSERT INTO t (k) VALUES (?)", [.text("a\u{0}b")])
+        try database.query("INSERT INTO t (k) VALUES (?)", [.text("a\u{0}c")])
+        #expect(try database.query("SELECT k FROM t ORDER BY k") == [[.text("a\u{0}b")], [.text("a\u{0}c")]])
+        #expect(try database.query("SELECT count(*) FROM t WHERE k = ?", [.text("a\u{0}c")]) == [[.integer(1)]])
+        #expect(try database.query("SELECT ?", [.text("é\u{0}")]) == [[.text("é\u{0}")]])
+    }
+
     @Test func aReusedStatementStartsAfreshAtEveryUse() throws {
         let folder = TemporaryDirectory()
         let path = folder.url.appendingPathComponent("reuse.sqlite").path

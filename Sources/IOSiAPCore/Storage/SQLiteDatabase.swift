@@ -84,7 +84,11 @@ package final class SQLiteDatabase {
             case .null: sqlite3_bind_null(statement, index)
             case .integer(let number): sqlite3_bind_int64(statement, index, number)
             case .real(let number): sqlite3_bind_double(statement, index, number)
-            case .text(let text): sqlite3_bind_text(statement, index, text, -1, iosiap_sqlite_transient())
+            // By its byte count, not up to a NUL: text holding one is stored whole.
+            case .text(let text):
+                text.utf8CString.withUnsafeBufferPointer {
+                    sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count - 1), iosiap_sqlite_transient())
+                }
             case .blob(let bytes): sqlite3_bind_blob(statement, index, bytes, Int32(bytes.count), iosiap_sqlite_transient())
             }
             guard status == SQLITE_OK else { throw failure("cannot bind parameter \(index)") }
@@ -227,7 +231,10 @@ package final class SQLiteDatabase {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_TEXT:
+            // Read by its byte count, NULs included, as it was bound.
+            let bytes = UnsafeBufferPointer(start: sqlite3_column_text(statement, index), count: Int(sqlite3_column_bytes(statement, index)))
+            return .text(String(decoding: bytes, as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
