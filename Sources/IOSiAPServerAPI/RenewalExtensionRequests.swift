@@ -33,6 +33,7 @@ enum RenewalExtensionRequests {
                                              effectiveDate: Int64(Milliseconds(made.effectiveDate).value))
         case .ineligible: throw ServerAPIError.subscriptionExtensionIneligible
         case .maximumReached: throw ServerAPIError.subscriptionMaxExtension
+        case .familyShared: throw ServerAPIError.familySharedSubscriptionExtensionIneligible
         }
     }
 

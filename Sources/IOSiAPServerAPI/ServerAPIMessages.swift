@@ -111,6 +111,8 @@ public struct ServerAPIError: Error, Sendable, Equatable, Encodable {
     static let subscriptionExtensionIneligible = ServerAPIError(status: 403, errorCode: 4030004,
                                                                 errorMessage: "Subscription extension ineligible.")
     static let subscriptionMaxExtension = ServerAPIError(status: 403, errorCode: 4030005, errorMessage: "Subscription max extension.")
+    static let familySharedSubscriptionExtensionIneligible = ServerAPIError(
+        status: 403, errorCode: 4030007, errorMessage: "Family shared subscription extension ineligible.")
     static let statusRequestNotFound = ServerAPIError(status: 404, errorCode: 4040009, errorMessage: "Status request not found.")
     static let originalTransactionIDNotFound = ServerAPIError(status: 404, errorCode: 4040005,
                                                               errorMessage: "Original transaction id not found.")

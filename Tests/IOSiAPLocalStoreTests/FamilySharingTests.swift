@@ -206,4 +206,17 @@ import Testing
         _ = try local.stopFamilySharing(transactionID: shared.id)
         #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .subscribed)
     }
+
+    /// Apple does not extend a family member's subscription directly (FamilySharedSubscriptionExtensionIneligibleError,
+    /// 4030007): the local store refuses it and moves nothing; the user's own subscription is extended.
+    @Test func aFamilySharedSubscriptionIsNotExtendedDirectly() throws {
+        let (local, store) = try open(try Self.catalog(goldShareable: true))
+        defer { store.close() }
+        let shared = try local.buyFamilySharedProduct(Self.gold)
+        try local.forceRenewal(productID: Self.gold)
+        let renewed = try #require(try local.allTransactions().last)
+        #expect(renewed.ownershipType == .familyShared)
+        #expect(try local.extendRenewalDate(originalTransactionID: shared.originalID, days: 5, requestIdentifier: "r1") == .familyShared)
+        #expect(try local.allTransactions().last?.expirationDate == renewed.expirationDate)
+    }
 }

@@ -81,4 +81,23 @@ import Testing
         _ = try store.refund(transactionID: again.id)
         #expect(try look() == ["REVOKE/\(again.id)"])
     }
+
+    /// Extend a Subscription Renewal Date answers a family member's subscription with Apple's 403 4030007.
+    @Test func aFamilySharedSubscriptionIsNotExtendedDirectly() throws {
+        let folder = TemporaryDirectory()
+        var text = try String(contentsOf: Fixtures.exampleCatalog, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"familyShareable\" : false", with: "\"familyShareable\" : true")
+        let shareable = try LocalStore(catalog: Catalog(data: Data(text.utf8), fileName: "Products.storekit"),
+                                       stateDirectory: try folder.state, bundleID: Self.bundleID)
+        defer { shareable.close() }
+        let gold = "com.iosiap.example.club_gold_monthly"
+        let shared = try shareable.buyFamilySharedProduct(gold)
+        try shareable.forceRenewal(productID: gold)
+        let body = Array(#"{"extendByDays": 5, "extendReasonCode": 1, "requestIdentifier": "r1"}"#.utf8)
+        let request = ServerAPIRequest(method: "PUT", path: "/inApps/v1/subscriptions/extend/\(shared.originalID)",
+                                       authorization: nil, body: body)
+        #expect(throws: ServerAPIError.familySharedSubscriptionExtensionIneligible) {
+            _ = try RenewalExtensionRequests.extend(String(shared.originalID), request, by: shareable)
+        }
+    }
 }

@@ -20,6 +20,9 @@ public enum RenewalExtensionOutcome: Sendable, Equatable {
     case ineligible(String)
     /// Extended twice in the past 365 days already (Apple's SubscriptionMaxExtensionError, 4030005).
     case maximumReached
+    /// A family member's subscription, shared with this user: Apple extends it only through its purchaser
+    /// (FamilySharedSubscriptionExtensionIneligibleError, 4030007).
+    case familyShared
 }
 
 /// A request to extend the renewal date of every active subscriber of a product, done: Apple's
@@ -71,6 +74,7 @@ struct RenewalExtender {
                     throw StoreError(.unknownTransaction, "the local store has no subscription \(originalID)")
                 }
                 let chain = try state.subscriptionChains().first { $0.latest.originalID == originalID }
+                if chain?.latest.ownershipType == .familyShared { return (RenewalExtensionOutcome.familyShared, StoreTransaction?.none) }
                 return try extend(chain, originalID, days: days, requestIdentifier: requestIdentifier, settings, in: state)
             }
         }
