@@ -41,17 +41,11 @@ extension LocalStore {
 
     /// Sets the notification URL (http or https), or clears it with nil. From then on every change the App Store
     /// would notify about is recorded, signed, in the state directory's outbox, and sent by the running game's or
-    /// `iosiap-store serve`'s sender; what happened before the URL was set is not notified. A bad URL is an
-    /// `invalidArgument` error and changes nothing.
+    /// `iosiap-store serve`'s sender; what happened before the URL was set is not notified. Changing or clearing
+    /// it gives up what is still pending (a notification belongs to the endpoint it was recorded for). A bad URL
+    /// (see `checkedNotificationURL`) is an `invalidArgument` error and changes nothing.
     public func setNotificationURL(_ text: String?) throws(StoreError) {
-        var url: URL?
-        if let text {
-            guard text.utf8.count <= 2048, let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-                  parsed.host != nil else {
-                throw StoreError(.invalidArgument, "'\(text)' is not an http or https URL")
-            }
-            url = parsed
-        }
+        let url = try text.map { text throws(StoreError) in try Self.checkedNotificationURL(text) }
         let now = notifications.now()
         try notifications.state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
@@ -59,6 +53,24 @@ extension LocalStore {
                 try state.setNotificationURL(url, baseline: baseline)
             }
         }
+    }
+
+    /// `text` as a notification URL: http or https, with a host, a port (if any) in 1...65535, no user or
+    /// password (they would be kept and listed in the clear), at most 2048 bytes. The error echoes at most the
+    /// first 100 characters, and nothing of a text with an @ (credentials).
+    static func checkedNotificationURL(_ text: String) throws(StoreError) -> URL {
+        guard text.utf8.count <= 2048, let parsed = URLComponents(string: text), let url = parsed.url,
+              ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), !(parsed.host ?? "").isEmpty else {
+            let shown = text.contains("@") ? "the text" : text.count > 100 ? "'\(text.prefix(100))...'" : "'\(text)'"
+            throw StoreError(.invalidArgument, "\(shown) is not an http or https URL of at most 2048 bytes")
+        }
+        guard parsed.user == nil, parsed.password == nil else {
+            throw StoreError(.invalidArgument, "a notification URL must not carry a user or password")
+        }
+        guard (1...65_535).contains(parsed.port ?? 1) else {
+            throw StoreError(.invalidArgument, "a notification URL's port must be in 1...65535")
+        }
+        return url
     }
 
     /// Starts sending the outbox to the notification URL from this process, on a thread of its own (a game's

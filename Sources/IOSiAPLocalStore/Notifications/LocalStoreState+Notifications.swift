@@ -75,11 +75,18 @@ extension LocalStoreState {
     }
 
     /// Sets or clears the URL. Setting it where none was makes the current history the baseline (what happened
-    /// before is not notified); clearing it forgets the baseline, as nothing is recorded without a URL.
+    /// before is not notified); clearing it forgets the baseline, as nothing is recorded without a URL. Changing or
+    /// clearing it gives up the notifications still pending.
     func setNotificationURL(_ url: URL?, baseline: [UInt64: StoreChangeDetector.Seen]) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
-            let wasSet = try notificationURL() != nil
+            let previous = try notificationURL()
+            let wasSet = previous != nil
             try setNotificationSetting("url", url?.absoluteString)
+            // A notification belongs to the endpoint it was recorded for: when that goes, what is pending is given
+            // up (not delivered, no longer pending), not sent to the next URL.
+            if previous != url {
+                try database.execute("UPDATE notifications SET next_attempt = NULL WHERE next_attempt IS NOT NULL")
+            }
             if url == nil {
                 try database.execute("DELETE FROM notification_seen")
                 try bumpNotificationGeneration()
@@ -181,10 +188,13 @@ extension LocalStoreState {
         }
     }
 
-    /// Leases up to `limit` notifications due at `now` to `owner` until `now + lease`: no other sender takes
-    /// them meanwhile. Their ids and signed payloads.
-    func claimNotifications(owner: String, limit: Int, now: Date, lease: TimeInterval) throws(StoreError) -> [(id: Int64, signedPayload: String)] {
-        let due = "next_attempt IS NOT NULL AND next_attempt <= ? AND (lease_until IS NULL OR lease_until <= ?)"
+    /// Leases up to `limit` notifications due at `now` to `owner` until `now + lease`, leaving out `excluding`
+    /// (what the sender still has in flight: its lease is not over before its POST is, but a clock step could
+    /// make it so): no other sender takes them meanwhile. Their ids and signed payloads.
+    func claimNotifications(owner: String, limit: Int, now: Date, lease: TimeInterval,
+                            excluding: Set<Int64> = []) throws(StoreError) -> [(id: Int64, signedPayload: String)] {
+        let skip = excluding.isEmpty ? "" : " AND id NOT IN (\(excluding.sorted().map(String.init).joined(separator: ",")))"
+        let due = "next_attempt IS NOT NULL AND next_attempt <= ? AND (lease_until IS NULL OR lease_until <= ?)" + skip
         let time = SQLiteValue.real(now.timeIntervalSince1970)
         // Read first: most ticks find nothing due, and a write lock each time would be wasted.
         guard limit > 0, try !database.query("SELECT 1 FROM notifications WHERE \(due) LIMIT 1", [time, time]).isEmpty else { return [] }
@@ -200,16 +210,18 @@ extension LocalStoreState {
     }
 
     /// Records an attempt of a notification `owner` leased, and ends the lease: delivered, due again after
-    /// `retryDelays[n - 1]` from this n-th attempt, or given up after the last delay. Nothing if the lease was lost.
+    /// `retryDelays[n - 1]` from this n-th attempt, or given up after the last delay (or already, when the URL
+    /// changed while it was sent). Nothing if the lease was lost.
     func completeNotification(_ id: Int64, owner: String, attempt: NotificationSendAttempt, at now: Date,
                               retryDelays: [TimeInterval]) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
-            guard let text = try database.query("SELECT attempts FROM notifications WHERE id = ? AND lease_owner = ?",
-                                                [.integer(id), .text(owner)]).first?.first?.text else { return }
+            guard let row = try database.query("SELECT attempts, next_attempt FROM notifications WHERE id = ? AND lease_owner = ?",
+                                               [.integer(id), .text(owner)]).first, let text = row[0].text else { return }
             var attempts = (try? JSONDecoder().decode([NotificationSendAttempt].self, from: Data(text.utf8))) ?? []
             attempts.append(attempt)
             let delivered = attempt.sendAttemptResult == "SUCCESS"
-            let next: Date? = delivered || attempts.count > retryDelays.count ? nil : now.addingTimeInterval(retryDelays[attempts.count - 1])
+            let givenUp = row[1] == .null || attempts.count > retryDelays.count
+            let next: Date? = delivered || givenUp ? nil : now.addingTimeInterval(retryDelays[attempts.count - 1])
             let json = String(decoding: (try? JSONEncoder().encode(attempts)) ?? Data("[]".utf8), as: UTF8.self)
             try database.query("""
                 UPDATE notifications SET attempts = ?, delivered = ?, next_attempt = ?, lease_owner = NULL, lease_until = NULL

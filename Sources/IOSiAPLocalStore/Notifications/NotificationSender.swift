@@ -8,9 +8,12 @@ import IOSiAPVerification
 /// Sends the outbox's notifications to the notification URL, on a thread of its own with its own database
 /// connection, so that the game's and the store worker's paths never wait for it: every `tick` it records what
 /// changed (`NotificationRecorder`), leases the notifications due (a lease in SQLite: another process's sender
-/// skips them) and POSTs each as `{"signedPayload": JWS}`. A 2xx answer is delivered; another answer, or none
-/// within `timeout`, is tried again after the next of `retryDelays` (Apple's 1, 12, 24, 48 and 72 hours, at the
-/// store's time rate), then given up. At most `maxInFlight` POSTs at once and `maxPerSecond` started a second.
+/// skips them) and POSTs each as `{"signedPayload": JWS}`. A 2xx answer is delivered; another answer (a redirect
+/// is not followed), or none within `timeout`, is tried again after the next of `retryDelays` (Apple's 1, 12, 24,
+/// 48 and 72 hours, at the store's time rate), then given up. `timeout` is a hard deadline the sender keeps itself
+/// (an endpoint trickling bytes never trips an idle timeout), well inside the lease, so a POST ends before its
+/// lease could; the answer's body is counted, not kept, and past `maxBodyBytes` the POST ends. At most
+/// `maxInFlight` POSTs at once and `maxPerSecond` started a second, per sender (each process runs its own).
 final class NotificationSender: @unchecked Sendable {
     /// Apple's schedule: after the first attempt, five retries, 1, 12, 24, 48 and 72 hours after the previous one
     /// (developer.apple.com/documentation/appstoreservernotifications/responding-to-app-store-server-notifications).
@@ -28,6 +31,8 @@ final class NotificationSender: @unchecked Sendable {
         var timeout: TimeInterval = 5
         var maxInFlight = 4
         var maxPerSecond = 10
+        /// How much of an answer's body is read (and thrown away) before the sender hangs up.
+        var maxBodyBytes = 16 * 1024
         /// How long a leased notification stays another sender's: longer than a POST can take.
         var lease: TimeInterval { timeout * 3 + 5 }
     }
@@ -38,8 +43,17 @@ final class NotificationSender: @unchecked Sendable {
     private let now: @Sendable () -> Date
     private let owner = UUID().uuidString
     private let session: URLSession
-    /// The POSTs under way, by notification id.
-    private let inFlight = Locked<[Int64: URLSessionDataTask]>([:])
+    /// A POST under way: its task, when it started, the answer's head once it came and how much body was read.
+    private struct Post {
+        let task: URLSessionDataTask
+        let attemptDate: Date
+        /// Ends the POST at its deadline.
+        let deadline: DispatchSourceTimer
+        var response: HTTPURLResponse?
+        var bodyBytes = 0
+    }
+    /// The POSTs under way, by notification id: a POST leaves it once, when it ends (answer, deadline or close).
+    private let inFlight = Locked<[Int64: Post]>([:])
     private let started = Locked<[Date]>([])
     private let lastLook = Locked<(dataVersion: Int64, at: Date)>((-1, .distantPast))
     private let stopped = Locked(false)
@@ -54,7 +68,9 @@ final class NotificationSender: @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = limits.timeout
         configuration.timeoutIntervalForResource = limits.timeout
-        session = URLSession(configuration: configuration)
+        let delegate = PostDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        delegate.sender = self
         watcher = PeriodicWatcher(name: "iosiap.notifications", interval: interval) { [weak self] in self?.tick() }
     }
 
@@ -69,9 +85,9 @@ final class NotificationSender: @unchecked Sendable {
             started.removeAll { wallClock.timeIntervalSince($0) >= 1 }
             return limits.maxPerSecond - started.count
         }
-        let room = min(budget, limits.maxInFlight - inFlight.withLock { $0.count })
+        let (sending, room) = inFlight.withLock { (Set($0.keys), min(budget, limits.maxInFlight - $0.count)) }
         guard room > 0, let due = try? state.withLock({ state throws(StoreError) in
-            try state.claimNotifications(owner: owner, limit: room, now: wallClock, lease: limits.lease)
+            try state.claimNotifications(owner: owner, limit: room, now: wallClock, lease: limits.lease, excluding: sending)
         }) else { return }
         for (id, signedPayload) in due { post(id, signedPayload, to: url) }
     }
@@ -97,22 +113,60 @@ final class NotificationSender: @unchecked Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try? JSONEncoder().encode(["signedPayload": signedPayload])
+        let task = session.dataTask(with: request)
         let attemptDate = Date()
-        let task = session.dataTask(with: request) { [weak self] _, response, error in
-            guard let self else { return }
-            inFlight.withLock { $0[id] = nil }
-            // A POST cut short by close is no attempt: the lease runs out and a later sender tries it.
-            if (error as? URLError)?.code == .cancelled || stopped.withLock({ $0 }) { return }
-            let attempt = NotificationSendAttempt(attemptDate: Int64(Milliseconds(attemptDate).value),
-                                                  sendAttemptResult: Self.result(response, error))
-            let delays = limits.retryDelays()
-            _ = try? state.withLock { state throws(StoreError) in
-                try state.completeNotification(id, owner: owner, attempt: attempt, at: Date(), retryDelays: delays)
-            }
-        }
+        let deadline = DispatchSource.makeTimerSource(queue: .global())
+        deadline.schedule(deadline: .now() + limits.timeout)
+        deadline.setEventHandler { [weak self] in self?.end(task, as: "TIMED_OUT") }
         started.withLock { $0.append(attemptDate) }
-        inFlight.withLock { $0[id] = task }
+        inFlight.withLock { $0[id] = Post(task: task, attemptDate: attemptDate, deadline: deadline) }
+        deadline.resume()
         task.resume()
+    }
+
+    /// Ends `task`'s POST the first time it is called for it (the answer, the deadline, the end of the body
+    /// read, close): cancels the task and records the attempt as `result`, or as `Self.result` of what came.
+    private func end(_ task: URLSessionTask, as result: String? = nil, error: Error? = nil) {
+        guard let (id, post) = inFlight.withLock({ inFlight -> (Int64, Post)? in
+            guard let (id, post) = inFlight.first(where: { $0.value.task === task }) else { return nil }
+            inFlight[id] = nil
+            return (id, post)
+        }) else { return }
+        post.deadline.cancel()
+        // FoundationNetworking's cancel alone leaves the transfer reading on (an endless body, until the process
+        // ends); a suspended task's cancel stops it.
+        task.suspend()
+        task.cancel()
+        // A POST cut short by close is no attempt: the lease runs out and a later sender tries it.
+        if (result == nil && (error as? URLError)?.code == .cancelled) || stopped.withLock({ $0 }) { return }
+        let attempt = NotificationSendAttempt(attemptDate: Int64(Milliseconds(post.attemptDate).value),
+                                              sendAttemptResult: result ?? Self.result(post.response ?? task.response, error))
+        let delays = limits.retryDelays()
+        _ = try? state.withLock { state throws(StoreError) in
+            try state.completeNotification(id, owner: owner, attempt: attempt, at: Date(), retryDelays: delays)
+        }
+    }
+
+    /// The answer's head came: kept for the result, which waits for the end of the body (or `maxBodyBytes` of it).
+    fileprivate func received(_ response: URLResponse, for task: URLSessionTask) {
+        inFlight.withLock { inFlight in
+            guard let id = inFlight.first(where: { $0.value.task === task })?.key else { return }
+            inFlight[id]?.response = response as? HTTPURLResponse
+        }
+    }
+
+    /// Body bytes came: counted, not kept; past `maxBodyBytes` the POST ends with the answer's status.
+    fileprivate func received(bytes: Int, for task: URLSessionTask) {
+        let over = inFlight.withLock { inFlight in
+            guard let id = inFlight.first(where: { $0.value.task === task })?.key else { return false }
+            inFlight[id]?.bodyBytes += bytes
+            return (inFlight[id]?.bodyBytes ?? 0) > limits.maxBodyBytes
+        }
+        if over { end(task) }
+    }
+
+    fileprivate func completed(_ task: URLSessionTask, error: Error?) {
+        end(task, error: error)
     }
 
     /// Apple's sendAttemptResult for how a POST went: SUCCESS for 200 to 206 (Apple's success range).
@@ -131,18 +185,44 @@ final class NotificationSender: @unchecked Sendable {
         return (200...206).contains(http.statusCode) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
     }
 
-    /// Stops the thread and cancels the POSTs under way, waiting for them at most `bound`: their notifications
-    /// stay due (their leases run out) for the next sender. Stopping twice does nothing.
-    func stop(bound: Duration = .milliseconds(500)) {
+    /// Stops the thread and ends the POSTs under way at once, without waiting on the network or on the session's
+    /// callbacks: their notifications stay due (their leases run out) for the next sender. Stopping twice does
+    /// nothing.
+    func stop() {
         stopped.withLock { $0 = true }
         watcher?.stop()
-        for task in inFlight.withLock({ $0.values }) { task.cancel() }
-        let deadline = Date().addingTimeInterval(bound.timeInterval)
-        while !inFlight.withLock({ $0.isEmpty }) && Date() < deadline { usleep(10_000) }
+        for post in inFlight.withLock({ $0.values }) { end(post.task) }
         session.invalidateAndCancel()
     }
 
     deinit {
         watcher?.stop()
+        session.invalidateAndCancel()
+    }
+}
+
+/// The session's delegate: hands the sender what comes for its POSTs, keeps no body, and follows no
+/// redirect (the 3xx is the answer, as for Apple's sender a non-2xx answer is a failed attempt). It holds the
+/// sender weakly (the session holds it until invalidated); `sender` is set once, before any task starts.
+private final class PostDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    weak var sender: NotificationSender?
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        sender?.received(response, for: dataTask)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        sender?.received(bytes: data.count, for: dataTask)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        sender?.completed(task, error: error)
     }
 }

@@ -1,0 +1,208 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import IOSiAPCore
+import IOSiAPLocalStore
+@testable import IOSiAPServerAPI
+import IOSiAPTestSupport
+import Testing
+
+/// How the sender copes with endpoints that misbehave: a body without end, a trickle, a redirect; and which URLs
+/// it accepts. Bounds on time here are hang checks, not figures.
+@Suite struct ServerNotificationSendingTests {
+    let folder = TemporaryDirectory()
+    static let coins = "com.iosiap.example.coins_100"
+
+    func openStore() throws -> LocalStore {
+        try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: try folder.state)
+    }
+
+    func waitForAttempt(_ store: LocalStore, seconds: Double) async throws -> ServerNotificationRecord? {
+        for _ in 0..<Int(seconds * 50) {
+            if let record = try store.notificationRecords().first, !record.sendAttempts.isEmpty { return record }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try store.notificationRecords().first
+    }
+
+    /// An endpoint answering 200 and then a body of 50 GB: the sender reads a few KB of it, counts the 200, and
+    /// hangs up; close does not wait on the body.
+    @Test func anEndlessBodyIsNotReadAndCloseDoesNotWaitForIt() async throws {
+        let endpoint = try RawEndpoint(head: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 50000000000\r\n\r\n", body: .flood)
+        defer { endpoint.stop() }
+        let store = try openStore()
+        try store.setNotificationURL(endpoint.url)
+        _ = try store.buyProduct(Self.coins)
+        try store.startNotificationSender(retryDelays: [60], timeout: 5, interval: .milliseconds(20))
+        let record = try await waitForAttempt(store, seconds: 4)
+        #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"])
+        try await Task.sleep(for: .milliseconds(500))
+        // What the endpoint could write is the socket buffers' worth plus the few KB read, not gigabytes.
+        // Known issue: FoundationNetworking (Linux) does not always stop a transfer it was told to cancel; it reads
+        // on (into no buffer of ours: the body is counted, not kept) until the endpoint stops.
+        withKnownIssue("FoundationNetworking's cancel does not always end the transfer", isIntermittent: true) {
+            #expect(endpoint.written.withLock { $0 } < 16 << 20)
+        }
+        let closing = ContinuousClock.now
+        store.close()
+        #expect(ContinuousClock.now - closing < .seconds(2))
+        #expect(endpoint.connections.withLock { $0 } == 1)
+    }
+
+    /// An endpoint sending its headers, then a byte at a time: the POST ends at the timeout as TIMED_OUT (a trickle
+    /// keeps an idle timeout from firing; the sender's own deadline does not care), once, on one connection.
+    @Test func aTrickleEndsAtTheTimeoutAndIsSentOnce() async throws {
+        let endpoint = try RawEndpoint(head: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n", body: .trickle)
+        defer { endpoint.stop() }
+        let store = try openStore()
+        try store.setNotificationURL(endpoint.url)
+        _ = try store.buyProduct(Self.coins)
+        try store.startNotificationSender(retryDelays: [60], timeout: 1, interval: .milliseconds(20))
+        defer { store.stopNotificationSender() }
+        let record = try await waitForAttempt(store, seconds: 4)
+        #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["TIMED_OUT"])
+        #expect(record?.isPending == true)
+        #expect(endpoint.connections.withLock { $0 } == 1)
+    }
+
+    /// Close while a trickle is being sent: the sender stops, the notification stays due for the next sender,
+    /// with no attempt recorded. (An endless body ends at the body cap, before close: the test above.)
+    @Test func closeDuringATrickleStopsTheSender() async throws {
+        let endpoint = try RawEndpoint(head: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 50000000000\r\n\r\n",
+                                       body: .trickle)
+        defer { endpoint.stop() }
+        let store = try openStore()
+        try store.setNotificationURL(endpoint.url)
+        _ = try store.buyProduct(Self.coins)
+        try store.startNotificationSender(retryDelays: [60], timeout: 5, interval: .milliseconds(20))
+        for _ in 0..<200 where endpoint.connections.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(1500))
+        let closing = ContinuousClock.now
+        store.close()
+        #expect(ContinuousClock.now - closing < .seconds(2))
+        let record = try #require(try openStore().notificationRecords().first)
+        #expect(record.isPending && record.sendAttempts.isEmpty)
+    }
+
+    /// A redirect is not followed (Apple's sender counts a non-2xx answer as a failed attempt): a 307 elsewhere
+    /// is UNSUCCESSFUL_HTTP_RESPONSE_CODE and nothing reaches the other place.
+    @Test func aRedirectIsNotFollowed() async throws {
+        let elsewhere = try Receiver()
+        defer { elsewhere.server.stop() }
+        let endpoint = try RawEndpoint(head: "HTTP/1.1 307 Temporary Redirect\r\nLocation: \(elsewhere.url)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                                       body: .none)
+        defer { endpoint.stop() }
+        let store = try openStore()
+        try store.setNotificationURL(endpoint.url)
+        _ = try store.buyProduct(Self.coins)
+        try store.startNotificationSender(retryDelays: [60], timeout: 2, interval: .milliseconds(20))
+        defer { store.stopNotificationSender() }
+        let record = try await waitForAttempt(store, seconds: 4)
+        #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"])
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(elsewhere.received.withLock { $0.count } == 0)
+    }
+
+    /// A notification belongs to the endpoint it was recorded for: clearing the URL gives up what is pending
+    /// (not delivered, no longer pending), and a URL set later is not sent it.
+    @Test func clearingTheURLGivesUpWhatIsPending() async throws {
+        let store = try openStore()
+        try store.setNotificationURL("http://127.0.0.1:1/first")
+        _ = try store.buyProduct(Self.coins)
+        #expect(try store.recordNotifications() == 1)
+        #expect(try store.notificationRecords().first?.isPending == true)
+        try store.setNotificationURL(nil)
+        let record = try #require(try store.notificationRecords().first)
+        #expect(!record.isPending && !record.isDelivered)
+        let next = try Receiver()
+        defer { next.server.stop() }
+        try store.setNotificationURL(next.url)
+        try store.startNotificationSender(retryDelays: [60], timeout: 2, interval: .milliseconds(20))
+        defer { store.stopNotificationSender() }
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(next.received.withLock { $0.count } == 0)
+        #expect(try store.notificationRecords().filter(\.isPending).isEmpty)
+    }
+
+    @Test func badURLsAreRefusedWithoutEchoingSecretsOrPages() throws {
+        let store = try openStore()
+        for port in ["0", "65536", "70000", "99999999999"] {
+            #expect(throws: StoreError.self, "port \(port)") { try store.setNotificationURL("http://127.0.0.1:\(port)/n") }
+        }
+        #expect(throws: Never.self) { try store.setNotificationURL("http://127.0.0.1:65535/n") }
+        do {
+            try store.setNotificationURL("http://admin:hunter2@127.0.0.1:8080/n")
+            Issue.record("a URL with credentials was accepted")
+        } catch {
+            #expect(!error.message.contains("hunter2"))
+        }
+        do {
+            try store.setNotificationURL("http://127.0.0.1/" + String(repeating: "a", count: 5000))
+            Issue.record("an overlong URL was accepted")
+        } catch {
+            #expect(error.message.utf8.count < 300)
+        }
+        #expect(try store.notificationURL()?.absoluteString == "http://127.0.0.1:65535/n")
+    }
+}
+
+/// A raw HTTP endpoint on loopback (a socket, no HTTP library, so it can misbehave): for each connection it
+/// reads the request, writes `head`, then a body: none, as fast as the client reads (`flood`), or a byte every
+/// half second (`trickle`); until the client hangs up or `stop()`. Counts the body bytes the client took.
+final class RawEndpoint: Sendable {
+    enum Body: Sendable { case none, flood, trickle }
+
+    let socket: Int32
+    let port: UInt16
+    let written = Locked(0)
+    let connections = Locked(0)
+    let stopped = Locked(false)
+    var url: String { "http://127.0.0.1:\(port)/notifications" }
+
+    init(head: String, body: Body) throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && listen(socket, 16) == 0
+                && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { Glibc.close(socket); throw StoreError(.storageFailure, "cannot listen") }
+        port = UInt16(bigEndian: address.sin_port)
+        let (written, connections, stopped) = (written, connections, stopped)
+        Thread.detachNewThread {
+            while !stopped.withLock({ $0 }) {
+                let client = accept(socket, nil, nil)
+                guard client >= 0 else { return }
+                connections.withLock { $0 += 1 }
+                Thread.detachNewThread {
+                    defer { Glibc.close(client) }
+                    var buffer = [UInt8](repeating: 0, count: 65_536)
+                    _ = recv(client, &buffer, buffer.count, 0)
+                    guard Array(head.utf8).withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 else { return }
+                    while !stopped.withLock({ $0 }) {
+                        let count: Int
+                        switch body {
+                        case .none: return
+                        case .flood: count = buffer.count
+                        case .trickle: count = 1; usleep(500_000)
+                        }
+                        let sent = send(client, &buffer, count, Int32(MSG_NOSIGNAL))
+                        guard sent > 0 else { return }
+                        written.withLock { $0 += sent }
+                    }
+                }
+            }
+        }
+    }
+
+    func stop() {
+        stopped.withLock { $0 = true }
+        shutdown(socket, Int32(SHUT_RDWR))
+        Glibc.close(socket)
+    }
+}
