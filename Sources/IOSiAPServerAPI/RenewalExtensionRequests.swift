@@ -15,8 +15,9 @@ enum RenewalExtensionRequests {
         let body = try decode(ExtendRenewalDateRequest.self, request)
         let days = try Self.days(body.extendByDays)
         try checkReason(body.extendReasonCode)
-        // Apple: a string of at most 128 characters (ExtendRenewalDateRequest's requestIdentifier).
-        guard let identifier = body.requestIdentifier?.value, !identifier.isEmpty, identifier.count <= 128 else {
+        // Apple: a string of at most 128 characters (ExtendRenewalDateRequest's requestIdentifier), counted in
+        // Unicode scalars: a character can hold any number of combining marks.
+        guard let identifier = body.requestIdentifier?.value, !identifier.isEmpty, identifier.unicodeScalars.count <= 128 else {
             throw ServerAPIError.invalidRequestIdentifier
         }
         guard let extensions else { throw ServerAPIError.subscriptionExtensionIneligible }
@@ -98,10 +99,11 @@ enum RenewalExtensionRequests {
     }
 
     /// The request identifier of a request for every subscriber: a UUID, as Apple's notifications type it
-    /// (App Store Server Notifications' requestIdentifier).
+    /// (App Store Server Notifications' requestIdentifier), in lower case: the same UUID in capitals is the
+    /// same request.
     private static func massRequestIdentifier(_ value: String?) throws(ServerAPIError) -> String {
         guard let value, value.utf8.count == 36, UUID(uuidString: value) != nil else { throw .invalidRequestIdentifier }
-        return value
+        return value.lowercased()
     }
 
     private static func isProductID(_ value: String) -> Bool {

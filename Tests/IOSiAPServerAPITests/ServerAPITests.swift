@@ -320,6 +320,8 @@ import Testing
         try expectError(try put(path, try body(7, 1, "")), 400, 4000011)
         try expectError(try put(path, try body(7, 1, 12)), 400, 4000011)
         try expectError(try put(path, try body(7, 1, String(repeating: "x", count: 129))), 400, 4000011)
+        // Counted in Unicode scalars: one character of a thousand combining marks is no short identifier.
+        try expectError(try put(path, try body(7, 1, "e" + String(repeating: "\u{301}", count: 1000))), 400, 4000011)
         try expectError(try put(path, "garbage"), 400, 4000000)
         try expectError(try put("/inApps/v1/subscriptions/extend/12x", try body(7, 1, "a1b2")), 400, 4000008)
         try expectError(try put("/inApps/v1/subscriptions/extend/999", try body(7, 1, "a1b2")), 404, 4040005)
@@ -411,8 +413,10 @@ import Testing
         #expect(done["succeededCount"] as? Int == 1 && done["failedCount"] as? Int == 0)
         let completed = try #require(done["completeDate"] as? Int64)
         #expect(abs(Double(completed) - Date().timeIntervalSince1970 * 1000) < 60_000)
-        // Asked again: the same request, not a second extension.
+        // Asked again, in capitals too (a UUID's case means nothing): the same request, not a second extension.
         #expect(try post(mass, try body(5, 3, m2)).status == 200)
+        #expect(try post(mass, try body(5, 3, m2.uppercased())).status == 200)
+        #expect(try json(try status(Self.gold, m2.uppercased()))["succeededCount"] as? Int == 1)
         let extended = try #require(try store.allTransactions().last)
         #expect(extended.id == gold.id && extended.expirationDate == gold.expirationDate.map { $0 + 5 * 86_400 })
         // Its status is found by its product and identifier only.
