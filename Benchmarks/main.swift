@@ -37,6 +37,17 @@ if arguments.first == "server-load-only" {
     }
     exit(0)
 }
+if arguments.first == "notification-load-only" {
+    // Row 10 alone: SECONDS per phase (default 5).
+    let run = try await NotificationLoadBenchmarks.run(historySize: 10_000, seconds: Double(arguments.dropFirst().first ?? "5") ?? 5,
+                                                       catalog: catalogURL)
+    for (label, phase) in [("URL set", run.withURL), ("no URL", run.withoutURL)] {
+        print(String(format: "%@: %d purchases, avg %.2f ms, p99 %.2f ms, max %.2f ms, %d notifications recorded", label,
+                     phase.latencies.count, phase.average * 1000, phase.percentile(0.99) * 1000, (phase.latencies.last ?? 0) * 1000,
+                     phase.recorded))
+    }
+    exit(0)
+}
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 func size(_ full: Int, _ smoke: Int) -> Int { quick ? smoke : full }
@@ -132,6 +143,17 @@ add(Row(name: "9. Get Transaction History v2 pages (loopback HTTP, 10k-transacti
         ratio: underLoad.purchasesPerSecond / buyingAlone.purchasesPerSecond,
         target: "purchases ≥ 0.5 of alone; p99 page < 50 ms",
         met: underLoad.purchasesPerSecond / buyingAlone.purchasesPerSecond >= 0.5 && underLoad.percentile(0.99) < 0.05))
+
+// 10. A purchase with a notification URL set, on a 10,000-transaction history, against no URL in the same run.
+let notified = try await NotificationLoadBenchmarks.run(historySize: 10_000, seconds: quick ? 1 : 5, catalog: catalogURL)
+add(Row(name: "10. a purchase (request to purchased) on a 10k-transaction history, notification URL set, sender POSTing",
+        measured: String(format: "avg %.2f ms, p99 %.2f ms, max %.2f ms (%d purchases, %d notifications recorded)",
+                         notified.withURL.average * 1000, notified.withURL.percentile(0.99) * 1000,
+                         (notified.withURL.latencies.last ?? 0) * 1000, notified.withURL.latencies.count, notified.withURL.recorded),
+        baseline: String(format: "no URL: avg %.2f ms, p99 %.2f ms, max %.2f ms", notified.withoutURL.average * 1000,
+                         notified.withoutURL.percentile(0.99) * 1000, (notified.withoutURL.latencies.last ?? 0) * 1000),
+        ratio: notified.withURL.average / notified.withoutURL.average, target: "avg ≤ 1.5 of no URL",
+        met: notified.withURL.average / notified.withoutURL.average <= 1.5))
 
 // Row 7 (memory of the C++ example game) and 8b (fsyncs on the polling thread) are measured by
 // scripts/benchmark.sh around a process of their own.

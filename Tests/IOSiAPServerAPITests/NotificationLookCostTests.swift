@@ -49,9 +49,12 @@ import Testing
         #expect(try other.query("PRAGMA data_version").first?.first?.integer == version)
         // Reading the 5,000 transactions is what a full look costs; a quiet look reads a counter.
         #expect(quietLooks < fullLook / 10, "a quiet look took \(quietLooks * 1000) ms, a full one \(fullLook * 1000) ms")
-        // What changes afterwards is still recorded, once.
+        // What changes afterwards is still recorded, once, and a look reads only the transactions written since.
         _ = try store.buyProduct(Self.coins)
+        start = ContinuousClock.now
         #expect(try store.recordNotifications() == 1)
+        let changedLook = (ContinuousClock.now - start).timeInterval
+        #expect(changedLook < fullLook / 4, "a look after a purchase took \(changedLook * 1000) ms, a full one \(fullLook * 1000) ms")
         #expect(try store.recordNotifications() == 0)
         try other.query("UPDATE transactions SET revocation_date = ?, revocation_reason = 0 WHERE id = 7", [.real(1_800_000_000)])
         #expect(try store.recordNotifications() == 1)

@@ -12,6 +12,8 @@ final class LocalStoreNotifications: Sendable {
     let state: Locked<LocalStoreState>
     let now: @Sendable () -> Date
     let sender = Locked<NotificationSender?>(nil)
+    /// The looks `recordNotifications` makes on `state`: it keeps the history it read, so a look reads what changed.
+    let recorder: Locked<NotificationRecorder>
 
     init(directory: StateDirectory, environment: StoreEnvironment, signer: TransactionSigner, state: Locked<LocalStoreState>,
          now: @escaping @Sendable () -> Date) throws(StoreError) {
@@ -21,6 +23,7 @@ final class LocalStoreNotifications: Sendable {
         self.signer = signer
         self.state = state
         self.now = now
+        recorder = Locked(NotificationRecorder(signer: signer, environment: environment))
     }
 
     func stopSender() {
@@ -106,9 +109,10 @@ extension LocalStore {
     /// sender does it four times a second); how many. Nothing without a URL.
     @discardableResult
     public func recordNotifications() throws(StoreError) -> Int {
-        var recorder = NotificationRecorder(signer: notifications.signer, environment: environment)
         let now = notifications.now()
-        return try notifications.state.withLock { state throws(StoreError) in try recorder.record(in: state, at: now) }
+        return try notifications.state.withLock { state throws(StoreError) in
+            try notifications.recorder.withLock { recorder throws(StoreError) in try recorder.record(in: state, at: now) }
+        }
     }
 
     /// Records a TEST notification (Request a Test Notification); its uuid and signed date. Fails with

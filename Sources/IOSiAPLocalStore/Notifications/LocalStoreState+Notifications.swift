@@ -34,23 +34,26 @@ extension LocalStoreState {
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
         );
-        INSERT OR IGNORE INTO notification_settings (key, value) VALUES ('changes', '0');
-        CREATE TRIGGER IF NOT EXISTS notification_changes_insert AFTER INSERT ON transactions BEGIN
-            UPDATE notification_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes';
+        CREATE TABLE IF NOT EXISTS notification_changed (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id INTEGER NOT NULL
+        );
+        CREATE TRIGGER IF NOT EXISTS notification_changed_insert AFTER INSERT ON transactions BEGIN
+            INSERT INTO notification_changed (id) VALUES (NEW.id);
         END;
-        CREATE TRIGGER IF NOT EXISTS notification_changes_update AFTER UPDATE ON transactions BEGIN
-            UPDATE notification_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes';
+        CREATE TRIGGER IF NOT EXISTS notification_changed_update AFTER UPDATE ON transactions BEGIN
+            INSERT INTO notification_changed (id) VALUES (NEW.id);
         END;
-        CREATE TRIGGER IF NOT EXISTS notification_changes_delete AFTER DELETE ON transactions BEGIN
-            UPDATE notification_settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes';
+        CREATE TRIGGER IF NOT EXISTS notification_changed_delete AFTER DELETE ON transactions BEGIN
+            INSERT INTO notification_changed (id) VALUES (OLD.id);
         END;
         """
 
-    /// Creates the notification tables where they are missing, and the triggers that count the history's writes
-    /// (every process's, in the same commit: a look compares the count with the one it last worked from); called
-    /// once per connection, before any use.
+    /// Creates the notification tables where they are missing, and the triggers that log which transaction each
+    /// write of the history touched (every process's, in the same commit: a look reads what changed since the
+    /// last one, not the history); called once per connection, before any use.
     func prepareNotificationTables() throws(StoreError) {
-        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_changes_delete'").isEmpty else { return }
+        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_changed_delete'").isEmpty else { return }
         try database.transaction { () throws(StoreError) in try database.execute(Self.createNotificationTables) }
     }
 
@@ -109,13 +112,26 @@ extension LocalStoreState {
         return next
     }
 
-    /// How many writes the history has had (the triggers count them), ever.
-    func notificationChangeCount() throws(StoreError) -> Int64 {
-        Int64(try notificationSetting("changes") ?? "0") ?? 0
+    /// The last entry of the log of the history's writes (0 before the first), and the transactions written after
+    /// entry `after`, or nil when the log no longer holds them all (pruned: the whole history must be read).
+    func notificationChanges(after: Int64) throws(StoreError) -> (last: Int64, ids: Set<UInt64>?) {
+        let last = try database.query("SELECT seq FROM sqlite_sequence WHERE name = 'notification_changed'").first?.first?.integer ?? 0
+        guard last != after else { return (last, []) }
+        let first = try database.query("SELECT min(seq) FROM notification_changed").first?.first?.integer
+        guard after >= 0, let first, first <= after + 1 else { return (last, nil) }
+        let ids = try database.query("SELECT DISTINCT id FROM notification_changed WHERE seq > ?", [.integer(after)])
+        return (last, Set(ids.map { UInt64(bitPattern: $0[0].integer ?? 0) }))
     }
 
-    /// What the last look worked from: the generation of `notification_seen` it left, the history's change count
-    /// it read, and the first grace period end it saw ahead (milliseconds), after which time alone is a change.
+    /// Forgets the log's entries but the last `keeping`: a look further behind reads the whole history.
+    func pruneNotificationChanges(keeping: Int64) throws(StoreError) {
+        try database.query("DELETE FROM notification_changed WHERE seq <= (SELECT max(seq) FROM notification_changed) - ?",
+                           [.integer(keeping)])
+    }
+
+    /// What the last look worked from: the generation of `notification_seen` it left, the last entry of the log
+    /// of the history's writes it read, and the first grace period end it saw ahead (milliseconds), after which
+    /// time alone is a change.
     struct NotificationLookStamp: Equatable {
         var generation: Int64
         var changes: Int64

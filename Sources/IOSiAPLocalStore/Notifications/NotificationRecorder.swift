@@ -6,9 +6,10 @@ import IOSiAPVerification
 /// (the game, `iosiap-store serve`, both), without holding up the game: a look reads on a snapshot, without
 /// the write lock, and takes it only to write what it found.
 ///
-/// A look first compares the history's change count (triggers count every write of `transactions`, by any
-/// process) with the one the last look worked from: the same count, and no grace period end passed since (time
-/// alone ends one), is nothing to notify, found in a few reads. Otherwise it compares the history with what the
+/// A look first reads the log of the history's writes (triggers log the transaction each write of
+/// `transactions` touched, by any process): no entry since the last look's, and no grace period end passed since
+/// (time alone ends one), is nothing to notify, found in a few reads. Otherwise it reads the transactions written
+/// since (the process keeps the rest, without their signatures), compares the history with what the
 /// notifications were last worked out from (`notification_seen`, `StoreChangeDetector`) and signs what changed;
 /// then, in one write transaction, it checks that no other look wrote since its snapshot (the table's
 /// generation), inserts the notifications and writes what it saw, or looks again. A look that fails records
@@ -19,6 +20,11 @@ struct NotificationRecorder {
     let environment: StoreEnvironment
     /// What this process last saw, good while the table's generation is the one it wrote or read.
     private var cached: (generation: Int64, detector: StoreChangeDetector)?
+    /// The history as of entry `logged` of the log of its writes, without the signed transactions (read again
+    /// for what is notified): a look reads only the transactions written since.
+    private var history: (logged: Int64, transactions: [StoreTransaction], index: [UInt64: Int])?
+    /// How many entries of that log are kept: a process further behind reads the whole history once.
+    private static let logKept: Int64 = 10_000
 
     /// How many times a look starts again when other looks keep writing between its read and its write.
     private static let attempts = 8
@@ -64,12 +70,13 @@ struct NotificationRecorder {
         let look = try state.database.snapshot { () throws(StoreError) -> Look? in
             guard try state.notificationURL() != nil else { return nil }
             let generation = try state.notificationGeneration()
-            let changes = try state.notificationChangeCount()
+            let written = try state.notificationChanges(after: history?.logged ?? -1)
             let last = try state.notificationLookStamp()
-            if let last, last.generation == generation, last.changes == changes,
+            if let last, last.generation == generation, last.changes == written.last,
                last.nextGraceEnd.map({ Milliseconds(now).value < $0 }) ?? true {
                 return nil
             }
+            try updateHistory(written, in: state)
             var detector: StoreChangeDetector
             if let cached, cached.generation == generation {
                 detector = cached.detector
@@ -78,12 +85,13 @@ struct NotificationRecorder {
             }
             let old = detector.seen ?? [:]
             var notifications: [(payload: NotificationPayload, signed: String, transactionID: UInt64)] = []
-            for change in detector.changes(in: try state.allTransactions(), at: now) {
-                let payload = NotificationPayload(change.type, change.subtype, about: change.transaction, bundleID: signer.bundleID,
+            for change in detector.changes(in: history?.transactions ?? [], at: now) {
+                let transaction = try state.transaction(id: change.transaction.id) ?? change.transaction
+                let payload = NotificationPayload(change.type, change.subtype, about: transaction, bundleID: signer.bundleID,
                                                   environment: environment, at: now)
                 notifications.append((payload, try signer.chain.sign(json: payload), change.transaction.id))
             }
-            let stamp = LocalStoreState.NotificationLookStamp(generation: generation, changes: changes,
+            let stamp = LocalStoreState.NotificationLookStamp(generation: generation, changes: written.last,
                                                                 nextGraceEnd: Self.nextGraceEnd(detector.seen ?? [:], after: now))
             if notifications.isEmpty, detector.seen == old, stamp == last {
                 return Look(generation: generation, stamp: stamp, detector: detector, old: old, notifications: [], unchanged: true)
@@ -112,6 +120,7 @@ struct NotificationRecorder {
                 try state.saveSeen(seen, replacing: look.old)
                 stamp.generation = try state.bumpNotificationGeneration()
             }
+            try state.pruneNotificationChanges(keeping: Self.logKept)
             try state.setNotificationLookStamp(stamp)
             return stamp.generation
         }
@@ -121,6 +130,41 @@ struct NotificationRecorder {
         }
         cached = (written, look.detector)
         return look.notifications.count
+    }
+
+    /// Brings the history up to the log's last entry: the transactions written since, or all when this process
+    /// has none or the log no longer reaches back to it. Ordered by id, as the detector reads it.
+    private mutating func updateHistory(_ written: (last: Int64, ids: Set<UInt64>?), in state: LocalStoreState) throws(StoreError) {
+        guard var current = history, let ids = written.ids else {
+            let all = try state.allTransactions().map(Self.withoutSignature)
+            history = (written.last, all, Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.id, $0) }))
+            return
+        }
+        var removed = false
+        for id in ids.sorted() {
+            let transaction = try state.transaction(id: id).map(Self.withoutSignature)
+            switch (transaction, current.index[id]) {
+            case (let transaction?, let position?): current.transactions[position] = transaction
+            case (let transaction?, nil) where id > (current.transactions.last?.id ?? 0):
+                current.index[id] = current.transactions.count
+                current.transactions.append(transaction)
+            case (nil, nil): break
+            default: removed = true  // a transaction deleted, or one inserted out of order: all read again below
+            }
+        }
+        current.logged = written.last
+        history = current
+        if removed {
+            history = nil
+            try updateHistory((written.last, nil), in: state)
+        }
+    }
+
+    /// What the detector reads of a transaction: all but its signature, which only a notification carries.
+    private static func withoutSignature(_ transaction: StoreTransaction) -> StoreTransaction {
+        var transaction = transaction
+        transaction.signedJWS = nil
+        return transaction
     }
 
     /// The first end of a grace period after `now` among the subscriptions in billing retry (milliseconds).
