@@ -61,6 +61,25 @@ import Testing
         #expect(try store.notificationRecords().map(\.notificationType) == ["ONE_TIME_CHARGE", "REFUND"])
     }
 
+    @Test func theEndOfAGracePeriodIsRecordedWithNoWriteAndOnce() throws {
+        let clock = Locked(Date())
+        let store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: try folder.state,
+                                   now: { clock.withLock { $0 } })
+        try store.setNotificationURL("http://127.0.0.1:1/n")
+        _ = try store.buyProduct("com.iosiap.example.club_gold_monthly")
+        try store.setBillingIssuesEnabled(true)
+        try store.setBillingGracePeriodEnabled(true)
+        try store.forceRenewal(productID: "com.iosiap.example.club_gold_monthly")
+        #expect(try store.recordNotifications() == 2)  // SUBSCRIBED, DID_FAIL_TO_RENEW
+        clock.withLock { $0 = $0.addingTimeInterval(86_400) }
+        #expect(try store.recordNotifications() == 0)  // still in its grace period: nothing written, nothing due
+        // Time alone ends it (16 days): the look after that end records it, with nothing written meanwhile.
+        clock.withLock { $0 = $0.addingTimeInterval(20 * 86_400) }
+        #expect(try store.recordNotifications() == 1)
+        #expect(try store.recordNotifications() == 0)
+        #expect(try store.notificationRecords().map(\.notificationType) == ["SUBSCRIBED", "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED"])
+    }
+
     @Test func withoutAURLALookDoesNothingEvenWhileAnotherWrites() throws {
         let store = try openStore()
         let other = try SQLiteDatabase(path: try folder.state.file("localstore.sqlite"), busyTimeout: .seconds(5))
