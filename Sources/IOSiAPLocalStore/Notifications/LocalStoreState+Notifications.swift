@@ -38,22 +38,25 @@ extension LocalStoreState {
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             id INTEGER NOT NULL
         );
-        CREATE TRIGGER IF NOT EXISTS notification_changed_insert AFTER INSERT ON transactions BEGIN
+        CREATE TRIGGER IF NOT EXISTS notification_log_insert AFTER INSERT ON transactions
+        WHEN EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
             INSERT INTO notification_changed (id) VALUES (NEW.id);
         END;
-        CREATE TRIGGER IF NOT EXISTS notification_changed_update AFTER UPDATE ON transactions BEGIN
+        CREATE TRIGGER IF NOT EXISTS notification_log_update AFTER UPDATE ON transactions
+        WHEN EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
             INSERT INTO notification_changed (id) VALUES (NEW.id);
         END;
-        CREATE TRIGGER IF NOT EXISTS notification_changed_delete AFTER DELETE ON transactions BEGIN
+        CREATE TRIGGER IF NOT EXISTS notification_log_delete AFTER DELETE ON transactions
+        WHEN EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
             INSERT INTO notification_changed (id) VALUES (OLD.id);
         END;
         """
 
     /// Creates the notification tables where they are missing, and the triggers that log which transaction each
-    /// write of the history touched (every process's, in the same commit: a look reads what changed since the
-    /// last one, not the history); called once per connection, before any use.
+    /// write of the history touched while a URL is set (every process's, in the same commit: a look reads what
+    /// changed since the last one, not the history); called once per connection, before any use.
     func prepareNotificationTables() throws(StoreError) {
-        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_changed_delete'").isEmpty else { return }
+        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_log_delete'").isEmpty else { return }
         try database.transaction { () throws(StoreError) in try database.execute(Self.createNotificationTables) }
     }
 
@@ -96,6 +99,11 @@ extension LocalStoreState {
             } else if !wasSet {
                 try saveSeen(baseline, replacing: [:])
                 try bumpNotificationGeneration()
+            }
+            // Nothing was logged while no URL was set: the log starts again past an entry no process read, so
+            // that every process's copy of the history is read again whole (notificationChanges).
+            if url == nil || !wasSet {
+                try database.execute("INSERT INTO notification_changed (id) VALUES (0); DELETE FROM notification_changed")
             }
         }
     }
