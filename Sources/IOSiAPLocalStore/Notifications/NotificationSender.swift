@@ -133,9 +133,9 @@ final class NotificationSender: @unchecked Sendable {
             return (id, post)
         }) else { return }
         post.deadline.cancel()
-        // FoundationNetworking's cancel alone leaves the transfer reading on (an endless body, until the process
-        // ends); a suspended task's cancel stops it.
-        task.suspend()
+        // Not suspended first: FoundationNetworking's suspend of a task whose transfer is ending crashed the process
+        // (in _NativeProtocol.stopLoading). Its cancel may leave an endless body reading on, into no buffer of ours,
+        // until the endpoint stops.
         task.cancel()
         // A POST cut short by close is no attempt: the lease runs out and a later sender tries it.
         if (result == nil && (error as? URLError)?.code == .cancelled) || stopped.withLock({ $0 }) { return }
