@@ -75,7 +75,8 @@ import Testing
         let store = try openStore()
         try store.setNotificationURL(endpoint.url)
         _ = try store.buyProduct(Self.coins)
-        try store.startNotificationSender(retryDelays: [60], timeout: 5, interval: .milliseconds(20))
+        // A deadline far past close, so that a slow machine does not end the POST (TIMED_OUT) before close does.
+        try store.startNotificationSender(retryDelays: [60], timeout: 60, interval: .milliseconds(20))
         for _ in 0..<200 where endpoint.connections.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(1500))
         let closing = ContinuousClock.now
