@@ -17,7 +17,7 @@ import Testing
                             "--stop-on-stdin-eof"]
         server.standardOutput = output
         server.standardInput = input
-        try server.run()
+        try ProcessLaunch.run(server)
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         port = Int(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
     }
