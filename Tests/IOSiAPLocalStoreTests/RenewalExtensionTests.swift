@@ -25,6 +25,16 @@ import Testing
         return try #require(try store.allTransactions().last)
     }
 
+    /// The end of the game's gold entitlement once it is `end`, polling like a game for up to 4 s; else the last seen.
+    func goldEnd(of game: PurchaseStore, becomes end: Date) async throws -> Date? {
+        var seen: Date?
+        for _ in 0..<40 where seen != end {
+            _ = try await game.pollFor(.milliseconds(100))
+            seen = try game.currentEntitlements().first { $0.productID == Self.gold }?.expirationDate
+        }
+        return seen
+    }
+
     @Test func twoAYearAndOneResultPerRequest() throws {
         let store = try openStore()
         let paid = try paidGold(store)
@@ -90,12 +100,7 @@ import Testing
         guard case .extended(let made) = try server.extendRenewalDate(originalTransactionID: paid.originalID, days: 10,
                                                                       requestIdentifier: "outage") else { Issue.record("refused"); return }
         #expect(made.effectiveDate == oldEnd + 10 * Self.day)
-        var seen: Date?
-        for _ in 0..<40 where seen != made.effectiveDate {
-            _ = try await game.pollFor(.milliseconds(100))
-            seen = try game.currentEntitlements().first { $0.productID == Self.gold }?.expirationDate
-        }
-        #expect(seen == made.effectiveDate)
+        #expect(try await goldEnd(of: game, becomes: made.effectiveDate) == made.effectiveDate)
 
         clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
         let after = try await game.pollFor(.milliseconds(700))
@@ -126,12 +131,7 @@ import Testing
         let server = try openStore()
         guard case .extended(let made) = try server.extendRenewalDate(originalTransactionID: paid.originalID, days: 10,
                                                                       requestIdentifier: "outage") else { Issue.record("refused"); return }
-        var seen: Date?
-        for _ in 0..<40 where seen != made.effectiveDate {
-            _ = try await game.pollFor(.milliseconds(100))
-            seen = try game.currentEntitlements().first { $0.productID == Self.gold }?.expirationDate
-        }
-        #expect(seen == made.effectiveDate)
+        #expect(try await goldEnd(of: game, becomes: made.effectiveDate) == made.effectiveDate)
         clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
         _ = try await game.pollFor(.milliseconds(500))
         #expect(try game.isEntitled(to: Self.gold))
@@ -162,12 +162,7 @@ import Testing
         let local = try openStore()
         let game = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
         defer { game.close() }
-        var seen: Date?
-        for _ in 0..<40 where seen != made.effectiveDate {
-            _ = try await game.pollFor(.milliseconds(100))
-            seen = try game.currentEntitlements().first { $0.productID == Self.gold }?.expirationDate
-        }
-        #expect(seen == made.effectiveDate)
+        #expect(try await goldEnd(of: game, becomes: made.effectiveDate) == made.effectiveDate)
         clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
         let after = try await game.pollFor(.milliseconds(500))
         #expect(!after.contains { if case .expired = $0 { true } else { false } }, "\(after)")
