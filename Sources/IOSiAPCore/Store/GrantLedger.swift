@@ -88,15 +88,16 @@ package final class GrantLedger: Sendable {
     /// after one atomic load. Once the store is closed the ledger writes nothing (the journal's directory may
     /// belong to another store): a purchase it was left to grant is withheld then, not handed out plain (the
     /// game would grant it itself, and the ledger again at the next launch, where it is still unfinished).
-    func apply(_ event: StoreEvent, storeIsOpen: Bool) -> StoreEvent? {
+    /// `storeIsOpen` is asked only for an event `settle` deferred: the common event takes no lock here.
+    func apply(_ event: StoreEvent, storeIsOpen: @autoclosure () -> Bool) -> StoreEvent? {
         guard deferredCount.load(ordering: .acquiring) > 0 else { return event }
         switch event {
         case .purchased(let requestID, let transaction):
             guard takeDeferred(.purchase(transaction.id)), let grant = rule(for: transaction.productID) else { return event }
-            guard storeIsOpen else { return nil }
+            guard storeIsOpen() else { return nil }
             return self.grant(transaction, grant, requestID: requestID, event: event)
         case .revoked(let transaction):
-            if takeDeferred(.refund(transaction.id)), storeIsOpen { revokeGrant(of: transaction) }
+            if takeDeferred(.refund(transaction.id)), storeIsOpen() { revokeGrant(of: transaction) }
             return event
         default:
             return event

@@ -136,9 +136,8 @@ public final class PurchaseStore: Sendable {
         let batch = worker.events.drain(limit: limit)
         guard !batch.isEmpty else { return 0 }
         var delivered = 0
-        let open = isOpen
         for event in batch {
-            guard let event = ledger.apply(event, storeIsOpen: open) else { continue }
+            guard let event = ledger.apply(event, storeIsOpen: isOpen) else { continue }
             handler(event)
             worker.delivered(event)
             delivered += 1
