@@ -78,7 +78,7 @@ extension LocalStore {
 
     /// Starts sending the outbox to the notification URL from this process, on a thread of its own (a game's
     /// store starts it when the game opens; `iosiap-store serve` too): see `NotificationSender`. It does nothing
-    /// while no URL is set, and `close()` stops it without waiting on the network for more than half a second.
+    /// while no URL is set, and `close()` stops it without waiting for a POST in progress.
     /// - Parameters:
     ///   - retryDelays: the pauses before each retry; by default Apple's schedule (1, 12, 24, 48, 72 hours after
     ///     the previous attempt) at the store's time rate (an hour is a 24th of the rate's day).
