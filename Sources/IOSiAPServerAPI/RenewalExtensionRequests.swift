@@ -38,7 +38,8 @@ enum RenewalExtensionRequests {
         }
     }
 
-    /// POST /inApps/v1/subscriptions/extend/mass: done at once, so its status is complete when it answers.
+    /// POST /inApps/v1/subscriptions/extend/mass: done at once, so its status is complete when it answers and, with
+    /// a notification URL set, its RENEWAL_EXTENSION notifications (SUMMARY, FAILURE) are in the outbox.
     static func massExtend(_ request: ServerAPIRequest, by extensions: (any RenewalDateExtending)?) throws -> MassExtendRenewalDateResponse {
         let body = try decode(MassExtendRenewalDateRequest.self, request)
         let days = try Self.days(body.extendByDays)

@@ -2,8 +2,9 @@ import Foundation
 import IOSiAPCore
 import IOSiAPVerification
 
-/// Apple's ResponseBodyV2DecodedPayload and its `data` (developer.apple.com/documentation/appstoreservernotifications):
-/// what a notification's `signedPayload` says. `appAppleId` is left out: a local store's app has none.
+/// Apple's ResponseBodyV2DecodedPayload and its `data` or `summary` (developer.apple.com/documentation/
+/// appstoreservernotifications): what a notification's `signedPayload` says. `appAppleId` is left out: a local
+/// store's app has none.
 package struct NotificationPayload: Encodable, Sendable {
     package struct Data: Encodable, Sendable {
         var bundleId: String
@@ -14,25 +15,59 @@ package struct NotificationPayload: Encodable, Sendable {
         var status: Int?
     }
 
+    /// Apple's `summary` (App Store Server Notifications' summary object; the fields as Apple's Python library's
+    /// `Summary` model names them): what a completed Extend Subscription Renewal Dates for All Active Subscribers
+    /// request did, in a RENEWAL_EXTENSION notification of subtype SUMMARY, in place of `data`.
+    package struct Summary: Encodable, Sendable {
+        var requestIdentifier: String
+        var environment: String
+        var bundleId: String
+        var productId: String
+        /// The storefronts the request named (alpha-3, sorted); left out when it named none (every storefront).
+        var storefrontCountryCodes: [String]?
+        /// Subscriptions extended.
+        var succeededCount: Int
+        /// Subscriptions that could not be extended.
+        var failedCount: Int
+    }
+
     var notificationType: String
     var subtype: String?
     var notificationUUID: String
     var version: String
     var signedDate: Int64
-    var data: Data
+    /// Apple: `data` and `summary` are never both present.
+    var data: Data?
+    var summary: Summary?
 
     /// A new notification about `transaction` (none: a TEST), stamped `now`.
     init(_ type: String, _ subtype: String?, about transaction: StoreTransaction?, bundleID: String,
          environment: StoreEnvironment, at now: Date) {
         let subscription = transaction?.productType == .autoRenewable
+        self.init(type, subtype, at: now, data: Data(
+            bundleId: bundleID, environment: environment.rawValue, signedTransactionInfo: transaction?.signedJWS,
+            signedRenewalInfo: subscription ? transaction?.signedRenewalInfo : nil,
+            status: subscription ? transaction.map { SubscriptionStatusValue.of($0, at: now) } : nil))
+    }
+
+    /// A new RENEWAL_EXTENSION notification of subtype SUMMARY for `done`, a request of `bundleID`'s made in
+    /// `storefronts` (nil: all), stamped `now`.
+    init(summarizing done: MassRenewalExtension, storefronts: Set<String>?, bundleID: String, environment: StoreEnvironment,
+         at now: Date) {
+        self.init("RENEWAL_EXTENSION", "SUMMARY", at: now, summary: Summary(
+            requestIdentifier: done.requestIdentifier, environment: environment.rawValue, bundleId: bundleID,
+            productId: done.productID, storefrontCountryCodes: storefronts?.sorted(),
+            succeededCount: done.succeededCount, failedCount: done.failedCount))
+    }
+
+    private init(_ type: String, _ subtype: String?, at now: Date, data: Data? = nil, summary: Summary? = nil) {
         notificationType = type
         self.subtype = subtype
         notificationUUID = UUID().uuidString.lowercased()
         version = "2.0"
         signedDate = Int64(Milliseconds(now).value)
-        data = Data(bundleId: bundleID, environment: environment.rawValue, signedTransactionInfo: transaction?.signedJWS,
-                    signedRenewalInfo: subscription ? transaction?.signedRenewalInfo : nil,
-                    status: subscription ? transaction.map { SubscriptionStatusValue.of($0, at: now) } : nil)
+        self.data = data
+        self.summary = summary
     }
 }
 

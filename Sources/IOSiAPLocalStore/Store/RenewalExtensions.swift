@@ -103,20 +103,40 @@ struct RenewalExtender {
                         && storefronts.map { $0.contains(chain.latest.storefront.uppercased()) } ?? true
                 }
                 var extended: [StoreTransaction] = []
-                var failed = 0
+                var failed: [StoreTransaction] = []
                 for chain in subscribers {
                     let (outcome, transaction) = try extend(chain, chain.latest.originalID, days: days,
                                                             requestIdentifier: requestIdentifier, settings, in: state)
-                    if case .extended = outcome, let transaction { extended.append(transaction) } else { failed += 1 }
+                    if case .extended = outcome, let transaction { extended.append(transaction) } else { failed.append(chain.latest) }
                 }
                 let done = MassRenewalExtension(requestIdentifier: requestIdentifier, productID: productID, completeDate: current,
-                                                succeededCount: extended.count, failedCount: failed)
+                                                succeededCount: extended.count, failedCount: failed.count)
                 try state.recordMassRenewalExtension(done)
+                try notify(done, failed: failed, storefronts: storefronts, in: state)
                 return (done, extended)
             }
         }
         for transaction in extended { clockwork.sink.yield(.purchased(transaction)) }
         return done
+    }
+
+    /// Records, in the notification outbox and inside the caller's SQL transaction (so a request is told of once,
+    /// whichever process made it), what Apple notifies of a completed request for all active subscribers: a
+    /// RENEWAL_EXTENSION of subtype FAILURE with `data` for each subscriber not extended (`failed`, their newest
+    /// transactions), then one of subtype SUMMARY with the `summary` (App Store Server Notifications' notificationType
+    /// and summary; developer.apple.com/documentation/appstoreservernotifications). Each one extended is told as
+    /// RENEWAL_EXTENDED by the notification recorder, which finds its new end. Nothing without a notification URL.
+    private func notify(_ done: MassRenewalExtension, failed: [StoreTransaction], storefronts: Set<String>?,
+                        in state: LocalStoreState) throws(StoreError) {
+        guard try state.notificationURL() != nil else { return }
+        let (bundleID, environment, now) = (clockwork.signer.bundleID, state.environment, clockwork.now())
+        for transaction in failed {
+            let payload = NotificationPayload("RENEWAL_EXTENSION", "FAILURE", about: transaction, bundleID: bundleID,
+                                              environment: environment, at: now)
+            try state.insertNotification(payload, signed: try clockwork.signer.chain.sign(json: payload), about: transaction.id, due: Date())
+        }
+        let summary = NotificationPayload(summarizing: done, storefronts: storefronts, bundleID: bundleID, environment: environment, at: now)
+        try state.insertNotification(summary, signed: try clockwork.signer.chain.sign(json: summary), about: nil, due: Date())
     }
 
     func status(productID: String, requestIdentifier: String) throws(StoreError) -> MassRenewalExtension? {

@@ -1,0 +1,143 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+@testable import IOSiAPServerAPI
+import IOSiAPSignedData
+import IOSiAPTestSupport
+@testable import IOSiAPVerification
+import Testing
+
+/// The RENEWAL_EXTENSION notifications of Extend Subscription Renewal Dates for All Active Subscribers, made over
+/// the Server API: a SUMMARY when the request completes (the local store completes it at once), and a FAILURE for
+/// each subscriber it could not extend. Nothing is sent here (no sender runs): the outbox is what a sender sends.
+@Suite struct RenewalExtensionNotificationTests {
+    let base: ServerAPITests
+    var store: LocalStore { base.store }
+    static let gold = ServerAPITests.gold
+
+    init() throws {
+        base = try ServerAPITests()
+    }
+
+    /// Asks for every active subscriber of `product` to be extended by 5 days; the answer's status.
+    func extendAll(_ id: String, product: String = Self.gold, storefronts: [String]? = nil) throws -> Int {
+        var more: [String: Any] = ["productId": product]
+        if let storefronts { more["storefrontCountryCodes"] = storefronts }
+        return try base.post("/inApps/v1/subscriptions/extend/mass", try ServerAPITests.extensionBody(5, 3, id, more: more)).status
+    }
+
+    /// What Get Status of Subscription Renewal Date Extensions answers.
+    func status(_ id: String) throws -> [String: Any] {
+        try base.json(try base.get("/inApps/v1/subscriptions/extend/mass/\(Self.gold)/\(id)"))
+    }
+
+    func renewalExtensionRecords() throws -> [ServerNotificationRecord] {
+        try store.notificationRecords().filter { $0.notificationType == "RENEWAL_EXTENSION" }
+    }
+
+    /// The payload of a notification signed by the store's chain: the chain checked against the store's root
+    /// and the ES256 signature against its leaf, as the store's verifier checks a signed transaction.
+    func verifiedPayload(_ signed: String) throws -> [String: Any] {
+        let jws = try CompactJWS(signed)
+        #expect(jws.header.alg == "ES256")
+        let key = try ChainVerifier(trustedRoots: [store.signingRootCertificate], capacity: 1).leafKey(x5c: jws.header.x5c, at: Date())
+        #expect(key.verifyES256(signature: jws.signature, message: jws.signingInput))
+        return try #require(try JSONSerialization.jsonObject(with: Data(jws.payload)) as? [String: Any])
+    }
+
+    @Test func aCompletedRequestIsSummarizedOnce() throws {
+        try store.setNotificationURL("http://127.0.0.1:1/notifications")
+        _ = try store.buyProduct(Self.gold)
+        try store.forceRenewal(productID: Self.gold)  // a paid month: it can be extended
+        let id = UUID().uuidString.lowercased()
+        #expect(try extendAll(id, storefronts: ["USA", "CAN"]) == 200)
+        let answered = try status(id)
+        #expect(answered["succeededCount"] as? Int == 1 && answered["failedCount"] as? Int == 0)
+
+        let records = try renewalExtensionRecords()
+        #expect(records.map { $0.subtype } == ["SUMMARY"])
+        let record = try #require(records.first)
+        #expect(record.transactionID == nil)
+        #expect(record.isPending && !record.isDelivered)  // due at once, for the sender
+        let payload = try verifiedPayload(record.signedPayload)
+        #expect(payload["notificationType"] as? String == "RENEWAL_EXTENSION" && payload["subtype"] as? String == "SUMMARY")
+        #expect(payload["version"] as? String == "2.0" && payload["notificationUUID"] as? String == record.notificationUUID)
+        #expect(payload["signedDate"] as? Int64 == record.signedDate)
+        #expect(payload["data"] == nil)  // Apple: `data` and `summary` never both
+        let summary = try #require(payload["summary"] as? [String: Any])
+        #expect(summary["requestIdentifier"] as? String == id)
+        #expect(summary["productId"] as? String == Self.gold)
+        #expect(summary["bundleId"] as? String == ServerAPITests.bundleID)
+        #expect(summary["environment"] as? String == "Sandbox")
+        #expect(summary["storefrontCountryCodes"] as? [String] == ["CAN", "USA"])
+        #expect(summary["succeededCount"] as? Int == answered["succeededCount"] as? Int)
+        #expect(summary["failedCount"] as? Int == answered["failedCount"] as? Int)
+
+        // The same request again, in capitals too: answered, not done again, not summarized again.
+        #expect(try extendAll(id) == 200)
+        #expect(try extendAll(id.uppercased()) == 200)
+        #expect(try renewalExtensionRecords().count == 1)
+    }
+
+    /// A subscriber that cannot be extended (here in its free trial) fails: one FAILURE about it, with its
+    /// signed transaction, renewal info and status, then the SUMMARY counting it. A request for every storefront
+    /// names none.
+    @Test func aSubscriberThatFailsIsNotifiedWithItsData() throws {
+        try store.setNotificationURL("http://127.0.0.1:1/notifications")
+        let trial = try store.buyProduct(Self.gold)
+        let id = UUID().uuidString.lowercased()
+        #expect(try extendAll(id) == 200)
+        let records = try renewalExtensionRecords()
+        #expect(records.map { $0.subtype } == ["FAILURE", "SUMMARY"])
+        let failure = try #require(records.first)
+        #expect(failure.transactionID == trial.id)
+        let payload = try verifiedPayload(failure.signedPayload)
+        #expect(payload["summary"] == nil)
+        let data = try #require(payload["data"] as? [String: Any])
+        #expect(data["bundleId"] as? String == ServerAPITests.bundleID && data["environment"] as? String == "Sandbox")
+        #expect(data["status"] as? Int == 1)  // still active: only its extension failed
+        let signedTransaction = try #require(data["signedTransactionInfo"] as? String)
+        let transaction = try store.makeVerifier().verifyTransaction(signedTransaction)
+        #expect(transaction.transactionId == String(trial.id) && transaction.productId == Self.gold)
+        let signedRenewal = try #require(data["signedRenewalInfo"] as? String)
+        let renewal = try store.makeVerifier().verifyRenewalInfo(signedRenewal)
+        #expect(renewal.originalTransactionId == String(trial.originalID))
+
+        let last = try #require(records.last)
+        let summary = try #require(try verifiedPayload(last.signedPayload)["summary"] as? [String: Any])
+        #expect(summary["succeededCount"] as? Int == 0 && summary["failedCount"] as? Int == 1)
+        #expect(summary["requestIdentifier"] as? String == id && summary["storefrontCountryCodes"] == nil)
+        #expect(try extendAll(id) == 200)
+        #expect(try renewalExtensionRecords().count == 2)
+    }
+
+    @Test func nothingIsRecordedWithoutAURL() throws {
+        _ = try store.buyProduct(Self.gold)  // a free trial: it fails
+        #expect(try extendAll(UUID().uuidString) == 200)
+        try store.forceRenewal(productID: Self.gold)
+        #expect(try extendAll(UUID().uuidString) == 200)
+        #expect(try store.notificationRecords().isEmpty)
+    }
+
+    /// Two processes' stores asking for the same request at once: one extension, one summary (the summary is
+    /// written in the SQL transaction that records the request).
+    @Test func racingStoresSummarizeARequestOnce() async throws {
+        try store.setNotificationURL("http://127.0.0.1:1/notifications")
+        _ = try store.buyProduct(Self.gold)
+        try store.forceRenewal(productID: Self.gold)
+        let id = UUID().uuidString.lowercased()
+        let stores = try (0..<4).map { _ in
+            try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: try base.folder.state,
+                           bundleID: ServerAPITests.bundleID)
+        }
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for other in stores {
+                group.addTask { try other.extendRenewalDates(productID: Self.gold, days: 3, requestIdentifier: id).succeededCount }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(counts == [1, 1, 1, 1])
+        #expect(try renewalExtensionRecords().map { $0.subtype } == ["SUMMARY"])
+        stores.forEach { $0.close() }
+    }
+}
