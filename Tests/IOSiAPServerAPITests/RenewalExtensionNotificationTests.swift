@@ -111,6 +111,24 @@ import Testing
         #expect(try renewalExtensionRecords().count == 2)
     }
 
+    /// A subscription that one extension request already extended, named again by a request for every
+    /// subscriber with the same identifier, is not extended twice, and counts as extended, not as failed.
+    @Test func aSubscriptionTheSameIdentifierExtendedIsNoFailure() throws {
+        try store.setNotificationURL("http://127.0.0.1:1/notifications")
+        let trial = try store.buyProduct(Self.gold)
+        try store.forceRenewal(productID: Self.gold)
+        let id = UUID().uuidString.lowercased()
+        guard case .extended(let once) = try store.extendRenewalDate(originalTransactionID: trial.originalID, days: 5, requestIdentifier: id) else {
+            Issue.record("not extended")
+            return
+        }
+        #expect(try extendAll(id) == 200)
+        let answered = try status(id)
+        #expect(answered["succeededCount"] as? Int == 1 && answered["failedCount"] as? Int == 0)
+        #expect(try store.allTransactions().last?.expirationDate == once.effectiveDate)
+        #expect(try renewalExtensionRecords().map { $0.subtype } == ["SUMMARY"])
+    }
+
     @Test func nothingIsRecordedWithoutAURL() throws {
         _ = try store.buyProduct(Self.gold)  // a free trial: it fails
         #expect(try extendAll(UUID().uuidString) == 200)

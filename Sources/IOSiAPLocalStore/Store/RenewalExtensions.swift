@@ -103,14 +103,21 @@ struct RenewalExtender {
                         && storefronts.map { $0.contains(chain.latest.storefront.uppercased()) } ?? true
                 }
                 var extended: [StoreTransaction] = []
+                var succeeded = 0
                 var failed: [StoreTransaction] = []
                 for chain in subscribers {
                     let (outcome, transaction) = try extend(chain, chain.latest.originalID, days: days,
                                                             requestIdentifier: requestIdentifier, settings, in: state)
-                    if case .extended = outcome, let transaction { extended.append(transaction) } else { failed.append(chain.latest) }
+                    // Extended now, or already by a request for this one subscription with the same identifier.
+                    guard case .extended = outcome else {
+                        failed.append(chain.latest)
+                        continue
+                    }
+                    succeeded += 1
+                    if let transaction { extended.append(transaction) }
                 }
                 let done = MassRenewalExtension(requestIdentifier: requestIdentifier, productID: productID, completeDate: current,
-                                                succeededCount: extended.count, failedCount: failed.count)
+                                                succeededCount: succeeded, failedCount: failed.count)
                 try state.recordMassRenewalExtension(done)
                 try notify(done, failed: failed, storefronts: storefronts, in: state)
                 return (done, extended)
