@@ -3,7 +3,7 @@
 the local App Store. Purchases are made with the transaction manager; the test registers a key of its own,
 points Apple's AppStoreServerAPIClient at the local server, reads transaction info, history (v2, paged and
 filtered), subscription statuses and refunds, extends the subscription (one, and every subscriber of a product,
-under Apple's rules), sends consumption information and asks for a TEST notification,
+under Apple's rules, with the RENEWAL_EXTENSION summaries), sends consumption information and asks for a TEST notification,
 which a loopback endpoint receives; Apple's SignedDataVerifier, trusting the store's root, decodes every signed
 field and the notification. Unknown ids get Apple's errors, and a client with a key
 the state directory does not know gets 401.
@@ -36,6 +36,7 @@ from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.models.Status import Status
+from appstoreserverlibrary.models.Subtype import Subtype
 from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
@@ -269,7 +270,8 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
 
     # Extend Subscription Renewal Dates for All Active Subscribers (the second extension of the year), done at
     # once: its status is complete with the counts; a storefront filter that leaves the subscriber out extends
-    # nothing. Then a third extension of the subscription is refused.
+    # nothing. Each completed request is notified as RENEWAL_EXTENSION (SUMMARY), whose summary (in place of
+    # data) has the counts the status gave. Then a third extension of the subscription is refused.
     gold = PREFIX + "club_gold_monthly"
     elsewhere, everywhere = str(uuid.uuid4()), str(uuid.uuid4())
     answer = client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
@@ -278,14 +280,26 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     assert answer.requestIdentifier == elsewhere, answer
     status = client.get_status_of_subscription_renewal_date_extensions(elsewhere, gold)
     assert status.complete and status.succeededCount == 0 and status.failedCount == 0, status
+    statuses = {elsewhere: (status, ["CAN", "GBR"])}
     client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
         extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=everywhere, productId=gold))
     status = client.get_status_of_subscription_renewal_date_extensions(everywhere, gold)
     assert status.requestIdentifier == everywhere and status.complete, status
     assert status.succeededCount == 1 and status.failedCount == 0 and abs(status.completeDate - time.time() * 1000) < 60_000, status
+    statuses[everywhere] = (status, None)
     last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
     assert verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).expiresDate == extended.effectiveDate + 3 * 86_400_000
-    wait_for_notifications(3)  # RENEWAL_EXTENDED
+    wait_for_notifications(5)  # RENEWAL_EXTENDED, two RENEWAL_EXTENSION (SUMMARY)
+    summaries = [n for n in (verifier.verify_and_decode_notification(body["signedPayload"]) for body in received[before:])
+                 if n.notificationType == NotificationTypeV2.RENEWAL_EXTENSION]
+    assert sorted(n.summary.requestIdentifier for n in summaries) == sorted(statuses), summaries
+    for notification in summaries:
+        summary = notification.summary
+        status, storefronts = statuses[summary.requestIdentifier]
+        assert notification.subtype == Subtype.SUMMARY and notification.data is None and notification.version == "2.0", notification
+        assert summary.productId == gold and summary.bundleId == BUNDLE_ID and summary.environment == Environment.SANDBOX, summary
+        assert summary.storefrontCountryCodes == storefronts, summary
+        assert (summary.succeededCount, summary.failedCount) == (status.succeededCount, status.failedCount), (summary, status)
     error = api_error(lambda: client.extend_subscription_renewal_date(subscription_id, ExtendRenewalDateRequest(
         extendByDays=1, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="a-third-one")))
     assert error.http_status_code == 403 and error.api_error == APIError.SUBSCRIPTION_MAX_EXTENSION, error
@@ -295,7 +309,7 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
         extendByDays=3, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier=str(uuid.uuid4()), productId=gold,
         storefrontCountryCodes=[])))
     assert error.http_status_code == 400 and error.api_error == APIError.INVALID_EMPTY_STOREFRONT_COUNTRY_CODE_LIST, error
-    checks += 3
+    checks += 4
 
     store("buy", PREFIX + "pro_upgrade")
     bought = verifier.verify_and_decode_signed_transaction(client.get_transaction_info("24").signedTransactionInfo)
@@ -305,6 +319,7 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     store("refund", "1")
     store("expire", PREFIX + "club_gold_monthly")
     expected = sorted([("DID_RENEW", "", renewal_id), ("RENEWAL_EXTENDED", "", renewal_id), ("RENEWAL_EXTENDED", "", renewal_id),
+                       ("RENEWAL_EXTENSION", "SUMMARY", elsewhere), ("RENEWAL_EXTENSION", "SUMMARY", everywhere),
                        ("ONE_TIME_CHARGE", "", "24"), ("DID_RENEW", "", "25"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", "25"),
                        ("REFUND", "", "1"), ("EXPIRED", "VOLUNTARY", "25")])
     for _ in range(100):
@@ -315,6 +330,9 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     notified = []
     for body in received[before:]:
         notification = verifier.verify_and_decode_notification(body["signedPayload"])
+        if notification.summary:  # checked above
+            notified.append((notification.rawNotificationType, notification.rawSubtype, notification.summary.requestIdentifier))
+            continue
         transaction = verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
         assert notification.data.bundleId == BUNDLE_ID and notification.version == "2.0", notification
         if notification.notificationType == NotificationTypeV2.REFUND:
