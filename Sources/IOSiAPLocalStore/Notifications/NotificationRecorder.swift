@@ -18,8 +18,9 @@ import IOSiAPVerification
 struct NotificationRecorder {
     let signer: TransactionSigner
     let environment: StoreEnvironment
-    /// What this process last saw, good while the table's generation is the one it wrote or read.
-    private var cached: (generation: Int64, detector: StoreChangeDetector)?
+    /// What this process last saw, good while the table's generation is the one it wrote or read, as of entry
+    /// `logged` of the log of the history's writes: a look from there compares only what was written since.
+    private var cached: (generation: Int64, logged: Int64, detector: StoreChangeDetector)?
     /// The history as of entry `logged` of the log of its writes, without the signed transactions (read again
     /// for what is notified): a look reads only the transactions written since.
     private var history: (logged: Int64, transactions: [StoreTransaction], index: [UInt64: Int])?
@@ -44,6 +45,8 @@ struct NotificationRecorder {
     /// What a look read and worked out on one snapshot.
     private struct Look {
         var generation: Int64
+        /// The last entry of the log of the history's writes it read.
+        var logged: Int64
         var stamp: LocalStoreState.NotificationLookStamp
         var detector: StoreChangeDetector
         var old: [UInt64: StoreChangeDetector.Seen]
@@ -76,16 +79,20 @@ struct NotificationRecorder {
                last.nextGraceEnd.map({ Milliseconds(now).value < $0 }) ?? true {
                 return nil
             }
-            try updateHistory(written, in: state)
+            let from = history?.logged
+            let touched = try updateHistory(written, in: state)
             var detector: StoreChangeDetector
+            var compared: Set<UInt64>?
             if let cached, cached.generation == generation {
                 detector = cached.detector
+                // What this process saw last is as of the history before this update: only what it read is new.
+                compared = cached.logged == from ? touched : nil
             } else {
                 detector = StoreChangeDetector(seen: try state.loadSeen())
             }
             let old = detector.seen ?? [:]
             var notifications: [(payload: NotificationPayload, signed: String, transactionID: UInt64)] = []
-            for change in detector.changes(in: history?.transactions ?? [], at: now) {
+            for change in detector.changes(in: history?.transactions ?? [], touched: compared, at: now) {
                 let transaction = try state.transaction(id: change.transaction.id) ?? change.transaction
                 let payload = NotificationPayload(change.type, change.subtype, about: transaction, bundleID: signer.bundleID,
                                                   environment: environment, at: now)
@@ -94,13 +101,15 @@ struct NotificationRecorder {
             let stamp = LocalStoreState.NotificationLookStamp(generation: generation, changes: written.last,
                                                                 nextGraceEnd: Self.nextGraceEnd(detector.seen ?? [:], after: now))
             if notifications.isEmpty, detector.seen == old, stamp == last {
-                return Look(generation: generation, stamp: stamp, detector: detector, old: old, notifications: [], unchanged: true)
+                return Look(generation: generation, logged: written.last, stamp: stamp, detector: detector, old: old, notifications: [],
+                            unchanged: true)
             }
-            return Look(generation: generation, stamp: stamp, detector: detector, old: old, notifications: notifications, unchanged: false)
+            return Look(generation: generation, logged: written.last, stamp: stamp, detector: detector, old: old,
+                        notifications: notifications, unchanged: false)
         }
         if let look, look.notifications.isEmpty, look.detector.seen == look.old {
             // Nothing new: what was seen stays good for the next look, whatever the stamp's write below does.
-            self.cached = (look.generation, look.detector)
+            self.cached = (look.generation, look.logged, look.detector)
         }
         return look?.unchanged == true ? nil : look
     }
@@ -128,17 +137,19 @@ struct NotificationRecorder {
             cached = nil
             return nil
         }
-        cached = (written, look.detector)
+        cached = (written, look.logged, look.detector)
         return look.notifications.count
     }
 
     /// Brings the history up to the log's last entry: the transactions written since, or all when this process
-    /// has none or the log no longer reaches back to it. Ordered by id, as the detector reads it.
-    private mutating func updateHistory(_ written: (last: Int64, ids: Set<UInt64>?), in state: LocalStoreState) throws(StoreError) {
+    /// has none or the log no longer reaches back to it. Ordered by id, as the detector reads it. The ids of the
+    /// transactions written since; nil when all were read.
+    private mutating func updateHistory(_ written: (last: Int64, ids: Set<UInt64>?),
+                                        in state: LocalStoreState) throws(StoreError) -> Set<UInt64>? {
         guard var current = history, let ids = written.ids else {
             let all = try state.allTransactions().map(Self.withoutSignature)
             history = (written.last, all, Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.id, $0) }))
-            return
+            return nil
         }
         var removed = false
         for id in ids.sorted() {
@@ -154,10 +165,9 @@ struct NotificationRecorder {
         }
         current.logged = written.last
         history = current
-        if removed {
-            history = nil
-            try updateHistory((written.last, nil), in: state)
-        }
+        guard removed else { return ids }
+        history = nil
+        return try updateHistory((written.last, nil), in: state)
     }
 
     /// What the detector reads of a transaction: all but its signature, which only a notification carries.

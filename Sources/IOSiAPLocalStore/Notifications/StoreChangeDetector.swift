@@ -44,22 +44,41 @@ package struct StoreChangeDetector {
     }
 
     /// The notifications the changes since the last call imply, oldest first; none the first time (the history
-    /// the server finds when it starts was notified before, or never will be).
-    package mutating func changes(in history: [StoreTransaction], at now: Date) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
-        var current: [UInt64: Seen] = [:]
-        for transaction in history {
-            let jws = transaction.signedRenewalInfo
-            let known = seen?[transaction.id].flatMap { $0.renewalJWS == jws ? $0.renewal : nil }
-            let renewal = known ?? jws.flatMap { try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self) }
-            let graceOver = renewal?.isInBillingRetryPeriod == true
-                && renewal?.gracePeriodExpiresDate.map { $0.value <= Milliseconds(now).value } == true
-            current[transaction.id] = Seen(revoked: transaction.isRevoked, renewalJWS: jws, renewal: renewal, graceOver: graceOver,
-                                           expiration: transaction.expirationDate)
+    /// the server finds when it starts was notified before, or never will be). `history` is ordered by id.
+    /// `touched` holds the ids of the transactions written since the last call, when the caller knows them: only
+    /// those, their subscriptions and the grace periods time ended are compared, with the same result as
+    /// comparing the whole history (nil).
+    package mutating func changes(in history: [StoreTransaction], touched: Set<UInt64>? = nil,
+                                  at now: Date) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
+        guard let before = seen else {
+            seen = Dictionary(history.map { ($0.id, Self.seen($0, before: nil, at: now)) }, uniquingKeysWith: { $1 })
+            return []
+        }
+        var current: [UInt64: Seen]
+        let compared: [StoreTransaction]
+        // The subscriptions whose plans are compared, by original id; nil: all.
+        var subscriptions: Set<UInt64>?
+        if let touched {
+            current = before
+            compared = touched.sorted().compactMap { Self.transaction($0, in: history) }
+            for id in touched { current[id] = nil }
+            for transaction in compared { current[transaction.id] = Self.seen(transaction, before: before[transaction.id], at: now) }
+            var originals = Set(compared.map(\.originalID))
+            // Time alone ends a grace period: the untouched transactions in billing retry are looked at again.
+            for (id, then) in before where !touched.contains(id) && then.renewal?.isInBillingRetryPeriod == true {
+                let over = Self.isGraceOver(then.renewal, at: now)
+                guard over != then.graceOver else { continue }
+                current[id]?.graceOver = over
+                if let transaction = Self.transaction(id, in: history) { originals.insert(transaction.originalID) }
+            }
+            subscriptions = originals
+        } else {
+            current = Dictionary(history.map { ($0.id, Self.seen($0, before: before[$0.id], at: now)) }, uniquingKeysWith: { $1 })
+            compared = history
         }
         defer { seen = current }
-        guard let before = seen else { return [] }
         var found: [(type: String, subtype: String?, transaction: StoreTransaction)] = []
-        for transaction in history {
+        for transaction in compared {
             guard let seenNow = current[transaction.id] else { continue }
             let seenThen = before[transaction.id]
             if seenThen == nil { found.append(contentsOf: Self.newTransaction(transaction, in: history, before: before)) }
@@ -78,7 +97,8 @@ package struct StoreChangeDetector {
         // and a change between two looks are both told, once, and a new subscription against its plan at
         // purchase (renewing into itself).
         var newest: [UInt64: StoreTransaction] = [:]
-        for transaction in history where transaction.productType == .autoRenewable && !transaction.isRevoked {
+        for transaction in history where transaction.productType == .autoRenewable && !transaction.isRevoked
+            && subscriptions.map({ $0.contains(transaction.originalID) }) ?? true {
             newest[transaction.originalID] = transaction
         }
         for (original, transaction) in newest.sorted(by: { $0.key < $1.key }) {
@@ -99,6 +119,31 @@ package struct StoreChangeDetector {
             }
         }
         return found
+    }
+
+    /// What is seen of `transaction` now; its renewal info decoded again only when the store signed anew.
+    private static func seen(_ transaction: StoreTransaction, before: Seen?, at now: Date) -> Seen {
+        let jws = transaction.signedRenewalInfo
+        let known = before.flatMap { $0.renewalJWS == jws ? $0.renewal : nil }
+        let renewal = known ?? jws.flatMap { try? CompactJWS.decodeUnverified($0, as: RenewalInfoPayload.self) }
+        return Seen(revoked: transaction.isRevoked, renewalJWS: jws, renewal: renewal, graceOver: isGraceOver(renewal, at: now),
+                    expiration: transaction.expirationDate)
+    }
+
+    /// Whether a grace period has ended while billing retry goes on.
+    private static func isGraceOver(_ renewal: RenewalInfoPayload?, at now: Date) -> Bool {
+        renewal?.isInBillingRetryPeriod == true && renewal?.gracePeriodExpiresDate.map { $0.value <= Milliseconds(now).value } == true
+    }
+
+    /// The transaction with `id` in a history ordered by id.
+    private static func transaction(_ id: UInt64, in history: [StoreTransaction]) -> StoreTransaction? {
+        var low = 0
+        var high = history.count
+        while low < high {
+            let middle = (low + high) / 2
+            if history[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < history.count && history[low].id == id ? history[low] : nil
     }
 
     private static func newTransaction(_ transaction: StoreTransaction, in history: [StoreTransaction],
