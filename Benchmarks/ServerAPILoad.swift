@@ -34,7 +34,7 @@ enum ServerAPILoadBenchmarks {
         let api = ServerAPI(bundleID: served.bundleID, environment: served.environment,
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: state) },
                             transactions: { () throws(StoreError) in
-                                try served.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                                try served.history().map(ServerAPITransaction.init)
                             }, extensions: served, pages: served)
         let server = try ServerAPIHTTPServer(port: 0, handler: api.handle)
         defer { server.stop() }

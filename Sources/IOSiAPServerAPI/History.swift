@@ -3,63 +3,41 @@ import IOSiAPCore
 import IOSiAPLocalStore
 import IOSiAPSignedData
 
-/// A position in a sorted history: the revision token of Get Transaction History and Get Refund History.
-/// Opaque to clients: base64url of `v1:<modified date in ms>:<transaction id>` of the last transaction
-/// returned, or `v1:start` before any. A page holds what sorts after the position, so a transaction that
-/// changes after it was returned (a refund moves its modified date) comes again in a later page, as
-/// Apple's revisions bring updates.
-struct PageCursor: Equatable {
-    let milliseconds: Int64
-    let id: UInt64
-
-    /// The cursor of a `revision` query argument (nil: the first page). 400 (4000005) for a token this
-    /// server did not make, or more than one.
-    static func decode(_ values: [String?]) throws(ServerAPIError) -> PageCursor? {
+/// The revision token of Get Transaction History and Get Refund History: a place in the history by revision (the
+/// number of the last write that inserted or changed a transaction, `LocalStore.HistoryEntry.revision`). Opaque to
+/// clients: base64url of `v2:<revision>` of the last transaction returned, or `v2:start` before any. Ascending, a
+/// page holds what was written after the place, so a client that keeps the last token and asks again later gets
+/// every transaction written or changed since, whatever its dates (a renewal the store's clock wrote late with a
+/// past purchase date, a refund dated earlier), as Apple's revisions bring updates; a changed one comes again.
+/// A token of version 1 (`v1:<modified date in ms>:<id>`, made before revisions) reads as the start: nothing is
+/// skipped, what was served comes again.
+extension HistoryPosition {
+    /// The place a `revision` query argument names (nil: the start). 400 (4000005) for a token this server did not
+    /// make, or more than one.
+    static func decode(_ values: [String?]) throws(ServerAPIError) -> HistoryPosition? {
         guard let first = values.first else { return nil }
         guard values.count == 1, let token = first, token.utf8.count <= 128, let bytes = Base64URL.decode(token) else {
             throw .invalidRequestRevision
         }
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
-        if parts == ["v1", "start"] { return nil }
-        guard parts.count == 3, parts[0] == "v1", let milliseconds = Int64(parts[1]), let id = UInt64(parts[2]) else {
+        switch (parts.count, parts.first) {
+        case (2, "v2") where parts[1] == "start":
+            return nil
+        case (2, "v2"):
+            // Written as this server writes it: a non-negative decimal, nothing else.
+            guard let revision = Int64(parts[1]), revision >= 0, String(revision) == parts[1] else { throw .invalidRequestRevision }
+            return HistoryPosition(revision: revision)
+        case (2, "v1") where parts[1] == "start":
+            return nil
+        case (3, "v1") where Int64(parts[1]) != nil && UInt64(parts[2]) != nil:
+            return nil
+        default:
             throw .invalidRequestRevision
         }
-        return PageCursor(milliseconds: milliseconds, id: id)
     }
 
-    static func token(_ cursor: PageCursor?) -> String {
-        Base64URL.encode(Array((cursor.map { "v1:\($0.milliseconds):\($0.id)" } ?? "v1:start").utf8))
-    }
-
-    /// The same place as the store reads pages by.
-    var position: HistoryPosition { HistoryPosition(milliseconds: milliseconds, id: id) }
-
-    init(milliseconds: Int64, id: UInt64) {
-        self.milliseconds = milliseconds
-        self.id = id
-    }
-
-    init(_ position: HistoryPosition) {
-        self.init(milliseconds: position.milliseconds, id: position.id)
-    }
-
-    /// Up to a page of `items` after `cursor`, sorted by `date` then id, and the revision of the next page.
-    static func page(_ items: [StoreTransaction], after cursor: PageCursor?, descending: Bool,
-                     date: (StoreTransaction) -> Date) -> (transactions: [StoreTransaction], revision: String, hasMore: Bool) {
-        let keyed = items.map { (key: PageCursor(milliseconds: Int64(Milliseconds(date($0)).value), id: $0.id), transaction: $0) }
-            .sorted { descending ? $0.key > $1.key : $0.key < $1.key }
-        let remaining = keyed.drop { entry in
-            guard let cursor else { return false }
-            return descending ? entry.key >= cursor : entry.key <= cursor
-        }
-        let page = Array(remaining.prefix(ServerAPI.pageSize))
-        return (page.map(\.transaction), token(page.last?.key ?? cursor), remaining.count > page.count)
-    }
-}
-
-extension PageCursor: Comparable {
-    static func < (lhs: PageCursor, rhs: PageCursor) -> Bool {
-        (lhs.milliseconds, lhs.id) < (rhs.milliseconds, rhs.id)
+    static func token(_ position: HistoryPosition?) -> String {
+        Base64URL.encode(Array("v2:\(position.map { String($0.revision) } ?? "start")".utf8))
     }
 }
 
@@ -68,15 +46,17 @@ extension PageCursor: Comparable {
 /// (milliseconds; a transaction's purchaseDate ≥ startDate and < endDate), `productId`, `productType`
 /// (AUTO_RENEWABLE, NON_RENEWABLE, CONSUMABLE, NON_CONSUMABLE), `subscriptionGroupIdentifier`,
 /// `inAppOwnershipType` (FAMILY_SHARED, PURCHASED), `revoked` (true: revoked only; false: the others),
-/// `sort` (ASCENDING by default, DESCENDING) by the date a transaction last changed, `revision`.
+/// `sort` (ASCENDING by default, DESCENDING) by the revision of a transaction's last change, `revision`.
 struct HistoryQuery {
     var filter = TransactionHistoryFilter()
     var descending = false
-    var cursor: PageCursor?
+    var cursor: HistoryPosition?
 
     private static let productTypeNames: [String: ProductType] = [
         "AUTO_RENEWABLE": .autoRenewable, "NON_RENEWABLE": .nonRenewing, "CONSUMABLE": .consumable, "NON_CONSUMABLE": .nonConsumable,
     ]
+
+    private init() {}
 
     init(_ request: ServerAPIRequest) throws(ServerAPIError) {
         filter.start = try Self.date(request.values("startDate"), .invalidStartDate)
@@ -116,7 +96,7 @@ struct HistoryQuery {
             default: throw .invalidSort
             }
         }
-        cursor = try PageCursor.decode(request.values("revision"))
+        cursor = try HistoryPosition.decode(request.values("revision"))
     }
 
     /// A date in milliseconds since 1970, non-negative and representable.
@@ -127,16 +107,35 @@ struct HistoryQuery {
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// One page of the history that matches, in the order asked for, from the whole history in memory.
-    func page(of transactions: [ServerAPITransaction]) -> (transactions: [StoreTransaction], revision: String, hasMore: Bool) {
-        let matching = transactions.filter { filter.matches($0.transaction, isFinished: $0.isFinished) }.map(\.transaction)
-        return PageCursor.page(matching, after: cursor, descending: descending) { $0.revocationDate ?? $0.purchaseDate }
+    /// Get Refund History's: the refunded transactions, ascending, from the request's `revision`.
+    static func refunds(_ request: ServerAPIRequest) throws(ServerAPIError) -> HistoryQuery {
+        var query = HistoryQuery()
+        query.filter.revoked = true
+        query.cursor = try HistoryPosition.decode(request.values("revision"))
+        return query
+    }
+
+    typealias Page = (transactions: [StoreTransaction], revision: String, hasMore: Bool)
+
+    /// One page of the history that matches, in the order asked for, from the whole history in memory: the
+    /// reference `page(from:)` answers as.
+    func page(of transactions: [ServerAPITransaction]) -> Page {
+        let position = { (entry: ServerAPITransaction) in HistoryPosition(revision: entry.revision) }
+        let sorted = transactions.filter { filter.matches($0.transaction, isFinished: $0.isFinished) }
+            .sorted { descending ? position($0) > position($1) : position($0) < position($1) }
+        let remaining = sorted.drop { entry in
+            guard let cursor else { return false }
+            return descending ? position(entry) >= cursor : position(entry) <= cursor
+        }
+        let page = Array(remaining.prefix(ServerAPI.pageSize))
+        return (page.map(\.transaction), HistoryPosition.token(page.last.map(position) ?? cursor), remaining.count > page.count)
     }
 
     /// The same page read from the store a page at a time: the same answer, whatever the history's length.
-    func page(from store: any TransactionHistoryPaging) throws(StoreError) -> (transactions: [StoreTransaction], revision: String, hasMore: Bool) {
-        let rows = try store.historyPage(filter, after: cursor?.position, descending: descending, limit: ServerAPI.pageSize + 1)
-        let page = rows.prefix(ServerAPI.pageSize).map(\.transaction)
-        return (page, PageCursor.token(page.last.map { PageCursor(HistoryPosition(of: $0)) } ?? cursor), rows.count > page.count)
+    func page(from store: any TransactionHistoryPaging) throws(StoreError) -> Page {
+        let rows = try store.historyPage(filter, after: cursor, descending: descending, limit: ServerAPI.pageSize + 1)
+        let page = rows.prefix(ServerAPI.pageSize)
+        return (page.map(\.transaction), HistoryPosition.token(page.last.map { HistoryPosition(revision: $0.revision) } ?? cursor),
+                rows.count > page.count)
     }
 }

@@ -3,14 +3,22 @@ import IOSiAPCore
 import IOSiAPLocalStore
 import IOSiAPVerification
 
-/// A transaction as the server serves it: what the store signed, and whether the app finished it.
+/// A transaction as the server serves it: what the store signed, whether the app finished it, and its revision
+/// (the history's order for revision tokens: `LocalStore.HistoryEntry.revision`).
 public struct ServerAPITransaction: Sendable {
     public let transaction: StoreTransaction
     public let isFinished: Bool
+    public let revision: Int64
 
-    public init(_ transaction: StoreTransaction, isFinished: Bool) {
+    public init(_ transaction: StoreTransaction, isFinished: Bool, revision: Int64) {
         self.transaction = transaction
         self.isFinished = isFinished
+        self.revision = revision
+    }
+
+    /// A line of the local store's history.
+    public init(_ entry: LocalStore.HistoryEntry) {
+        self.init(entry.transaction, isFinished: entry.isFinished, revision: entry.revision)
     }
 }
 
@@ -156,13 +164,7 @@ public final class ServerAPI: Sendable {
             var query = try HistoryQuery(request)
             // Version 1 leaves out consumables the app finished (Apple's Get Transaction History v1).
             query.filter.leavesOutFinishedConsumables = version == 1
-            let page: (transactions: [StoreTransaction], revision: String, hasMore: Bool)
-            if let pages {
-                _ = try transaction(id)
-                page = try query.page(from: pages)
-            } else {
-                page = query.page(of: try customer(of: id).all)
-            }
+            let page = try self.page(query, of: id)
             return .json(HistoryResponse(revision: page.revision, hasMore: page.hasMore, bundleId: bundleID,
                                          environment: environment.rawValue, signedTransactions: page.transactions.compactMap(\.signedJWS)))
         case .subscriptionStatuses(let id):
@@ -171,10 +173,7 @@ public final class ServerAPI: Sendable {
             return .json(SubscriptionStatuses.response(all.map(\.transaction), wanted: wanted, bundleID: bundleID,
                                                        environment: environment, at: now()))
         case .refundHistory(let id):
-            let cursor = try PageCursor.decode(request.values("revision"))
-            let (all, _) = try customer(of: id)
-            let refunded = all.map(\.transaction).filter(\.isRevoked)
-            let page = PageCursor.page(refunded, after: cursor, descending: false) { $0.revocationDate ?? $0.purchaseDate }
+            let page = try self.page(try HistoryQuery.refunds(request), of: id)
             return .json(RefundHistoryResponse(signedTransactions: page.transactions.compactMap(\.signedJWS),
                                                revision: page.revision, hasMore: page.hasMore))
         case .requestTestNotification:
@@ -226,6 +225,14 @@ public final class ServerAPI: Sendable {
         case .massExtendStatus(let productID, let requestIdentifier):
             return .json(try RenewalExtensionRequests.status(productID: productID, requestIdentifier: requestIdentifier, from: extensions))
         }
+    }
+
+    /// A page of the history of the customer `id` names: read from the store a page at a time when it can be, else
+    /// from the whole history (the same answer).
+    private func page(_ query: HistoryQuery, of id: String) throws -> HistoryQuery.Page {
+        guard let pages else { return query.page(of: try customer(of: id).all) }
+        _ = try transaction(id)
+        return try query.page(from: pages)
     }
 
     /// Extend a Subscription Renewal Date (RenewalExtensionRequests.swift).

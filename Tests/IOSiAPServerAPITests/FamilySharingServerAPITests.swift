@@ -26,7 +26,7 @@ import Testing
         api = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
                         keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                         transactions: { () throws(StoreError) in
-                            try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                            try store.history().map(ServerAPITransaction.init)
                         })
     }
 

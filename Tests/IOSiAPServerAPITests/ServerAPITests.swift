@@ -26,7 +26,7 @@ import Testing
         api = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
                         keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                         transactions: { () throws(StoreError) in
-                            try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                            try store.history().map(ServerAPITransaction.init)
                         },
                         extensions: store, pages: store)
     }
@@ -247,7 +247,7 @@ import Testing
         let withSender = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
                                    keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                                    transactions: { () throws(StoreError) in
-                                       try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                                       try store.history().map(ServerAPITransaction.init)
                                    }, notifications: notifications)
         let request = ServerAPIRequest(method: "POST", path: "/inApps/v1/notifications/test", authorization: try token())
         try expectError(withSender.handle(request), 404, 4040007)
@@ -434,7 +434,7 @@ import Testing
         let whole = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
                               keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                               transactions: { () throws(StoreError) in
-                                  try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+                                  try store.history().map(ServerAPITransaction.init)
                               })
         // A family member's purchase shared with the user first: FAMILY_SHARED, which SQLite does not filter by.
         let shared = try store.buyFamilySharedProduct("com.iosiap.example.pro_upgrade")

@@ -36,7 +36,7 @@ let serverAPICommands: [Command] = [
         // Read at each request through the store's own state layer, as the other commands read it: a game
         // may be buying on the same state directory meanwhile.
         let history: @Sendable () throws(StoreError) -> [ServerAPITransaction] = { () throws(StoreError) in
-            try store.history().map { ServerAPITransaction($0.transaction, isFinished: $0.isFinished) }
+            try store.history().map(ServerAPITransaction.init)
         }
         // Notifications: this process sends the state directory's outbox too (with a game running, whichever
         // leases a notification first sends it), and records what changes while no game runs.

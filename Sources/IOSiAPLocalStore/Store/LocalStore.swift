@@ -760,19 +760,26 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         public let isFinished: Bool
         /// For subscriptions: whether it renews.
         public let autoRenews: Bool
+        /// The number of the last write that inserted or changed it (migration 14): the history's order for the
+        /// Server API's revision tokens. Unique, and larger for every later write.
+        public let revision: Int64
+
+        init(_ row: LocalStoreState.HistoryRow) {
+            (transaction, isFinished, autoRenews, revision) = row
+        }
     }
 
     /// The store's history, oldest first, with finish marks.
     public func history() throws(StoreError) -> [HistoryEntry] {
         try state.withLock { state throws(StoreError) in
-            try state.history().map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
+            try state.history().map(HistoryEntry.init)
         }
     }
 
     /// One line of the history, or `nil` for an id the store never charged.
     public func historyEntry(id: UInt64) throws(StoreError) -> HistoryEntry? {
         try state.withLock { state throws(StoreError) in
-            try state.historyEntry(id: id).map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
+            try state.historyEntry(id: id).map(HistoryEntry.init)
         }
     }
 
@@ -781,7 +788,7 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
                             limit: Int) throws(StoreError) -> [HistoryEntry] {
         try state.withLock { state throws(StoreError) in
             try state.historyPage(filter, after: position, descending: descending, limit: limit)
-                .map { HistoryEntry(transaction: $0.transaction, isFinished: $0.finished, autoRenews: $0.autoRenew) }
+                .map(HistoryEntry.init)
         }
     }
 

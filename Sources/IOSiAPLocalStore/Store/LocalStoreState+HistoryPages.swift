@@ -1,22 +1,18 @@
 import Foundation
 import IOSiAPCore
 
-/// The history a page at a time (`TransactionHistoryPaging`): SQLite filters, sorts by the index on the
-/// modified date (migration 12) and stops at the page's end, so a page costs the same at 100 or 100,000
-/// transactions.
+/// The history a page at a time (`TransactionHistoryPaging`): SQLite filters, reads in revision order through the
+/// index of migration 14 and stops at the page's end, so a page costs the same at 100 or 100,000 transactions.
 extension LocalStoreState {
-    /// `HistoryPosition(of:)`'s milliseconds, computed by SQLite bit for bit as Swift computes them: a stored date
-    /// becomes a `Date` (seconds since 2001, the reference date), back to seconds since 1970, times 1000, rounded
-    /// down, within `Milliseconds`' range. The index of migration 12 is on this expression, written the same.
-    static let modifiedMilliseconds = """
-        max(0, min(CAST(((coalesce(revocation_date, purchase_date) - 978307200.0) + 978307200.0) * 1000.0 AS INTEGER), \
-        253402300799999))
-        """
-
-    typealias HistoryRow = (transaction: StoreTransaction, finished: Bool, autoRenew: Bool)
+    typealias HistoryRow = (transaction: StoreTransaction, finished: Bool, autoRenew: Bool, revision: Int64)
 
     func historyEntry(id: UInt64) throws(StoreError) -> HistoryRow? {
         try historyRows("id = ?", [.integer(Int64(bitPattern: id))], order: "id", limit: 1).first
+    }
+
+    /// Every transaction with whether the app finished it, whether it renews and its revision, oldest id first.
+    func history() throws(StoreError) -> [HistoryRow] {
+        try historyRows("1", [], order: "id", limit: -1)
     }
 
     func historyPage(_ filter: TransactionHistoryFilter, after position: HistoryPosition?, descending: Bool,
@@ -46,22 +42,21 @@ extension LocalStoreState {
         if let revoked = filter.revoked { conditions.append(revoked ? "revocation_date IS NOT NULL" : "revocation_date IS NULL") }
         // What SQLite does not filter (the owner) is filtered here, as `matches` does for a whole history, batch by
         // batch from the last row looked at; SQLite's rows pass it otherwise, in one batch.
-        let direction = descending ? "DESC" : "ASC"
         let batch = filter.ownership == nil ? max(0, limit) : max(limit, 100)
         var page: [HistoryRow] = []
-        var after = position
+        var after = position?.revision
         while page.count < limit {
             var clauses = conditions
             var values = parameters
             if let after {
-                clauses.append("(\(Self.modifiedMilliseconds), id) \(descending ? "<" : ">") (?, ?)")
-                values += [.integer(after.milliseconds), .integer(Int64(bitPattern: after.id))]
+                clauses.append("revision \(descending ? "<" : ">") ?")
+                values.append(.integer(after))
             }
             let rows = try historyRows(clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), values,
-                                       order: "\(Self.modifiedMilliseconds) \(direction), id \(direction)", limit: batch)
+                                       order: "revision \(descending ? "DESC" : "ASC")", limit: batch)
             page += rows.filter { filter.matches($0.transaction, isFinished: $0.finished) }.prefix(limit - page.count)
             guard rows.count == batch, let last = rows.last else { break }
-            after = HistoryPosition(of: last.transaction)
+            after = last.revision
         }
         return page
     }
@@ -69,9 +64,9 @@ extension LocalStoreState {
     private func historyRows(_ condition: String, _ parameters: [SQLiteValue], order: String, limit: Int) throws(StoreError) -> [HistoryRow] {
         let count = Self.transactionColumns.split(separator: ",").count
         return try database.query("""
-            SELECT \(Self.transactionColumns), finished, auto_renew FROM transactions WHERE \(condition) ORDER BY \(order) LIMIT ?
+            SELECT \(Self.transactionColumns), finished, auto_renew, revision FROM transactions WHERE \(condition) ORDER BY \(order) LIMIT ?
             """, parameters + [.integer(Int64(limit))]).map { row in
-            (decodeTransaction(row), row[count].integer == 1, row[count + 1].integer == 1)
+            (decodeTransaction(row), row[count].integer == 1, row[count + 1].integer == 1, row[count + 2].integer ?? 0)
         }
     }
 }

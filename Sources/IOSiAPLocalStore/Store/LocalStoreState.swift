@@ -231,14 +231,6 @@ final class LocalStoreState {
         try transactions(where: "1")
     }
 
-    /// Every transaction with whether the app finished it and whether it renews.
-    func history() throws(StoreError) -> [(transaction: StoreTransaction, finished: Bool, autoRenew: Bool)] {
-        let flags = Dictionary(uniqueKeysWithValues: try database.query("SELECT id, finished, auto_renew FROM transactions").map {
-            (UInt64(bitPattern: $0[0].integer ?? 0), ($0[1].integer == 1, $0[2].integer == 1))
-        })
-        return try allTransactions().map { ($0, flags[$0.id]?.0 ?? false, flags[$0.id]?.1 ?? false) }
-    }
-
     func unfinishedTransactions() throws(StoreError) -> [StoreTransaction] {
         try transactions(where: "finished = 0")
     }

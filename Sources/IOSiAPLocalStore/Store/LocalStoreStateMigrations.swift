@@ -105,8 +105,7 @@ package enum LocalStoreStateMigrations {
         // identifier that made it (a repeated request answers the first result; two a year at most), and the
         // requests to extend every active subscriber of a product, with their counts. The index on ends finds
         // the active subscriptions, whose ends another process may move, without reading the whole history; the
-        // index on the modified date (LocalStoreState.modifiedMilliseconds, the same expression) reads the
-        // Server API's history a page at a time.
+        // index on the modified date read the Server API's history a page at a time, until migration 14's revisions.
         """
         CREATE TABLE renewal_extensions (
             original_id INTEGER NOT NULL,
@@ -131,6 +130,49 @@ package enum LocalStoreStateMigrations {
         // 13: who owns a transaction: the user (PURCHASED) or a family member who shares it (FAMILY_SHARED).
         """
         ALTER TABLE transactions ADD COLUMN ownership_type TEXT NOT NULL DEFAULT 'PURCHASED';
+        """,
+        // 14: the history's revisions (the Server API's revision tokens): each transaction carries the number of the
+        // last write that inserted it or changed what its signed payload says, from one counter that only grows (a
+        // deleted transaction's number is never given again), so a client that kept a revision learns of every later
+        // write, whatever its dates (a renewal the clock writes late with a past purchase date, a refund dated
+        // earlier). The transactions already stored are numbered in the order they were served before: by the
+        // modified date of migration 12 (the revocation date, else the purchase date), then by id. The index reads a
+        // page in revision order; migration 12's index on the modified date is no longer read.
+        """
+        ALTER TABLE transactions ADD COLUMN revision INTEGER;
+        CREATE TEMP TABLE revision_order (id INTEGER PRIMARY KEY, revision INTEGER NOT NULL);
+        INSERT INTO revision_order (id, revision) SELECT id, row_number() OVER (ORDER BY
+            max(0, min(CAST(((coalesce(revocation_date, purchase_date) - 978307200.0) + 978307200.0) * 1000.0 AS INTEGER),
+            253402300799999)), id) FROM transactions;
+        UPDATE transactions SET revision = (SELECT revision FROM revision_order WHERE revision_order.id = transactions.id);
+        DROP TABLE revision_order;
+        CREATE TABLE history_revision (last INTEGER NOT NULL);
+        INSERT INTO history_revision (last) SELECT count(*) FROM transactions;
+        DROP INDEX transactions_by_modified;
+        CREATE UNIQUE INDEX transactions_by_revision ON transactions(revision);
+        CREATE TRIGGER transactions_revision_insert AFTER INSERT ON transactions BEGIN
+            UPDATE history_revision SET last = last + 1;
+            UPDATE transactions SET revision = (SELECT last FROM history_revision) WHERE id = NEW.id;
+        END;
+        CREATE TRIGGER transactions_revision_update AFTER UPDATE OF
+            original_id, product_id, product_type, quantity, purchase_date, original_purchase_date,
+            expiration_date, revocation_date, revocation_reason, app_account_token, storefront, reason,
+            subscription_group_id, offer_type, offer_id, ownership_type, signed_jws
+            ON transactions WHEN
+            NEW.original_id IS NOT OLD.original_id OR NEW.product_id IS NOT OLD.product_id OR
+            NEW.product_type IS NOT OLD.product_type OR NEW.quantity IS NOT OLD.quantity OR
+            NEW.purchase_date IS NOT OLD.purchase_date OR
+            NEW.original_purchase_date IS NOT OLD.original_purchase_date OR
+            NEW.expiration_date IS NOT OLD.expiration_date OR
+            NEW.revocation_date IS NOT OLD.revocation_date OR
+            NEW.revocation_reason IS NOT OLD.revocation_reason OR
+            NEW.app_account_token IS NOT OLD.app_account_token OR NEW.storefront IS NOT OLD.storefront OR
+            NEW.reason IS NOT OLD.reason OR NEW.subscription_group_id IS NOT OLD.subscription_group_id OR
+            NEW.offer_type IS NOT OLD.offer_type OR NEW.offer_id IS NOT OLD.offer_id OR
+            NEW.ownership_type IS NOT OLD.ownership_type OR NEW.signed_jws IS NOT OLD.signed_jws BEGIN
+            UPDATE history_revision SET last = last + 1;
+            UPDATE transactions SET revision = (SELECT last FROM history_revision) WHERE id = NEW.id;
+        END;
         """,
     ]
 }

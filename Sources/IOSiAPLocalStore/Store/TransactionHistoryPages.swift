@@ -35,24 +35,18 @@ public struct TransactionHistoryFilter: Sendable, Equatable {
     }
 }
 
-/// A place in the history sorted by the date a transaction last changed (its revocation date once refunded,
-/// else its purchase date), in whole milliseconds since 1970 as signed payloads carry dates, then by id.
+/// A place in the history in the order of its writes: a transaction's revision (`LocalStore.HistoryEntry.revision`),
+/// the number of the last write that inserted or changed it. A later write of any transaction, whatever its dates,
+/// sorts after every place already given out.
 public struct HistoryPosition: Sendable, Hashable, Comparable {
-    public let milliseconds: Int64
-    public let id: UInt64
+    public let revision: Int64
 
-    public init(milliseconds: Int64, id: UInt64) {
-        self.milliseconds = milliseconds
-        self.id = id
-    }
-
-    /// The position of `transaction`.
-    public init(of transaction: StoreTransaction) {
-        self.init(milliseconds: Int64(Milliseconds(transaction.revocationDate ?? transaction.purchaseDate).value), id: transaction.id)
+    public init(revision: Int64) {
+        self.revision = revision
     }
 
     public static func < (lhs: HistoryPosition, rhs: HistoryPosition) -> Bool {
-        (lhs.milliseconds, lhs.id) < (rhs.milliseconds, rhs.id)
+        lhs.revision < rhs.revision
     }
 }
 
@@ -60,8 +54,7 @@ public struct HistoryPosition: Sendable, Hashable, Comparable {
 public protocol TransactionHistoryPaging: Sendable {
     /// One transaction and whether the app finished it, or `nil`.
     func historyEntry(id: UInt64) throws(StoreError) -> LocalStore.HistoryEntry?
-    /// Up to `limit` transactions that pass `filter`, after `position` (before it, `descending`), in the order of
-    /// `HistoryPosition`.
+    /// Up to `limit` transactions that pass `filter`, after `position` (before it, `descending`), by revision.
     func historyPage(_ filter: TransactionHistoryFilter, after position: HistoryPosition?, descending: Bool,
                      limit: Int) throws(StoreError) -> [LocalStore.HistoryEntry]
 }

@@ -37,7 +37,8 @@ private let setup: (api: ServerAPI, token: String) = {
         transaction.signedJWS = "jws.\(id).x"
         transaction.signedRenewalInfo = subscription ? "not.a.jws" : nil
         if id == 3 { transaction.revocationDate = start.addingTimeInterval(7_200) }
-        history.append(ServerAPITransaction(transaction, isFinished: id % 2 == 0))
+        // Revisions in the order of the writes: the refund of 3, the last write, re-signed it.
+        history.append(ServerAPITransaction(transaction, isFinished: id % 2 == 0, revision: id == 3 ? 7 : Int64(id)))
     }
     let served = history
     let api = ServerAPI(bundleID: bundleID, environment: .sandbox, keys: { keys }, transactions: { served }, now: { now })
