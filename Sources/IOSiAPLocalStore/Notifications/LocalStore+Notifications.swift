@@ -124,7 +124,7 @@ extension LocalStore {
             guard try state.notificationURL() != nil else { throw StoreError(.wrongState, "no notification URL is set") }
             try state.insertNotification(payload, signed: signed, about: nil, due: Date())
         }
-        return (payload.notificationUUID, payload.signedDate)
+        return (payload.recordedUUID, payload.recordedSignedDate)
     }
 
     /// Every notification recorded on the state directory, oldest first, with its send attempts (the Server

@@ -192,8 +192,8 @@ extension LocalStoreState {
         try database.query("""
             INSERT INTO notifications (uuid, type, subtype, transaction_id, signed_date, signed_payload, next_attempt)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, [.text(payload.notificationUUID), .text(payload.notificationType), payload.subtype.map { .text($0) } ?? .null,
-                  transactionID.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(payload.signedDate), .text(signed),
+            """, [.text(payload.recordedUUID), .text(payload.notificationType ?? ""), payload.subtype.map { .text($0) } ?? .null,
+                  transactionID.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(payload.recordedSignedDate), .text(signed),
                   .real(due.timeIntervalSince1970)])
     }
 

@@ -2,73 +2,52 @@ import Foundation
 import IOSiAPCore
 import IOSiAPVerification
 
-/// Apple's ResponseBodyV2DecodedPayload and its `data` or `summary` (developer.apple.com/documentation/
-/// appstoreservernotifications): what a notification's `signedPayload` says. `appAppleId` is left out: a local
-/// store's app has none.
-package struct NotificationPayload: Encodable, Sendable {
-    package struct Data: Encodable, Sendable {
-        var bundleId: String
-        var environment: String
-        var signedTransactionInfo: String?
-        var signedRenewalInfo: String?
-        /// The subscription's status, as Get All Subscription Statuses gives it.
-        var status: Int?
-    }
-
-    /// Apple's `summary` (App Store Server Notifications' summary object; the fields as Apple's Python library's
-    /// `Summary` model names them): what a completed Extend Subscription Renewal Dates for All Active Subscribers
-    /// request did, in a RENEWAL_EXTENSION notification of subtype SUMMARY, in place of `data`.
-    package struct Summary: Encodable, Sendable {
-        var requestIdentifier: String
-        var environment: String
-        var bundleId: String
-        var productId: String
-        /// The storefronts the request named (alpha-3, sorted); left out when it named none (every storefront).
-        var storefrontCountryCodes: [String]?
-        /// Subscriptions extended.
-        var succeededCount: Int
-        /// Subscriptions that could not be extended.
-        var failedCount: Int
-    }
-
-    var notificationType: String
-    var subtype: String?
-    var notificationUUID: String
-    var version: String
-    var signedDate: Int64
-    /// Apple: `data` and `summary` are never both present.
-    var data: Data?
-    var summary: Summary?
-
+/// The notifications the store signs: IOSiAPSignedData's `NotificationPayload`, the model a backend decodes them
+/// with, so that what is sent and what is read are one definition. `appAppleId` is left out: a local store's app
+/// has none.
+extension NotificationPayload {
     /// A new notification about `transaction` (none: a TEST), stamped `now`.
     init(_ type: String, _ subtype: String?, about transaction: StoreTransaction?, bundleID: String,
          environment: StoreEnvironment, at now: Date) {
         let subscription = transaction?.productType == .autoRenewable
-        self.init(type, subtype, at: now, data: Data(
-            bundleId: bundleID, environment: environment.rawValue, signedTransactionInfo: transaction?.signedJWS,
-            signedRenewalInfo: subscription ? transaction?.signedRenewalInfo : nil,
-            status: subscription ? transaction.map { SubscriptionStatusValue.of($0, at: now) } : nil))
+        var data = Data()
+        data.bundleId = bundleID
+        data.environment = environment.rawValue
+        data.signedTransactionInfo = transaction?.signedJWS
+        data.signedRenewalInfo = subscription ? transaction?.signedRenewalInfo : nil
+        data.status = subscription ? transaction.map { Int32(SubscriptionStatusValue.of($0, at: now)) } : nil
+        self.init(type, subtype, at: now)
+        self.data = data
     }
 
     /// A new RENEWAL_EXTENSION notification of subtype SUMMARY for `done`, a request of `bundleID`'s made in
-    /// `storefronts` (nil: all), stamped `now`.
+    /// `storefronts` (nil: all; the others named alpha-3, sorted), stamped `now`.
     init(summarizing done: MassRenewalExtension, storefronts: Set<String>?, bundleID: String, environment: StoreEnvironment,
          at now: Date) {
-        self.init("RENEWAL_EXTENSION", "SUMMARY", at: now, summary: Summary(
-            requestIdentifier: done.requestIdentifier, environment: environment.rawValue, bundleId: bundleID,
-            productId: done.productID, storefrontCountryCodes: storefronts?.sorted(),
-            succeededCount: done.succeededCount, failedCount: done.failedCount))
+        var summary = Summary()
+        summary.requestIdentifier = done.requestIdentifier
+        summary.environment = environment.rawValue
+        summary.bundleId = bundleID
+        summary.productId = done.productID
+        summary.storefrontCountryCodes = storefronts?.sorted()
+        summary.succeededCount = Int64(done.succeededCount)
+        summary.failedCount = Int64(done.failedCount)
+        self.init("RENEWAL_EXTENSION", "SUMMARY", at: now)
+        self.summary = summary
     }
 
-    private init(_ type: String, _ subtype: String?, at now: Date, data: Data? = nil, summary: Summary? = nil) {
+    private init(_ type: String, _ subtype: String?, at now: Date) {
+        self.init()
         notificationType = type
         self.subtype = subtype
         notificationUUID = UUID().uuidString.lowercased()
         version = "2.0"
-        signedDate = Int64(Milliseconds(now).value)
-        self.data = data
-        self.summary = summary
+        signedDate = Milliseconds(now)
     }
+
+    /// What the outbox records of a notification the store made (it sets both).
+    var recordedUUID: String { notificationUUID ?? "" }
+    var recordedSignedDate: Int64 { signedDate.map { Int64($0.value) } ?? 0 }
 }
 
 /// Apple's subscription `status` values (Get All Subscription Statuses, a notification's `data.status`).

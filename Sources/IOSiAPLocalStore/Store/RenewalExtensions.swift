@@ -1,5 +1,6 @@
 import Foundation
 import IOSiAPCore
+import IOSiAPVerification
 
 /// One subscription's renewal date extension, as Apple's ExtendRenewalDateResponse reports it.
 public struct RenewalExtension: Sendable, Equatable {
