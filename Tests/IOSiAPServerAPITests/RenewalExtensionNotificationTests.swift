@@ -4,7 +4,7 @@ import IOSiAPLocalStore
 @testable import IOSiAPServerAPI
 import IOSiAPSignedData
 import IOSiAPTestSupport
-@testable import IOSiAPVerification
+import IOSiAPVerification
 import Testing
 
 /// The RENEWAL_EXTENSION notifications of Extend Subscription Renewal Dates for All Active Subscribers, made over
@@ -35,14 +35,10 @@ import Testing
         try store.notificationRecords().filter { $0.notificationType == "RENEWAL_EXTENSION" }
     }
 
-    /// The payload of a notification signed by the store's chain: the chain checked against the store's root
-    /// and the ES256 signature against its leaf, as the store's verifier checks a signed transaction.
-    func verifiedPayload(_ signed: String) throws -> [String: Any] {
-        let jws = try CompactJWS(signed)
-        #expect(jws.header.alg == "ES256")
-        let key = try ChainVerifier(trustedRoots: [store.signingRootCertificate], capacity: 1).leafKey(x5c: jws.header.x5c, at: Date())
-        #expect(key.verifyES256(signature: jws.signature, message: jws.signingInput))
-        return try #require(try JSONSerialization.jsonObject(with: Data(jws.payload)) as? [String: Any])
+    /// The payload of a notification, verified as a backend verifies it: the store's chain, its signature, and the
+    /// bundle id and environment of its `data` or `summary`.
+    func verifiedPayload(_ signed: String) throws -> NotificationPayload {
+        try store.makeVerifier().verifyNotification(signed)
     }
 
     @Test func aCompletedRequestIsSummarizedOnce() throws {
@@ -60,18 +56,18 @@ import Testing
         #expect(record.transactionID == nil)
         #expect(record.isPending && !record.isDelivered)  // due at once, for the sender
         let payload = try verifiedPayload(record.signedPayload)
-        #expect(payload["notificationType"] as? String == "RENEWAL_EXTENSION" && payload["subtype"] as? String == "SUMMARY")
-        #expect(payload["version"] as? String == "2.0" && payload["notificationUUID"] as? String == record.notificationUUID)
-        #expect(payload["signedDate"] as? Int64 == record.signedDate)
-        #expect(payload["data"] == nil)  // Apple: `data` and `summary` never both
-        let summary = try #require(payload["summary"] as? [String: Any])
-        #expect(summary["requestIdentifier"] as? String == id)
-        #expect(summary["productId"] as? String == Self.gold)
-        #expect(summary["bundleId"] as? String == ServerAPITests.bundleID)
-        #expect(summary["environment"] as? String == "Sandbox")
-        #expect(summary["storefrontCountryCodes"] as? [String] == ["CAN", "USA"])
-        #expect(summary["succeededCount"] as? Int == answered["succeededCount"] as? Int)
-        #expect(summary["failedCount"] as? Int == answered["failedCount"] as? Int)
+        #expect(payload.notificationType == "RENEWAL_EXTENSION" && payload.subtype == "SUMMARY")
+        #expect(payload.version == "2.0" && payload.notificationUUID == record.notificationUUID)
+        #expect(payload.signedDate.map { Int64($0.value) } == record.signedDate)
+        #expect(payload.data == nil)  // Apple: `data` and `summary` never both
+        let summary = try #require(payload.summary)
+        #expect(summary.requestIdentifier == id)
+        #expect(summary.productId == Self.gold)
+        #expect(summary.bundleId == ServerAPITests.bundleID)
+        #expect(summary.environment == "Sandbox")
+        #expect(summary.storefrontCountryCodes == ["CAN", "USA"])
+        #expect(summary.succeededCount == (answered["succeededCount"] as? Int).map(Int64.init))
+        #expect(summary.failedCount == (answered["failedCount"] as? Int).map(Int64.init))
 
         // The same request again, in capitals too: answered, not done again, not summarized again.
         #expect(try extendAll(id) == 200)
@@ -92,21 +88,21 @@ import Testing
         let failure = try #require(records.first)
         #expect(failure.transactionID == trial.id)
         let payload = try verifiedPayload(failure.signedPayload)
-        #expect(payload["summary"] == nil)
-        let data = try #require(payload["data"] as? [String: Any])
-        #expect(data["bundleId"] as? String == ServerAPITests.bundleID && data["environment"] as? String == "Sandbox")
-        #expect(data["status"] as? Int == 1)  // still active: only its extension failed
-        let signedTransaction = try #require(data["signedTransactionInfo"] as? String)
+        #expect(payload.summary == nil)
+        let data = try #require(payload.data)
+        #expect(data.bundleId == ServerAPITests.bundleID && data.environment == "Sandbox")
+        #expect(data.status == 1)  // still active: only its extension failed
+        let signedTransaction = try #require(data.signedTransactionInfo)
         let transaction = try store.makeVerifier().verifyTransaction(signedTransaction)
         #expect(transaction.transactionId == String(trial.id) && transaction.productId == Self.gold)
-        let signedRenewal = try #require(data["signedRenewalInfo"] as? String)
+        let signedRenewal = try #require(data.signedRenewalInfo)
         let renewal = try store.makeVerifier().verifyRenewalInfo(signedRenewal)
         #expect(renewal.originalTransactionId == String(trial.originalID))
 
         let last = try #require(records.last)
-        let summary = try #require(try verifiedPayload(last.signedPayload)["summary"] as? [String: Any])
-        #expect(summary["succeededCount"] as? Int == 0 && summary["failedCount"] as? Int == 1)
-        #expect(summary["requestIdentifier"] as? String == id && summary["storefrontCountryCodes"] == nil)
+        let summary = try #require(try verifiedPayload(last.signedPayload).summary)
+        #expect(summary.succeededCount == 0 && summary.failedCount == 1)
+        #expect(summary.requestIdentifier == id && summary.storefrontCountryCodes == nil)
         #expect(try extendAll(id) == 200)
         #expect(try renewalExtensionRecords().count == 2)
     }

@@ -1,29 +1,52 @@
 /// Finds which field of a JSON object made a decoder refuse it, for an error message that names it.
 ///
 /// `JSONDecoder` refuses a number it cannot represent (`1e400`, a 300-digit integer, `2147483648` for an
-/// `Int32`) as "not valid JSON", without saying where. This splits the object into its top-level members
-/// (a lenient scan: it only finds where each member starts and ends) and decodes it again without one
-/// numeric member at a time: the first whose removal lets it decode is the one at fault. It runs only on
-/// the failure path, at most `maximumTries` decodes, on payloads of at most `maximumPayloadLength` bytes.
+/// `Int32`) as "not valid JSON", without saying where. This splits the object into its members (a lenient
+/// scan: it only finds where each member starts and ends) and decodes it again without one numeric member
+/// at a time: the first whose removal lets it decode is the one at fault. Members that are objects (a
+/// notification's `data` or `summary`) are searched the same way, `maximumDepth` levels down; the field is
+/// then named by its path, `data.status`. It runs only on the failure path, at most `maximumTries` decodes,
+/// on payloads of at most `maximumPayloadLength` bytes.
 enum RefusedFieldFinder {
     static let maximumTries = 64
     /// An App Store payload is one or two KiB.
     static let maximumPayloadLength = 8 * 1024
+    /// How many levels of objects are searched: a notification's fields are one level down.
+    static let maximumDepth = 2
 
-    /// The name of the top-level numeric member whose removal makes `decodes` succeed, if there is one.
+    /// The path of the numeric member whose removal makes `decodes` succeed, if there is one.
     static func field(in bytes: [UInt8], decodes: ([UInt8]) -> Bool) -> String? {
-        guard let members = members(of: bytes) else { return nil }
         var tries = 0
-        for (index, member) in members.enumerated() where member.isNumber {
-            tries += 1
-            if tries > maximumTries { return nil }
-            var without: [UInt8] = [UInt8(ascii: "{")]
-            for (other, kept) in members.enumerated() where other != index {
-                if without.count > 1 { without.append(UInt8(ascii: ",")) }
-                without += bytes[kept.range]
+        return field(in: bytes, depth: 0, tries: &tries, decodes: decodes)
+    }
+
+    private static func field(in bytes: [UInt8], depth: Int, tries: inout Int, decodes: ([UInt8]) -> Bool) -> String? {
+        guard let members = members(of: bytes) else { return nil }
+        /// The object with member `index` replaced by `replacement` (its whole text), or left out (nil).
+        func object(replacing index: Int, with replacement: [UInt8]?) -> [UInt8] {
+            var result: [UInt8] = [UInt8(ascii: "{")]
+            for (other, kept) in members.enumerated() {
+                let text = other == index ? replacement : Array(bytes[kept.range])
+                guard let text else { continue }
+                if result.count > 1 { result.append(UInt8(ascii: ",")) }
+                result += text
             }
-            without.append(UInt8(ascii: "}"))
-            if decodes(without) { return member.key }
+            result.append(UInt8(ascii: "}"))
+            return result
+        }
+        for (index, member) in members.enumerated() {
+            if member.isNumber {
+                tries += 1
+                if tries > maximumTries { return nil }
+                if decodes(object(replacing: index, with: nil)) { return member.key }
+            } else if member.isObject, depth < maximumDepth {
+                let prefix = Array(bytes[member.range.lowerBound..<member.valueStart])
+                let inner = field(in: Array(bytes[member.valueStart..<member.range.upperBound]), depth: depth + 1, tries: &tries) {
+                    decodes(object(replacing: index, with: prefix + $0))
+                }
+                if let inner { return member.key + "." + inner }
+                if tries > maximumTries { return nil }
+            }
         }
         return nil
     }
@@ -32,7 +55,10 @@ enum RefusedFieldFinder {
         var key: String
         /// From the key's opening quote to the end of the value.
         var range: Range<Int>
+        /// Where the value starts.
+        var valueStart: Int
         var isNumber: Bool
+        var isObject: Bool
     }
 
     /// The top-level members of the object in `bytes`, or `nil` when it does not scan as one.
@@ -50,9 +76,11 @@ enum RefusedFieldFinder {
             scanner.skipSpace()
             guard scanner.consume(UInt8(ascii: ":")) else { return nil }
             scanner.skipSpace()
+            let valueStart = scanner.index
             let isNumber = scanner.peek.map { $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false
+            let isObject = scanner.peek == UInt8(ascii: "{")
             guard scanner.skipValue(depth: 0) else { return nil }
-            members.append(Member(key: key, range: start..<scanner.index, isNumber: isNumber))
+            members.append(Member(key: key, range: start..<scanner.index, valueStart: valueStart, isNumber: isNumber, isObject: isObject))
             scanner.skipSpace()
         } while scanner.consume(UInt8(ascii: ","))
         return scanner.consume(UInt8(ascii: "}")) ? members : nil

@@ -2,7 +2,8 @@ import Foundation
 import IOSiAPCore
 import IOSiAPSignedData
 
-/// Verifies signed transactions and renewal infos as Apple's App Store Server Library does, step by step,
+/// Verifies signed transactions, renewal infos, App Transactions and notifications as Apple's App Store Server
+/// Library does, step by step,
 /// with a distinct error code for each step that fails: three-part JWS, ES256 only, exactly three
 /// certificates, the root from the caller's trusted certificates (Apple Root CA - G3 by default), Apple's
 /// marker extensions, the chain valid at the payload's signing date (or now), the signature, then the bundle
@@ -43,10 +44,7 @@ public final class SignedDataVerifier: Sendable {
     /// The payload of a verified signed transaction. C: `iosiap_verify_transaction`.
     public func verifyTransaction(_ signedTransaction: String) throws(StoreError) -> SignedTransactionPayload {
         let payload: SignedTransactionPayload = try verify(signedTransaction) { $0.signedDate?.date }
-        guard payload.bundleId == bundleID else {
-            throw StoreError(.verificationInvalidAppIdentifier,
-                             "the transaction is for '\(payload.bundleId ?? "no bundle id")', not '\(bundleID)'")
-        }
+        try checkBundleID(payload.bundleId, of: "the transaction")
         try checkEnvironment(payload.environment)
         return payload
     }
@@ -63,22 +61,39 @@ public final class SignedDataVerifier: Sendable {
     /// bundle id, in Production its App Store id (`appAppleID`), and its environment (`receiptType`).
     public func verifyAppTransaction(_ signedAppTransaction: String) throws(StoreError) -> AppTransactionPayload {
         let payload: AppTransactionPayload = try verify(signedAppTransaction) { $0.receiptCreationDate?.date }
-        guard payload.bundleId == bundleID else {
-            throw StoreError(.verificationInvalidAppIdentifier,
-                             "the App Transaction is for '\(payload.bundleId ?? "no bundle id")', not '\(bundleID)'")
-        }
-        // Apple's libraries check the App Store id in Production only: elsewhere the App Store signs none.
-        if environment == .production {
-            guard let appAppleID else {
-                throw StoreError(.verificationInvalidAppIdentifier,
-                                 "a Production App Transaction is checked against the app's App Store id: pass appAppleID")
-            }
-            guard payload.appAppleId == appAppleID else {
-                throw StoreError(.verificationInvalidAppIdentifier,
-                                 "the App Transaction is for App Store id \(payload.appAppleId.map(String.init) ?? "none"), not \(appAppleID)")
-            }
-        }
+        try checkBundleID(payload.bundleId, of: "the App Transaction")
+        try checkAppAppleID(payload.appAppleId, of: "the App Transaction")
         try checkEnvironment(payload.receiptType)
+        return payload
+    }
+
+    /// The payload of a verified App Store Server Notification V2 (its `signedPayload`; Apple's
+    /// `verifyAndDecodeNotification`): the chain valid at its `signedDate`, the signature, then the bundle id,
+    /// in Production the App Store id (`appAppleID`), and the environment of the object that names the app.
+    /// Which one, in Apple's order (apple/app-store-server-library-python, `verify_and_decode_notification`):
+    /// `data`, else `summary`, else `externalPurchaseToken`, whose environment is Sandbox when its
+    /// `externalPurchaseId` starts with "SANDBOX" and Production otherwise, else `appData`. A payload with none
+    /// of them names no app: `verificationInvalidAppIdentifier`, as in Apple's libraries.
+    public func verifyNotification(_ signedPayload: String) throws(StoreError) -> NotificationPayload {
+        let payload: NotificationPayload = try verify(signedPayload) { $0.signedDate?.date }
+        let named: (what: String, bundleID: String?, appAppleID: UInt64?, environment: String?)
+        if let data = payload.data {
+            named = ("the notification's data", data.bundleId, data.appAppleId, data.environment)
+        } else if let summary = payload.summary {
+            named = ("the notification's summary", summary.bundleId, summary.appAppleId, summary.environment)
+        } else if let token = payload.externalPurchaseToken {
+            let sandbox = token.externalPurchaseId?.hasPrefix("SANDBOX") == true
+            named = ("the notification's externalPurchaseToken", token.bundleId, token.appAppleId,
+                     (sandbox ? StoreEnvironment.sandbox : .production).rawValue)
+        } else if let app = payload.appData {
+            named = ("the notification's appData", app.bundleId, app.appAppleId, app.environment)
+        } else {
+            throw StoreError(.verificationInvalidAppIdentifier,
+                             "the notification has no data, summary, externalPurchaseToken or appData naming its app")
+        }
+        try checkBundleID(named.bundleID, of: named.what)
+        try checkAppAppleID(named.appAppleID, of: named.what)
+        try checkEnvironment(named.environment)
         return payload
     }
 
@@ -103,6 +118,25 @@ public final class SignedDataVerifier: Sendable {
             throw StoreError(.verificationInvalidSignature, "the ES256 signature does not match the signed data")
         }
         return payload
+    }
+
+    private func checkBundleID(_ value: String?, of what: String) throws(StoreError) {
+        guard value == bundleID else {
+            throw StoreError(.verificationInvalidAppIdentifier, "\(what) is for '\(value ?? "no bundle id")', not '\(bundleID)'")
+        }
+    }
+
+    /// Apple's libraries check the App Store id in Production only: elsewhere the App Store signs none.
+    private func checkAppAppleID(_ value: UInt64?, of what: String) throws(StoreError) {
+        guard environment == .production else { return }
+        guard let appAppleID else {
+            throw StoreError(.verificationInvalidAppIdentifier,
+                             "in Production \(what) is checked against the app's App Store id: pass appAppleID")
+        }
+        guard value == appAppleID else {
+            throw StoreError(.verificationInvalidAppIdentifier,
+                             "\(what) is for App Store id \(value.map(String.init) ?? "none"), not \(appAppleID)")
+        }
     }
 
     private func checkEnvironment(_ value: String?) throws(StoreError) {
