@@ -42,4 +42,27 @@ import Testing
         #expect(result.stderr.contains("[-200]") && result.stderr.contains("'signedDate'"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    /// A notification's signedPayload, given as the JWS or as the body Apple POSTs: verified against the app's
+    /// bundle id and environment, printed as JSON; for another app, refused with exit status 1.
+    @Test func aNotificationIsVerifiedAndPrinted() throws {
+        let chain = try SigningChain.create()
+        let directory = TemporaryDirectory()
+        let root = directory.url.appendingPathComponent("root.der")
+        try Data(chain.root.der).write(to: root)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let jws = try chain.sign(Array(#"""
+            {"notificationType":"DID_RENEW","notificationUUID":"u-1","signedDate":\#(now),"version":"2.0",
+             "data":{"bundleId":"com.example.game","environment":"Sandbox","status":1}}
+            """#.utf8))
+        for input in [jws, #"{"signedPayload":"\#(jws)"}"#] {
+            let result = try run(["--notification", "--bundle-id", "com.example.game", "--environment", "Sandbox", "--root", root.path, input])
+            #expect(result.status == 0, "\(result.stderr)")
+            let printed = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(printed["notificationType"] as? String == "DID_RENEW" && printed["notificationUUID"] as? String == "u-1")
+            #expect((printed["data"] as? [String: Any])?["status"] as? Int == 1)
+        }
+        let other = try run(["--notification", "--bundle-id", "com.other.game", "--environment", "Sandbox", "--root", root.path, jws])
+        #expect(other.status == 1 && other.stderr.contains("[-208]") && other.stdout.isEmpty, "\(other.stderr)")
+    }
 }
