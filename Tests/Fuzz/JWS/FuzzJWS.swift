@@ -25,10 +25,12 @@ private func fuzzJWS(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     _ = try? verifier.verifyTransaction(text)
     _ = try? verifier.verifyRenewalInfo(text)
+    _ = try? verifier.verifyNotification(text)
     _ = try? SignedDataVerifier.decodeUnverified(text, as: SignedTransactionPayload.self)
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     agree(SignedTransactionPayload.self, bytes)
     agree(RenewalInfoPayload.self, bytes)
+    agree(NotificationPayload.self, bytes)
     return 0
 }
 

@@ -2,7 +2,8 @@
 // whole base64url text, so a mutation seldom leaves a payload that still decodes, let alone one with a
 // hostile number in a date; here the fuzzer's bytes are the DECODED JSON, which this target encodes and
 // signs with a test chain the verifier trusts, so that every input gets past the signature and is read
-// as a transaction and as renewal info, and the chain is checked at the payload's own signedDate.
+// as a transaction, as renewal info, as an App Transaction and as a notification, and the chain is checked at
+// the payload's own signedDate.
 //
 // Input (a fixed scheme, kept simple so that seeds stay readable text):
 //   - `H` <header JSON> `\n` <payload JSON>: header and payload both fuzzed. The header is the bytes from the
@@ -12,7 +13,8 @@
 //   - anything else: the whole input is the payload JSON, under the test chain's own header
 //     ({"alg":"ES256","x5c":[…],"typ":"JWT"}), so every mutation is spent on the payload.
 // Either way `base64url(header).base64url(payload)` is signed by the test chain's leaf key and given to
-// `SignedDataVerifier.verifyTransaction` and `.verifyRenewalInfo` (validation date: the payload's
+// `SignedDataVerifier.verifyTransaction`, `.verifyRenewalInfo`, `.verifyAppTransaction` and
+// `.verifyNotification` (validation date: the payload's
 // signedDate). The payload bytes are also decoded by the fast `PayloadDecoder` and by `JSONDecoder`: what
 // the fast one reads, JSONDecoder must read the same. Any thrown StoreError is a verdict; a trap is a
 // finding. Built by scripts/fuzz.sh; seeds in Tests/Fuzz/corpus/payload.
@@ -72,9 +74,11 @@ private func fuzzPayload(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = try? verifier.verifyTransaction(jws)
     _ = try? verifier.verifyRenewalInfo(jws)
     _ = try? verifier.verifyAppTransaction(jws)
+    _ = try? verifier.verifyNotification(jws)
     agree(SignedTransactionPayload.self, payload)
     agree(RenewalInfoPayload.self, payload)
     agree(AppTransactionPayload.self, payload)
+    agree(NotificationPayload.self, payload)
     return 0
 }
 
