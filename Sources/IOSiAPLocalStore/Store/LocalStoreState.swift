@@ -102,9 +102,9 @@ final class LocalStoreState {
             updates.append(transaction.isRevoked ? .revoked(transaction) : .purchased(transaction))
             if transaction.isRevoked { known.revoked.insert(transactionID) }
         }
-        let revoked = Set(try database.query("SELECT id FROM transactions WHERE revocation_date IS NOT NULL")
+        let revoked = Set(try database.query("SELECT id FROM transactions INDEXED BY transactions_revoked WHERE revocation_date IS NOT NULL")
             .map { UInt64(bitPattern: $0[0].integer ?? 0) })
-        let announced = Set(try database.query("SELECT id FROM transactions WHERE expiry_announced = 1")
+        let announced = Set(try database.query("SELECT id FROM transactions INDEXED BY transactions_expiry_announced WHERE expiry_announced = 1")
             .map { UInt64(bitPattern: $0[0].integer ?? 0) })
         if !firstScan {
             for id in revoked.subtracting(known.revoked).sorted() {

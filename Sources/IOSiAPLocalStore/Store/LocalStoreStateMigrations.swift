@@ -174,5 +174,12 @@ package enum LocalStoreStateMigrations {
             UPDATE transactions SET revision = (SELECT last FROM history_revision) WHERE id = NEW.id;
         END;
         """,
+        // 15: the refunded transactions and the announced ends, which a look for other processes' changes
+        // (LocalStoreState.changes) reads after every commit of theirs: through these, it reads as many rows as
+        // there are refunds and ends, not the whole history (12 ms a look at 10,000 transactions without them).
+        """
+        CREATE INDEX transactions_revoked ON transactions(id) WHERE revocation_date IS NOT NULL;
+        CREATE INDEX transactions_expiry_announced ON transactions(id) WHERE expiry_announced = 1;
+        """,
     ]
 }
