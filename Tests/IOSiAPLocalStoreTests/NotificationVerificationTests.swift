@@ -170,6 +170,26 @@ import Testing
         #expect(error { _ = try verifier(trusting: chain, environment: .sandbox).verifyNotification(signed) }?.code == .verificationInvalidEnvironment)
     }
 
+    /// The verifier reads payloads with its fast decoder first: a notification's nested objects are read by it
+    /// (it does not give up on them) and exactly as JSONDecoder reads them.
+    @Test func theFastDecoderReadsANotificationAsJSONDecoderDoes() throws {
+        let json = Array(#"""
+            {"notificationType":"RENEWAL_EXTENSION","subtype":"SUMMARY","notificationUUID":"u","version":"2.0",
+             "signedDate":1767225600000.5,"future":{"x":[1,{"y":null}]},
+             "data":{"appAppleId":18446744073709551615,"bundleId":"b","bundleVersion":"1","environment":"Sandbox",
+                     "signedTransactionInfo":"a.b.c","signedRenewalInfo":"d.e.f","status":5,"consumptionRequestReason":"LEGAL"},
+             "summary":{"requestIdentifier":"r","environment":"Sandbox","appAppleId":1,"bundleId":"b","productId":"p",
+                        "storefrontCountryCodes":["CAN","USA"],"failedCount":0,"succeededCount":9223372036854775807},
+             "externalPurchaseToken":{"externalPurchaseId":"SANDBOX_1","tokenCreationDate":1767225600000,"appAppleId":1,
+                                      "bundleId":"b","tokenType":"SERVICES","tokenExpirationDate":1767225600000},
+             "appData":{"appAppleId":1,"bundleId":"b","environment":"Sandbox","signedAppTransactionInfo":"g.h.i"}}
+            """#.utf8)
+        let fast = try PayloadDecoder.decode(NotificationPayload.self, from: json)
+        #expect(fast == (try JSONDecoder().decode(NotificationPayload.self, from: Data(json))))
+        #expect(fast.data?.appAppleId == .max && fast.summary?.succeededCount == .max && fast.appData?.signedAppTransactionInfo == "g.h.i")
+        #expect(fast.externalPurchaseToken?.tokenType == "SERVICES" && fast.summary?.storefrontCountryCodes == ["CAN", "USA"])
+    }
+
     // MARK: - Hostile payloads, genuinely signed
 
     static let hostile: [(String, String)] = [
