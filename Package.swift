@@ -71,9 +71,15 @@ let package = Package(
             dependencies: ["IOSiAPCore"],
             path: "Sources/IOSiAPStoreKit"
         ),
+        // libcurl, the Notifications V2 sender's HTTP client: Debian's libcurl4-openssl-dev; every macOS SDK ships it.
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(
             name: "IOSiAPLocalStore",
-            dependencies: ["IOSiAPCore", "IOSiAPVerification"],
+            dependencies: ["CCurl", "IOSiAPCore", "IOSiAPVerification"],
             path: "Sources/IOSiAPLocalStore"
         ),
         // GNU libmicrohttpd, the HTTP server of `iosiap-store serve` (the App Store Server API): a tool's

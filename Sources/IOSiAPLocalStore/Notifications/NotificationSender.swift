@@ -1,19 +1,18 @@
+import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import IOSiAPCore
 import IOSiAPVerification
 
-/// Sends the outbox's notifications to the notification URL, on a thread of its own with its own database
+/// Sends the outbox's notifications to the notification URL, on threads of its own with its own database
 /// connection, so that the game's and the store worker's paths never wait for it: every `tick` it records what
 /// changed (`NotificationRecorder`), leases the notifications due (a lease in SQLite: another process's sender
-/// skips them) and POSTs each as `{"signedPayload": JWS}`. A 2xx answer is delivered; another answer (a redirect
-/// is not followed), or none within `timeout`, is tried again after the next of `retryDelays` (Apple's 1, 12, 24,
-/// 48 and 72 hours, at the store's time rate), then given up. `timeout` is a hard deadline the sender keeps itself
-/// (an endpoint trickling bytes never trips an idle timeout), well inside the lease, so a POST ends before its
-/// lease could; the answer's body is counted, not kept, and past `maxBodyBytes` the POST ends. At most
-/// `maxInFlight` POSTs at once and `maxPerSecond` started a second, per sender (each process runs its own).
+/// skips them) and POSTs each as `{"signedPayload": JWS}` with libcurl, on a thread per POST. A 2xx answer is
+/// delivered; another answer (a redirect is not followed), or none within `timeout`, is tried again after the next
+/// of `retryDelays` (Apple's 1, 12, 24, 48 and 72 hours, at the store's time rate), then given up. `timeout` is a
+/// hard deadline for the whole POST (an endpoint trickling bytes never stretches it), well inside the lease, so a
+/// POST ends before its lease could; the answer's body is counted, not kept, and past `maxBodyBytes` libcurl drops
+/// the connection at once. At most `maxInFlight` POSTs at once and `maxPerSecond` started a second, per sender
+/// (each process runs its own).
 final class NotificationSender: @unchecked Sendable {
     /// Apple's schedule: after the first attempt, five retries, 1, 12, 24, 48 and 72 hours after the previous one
     /// (developer.apple.com/documentation/appstoreservernotifications/responding-to-app-store-server-notifications).
@@ -42,35 +41,21 @@ final class NotificationSender: @unchecked Sendable {
     private let limits: Limits
     private let now: @Sendable () -> Date
     private let owner = UUID().uuidString
-    private let session: URLSession
-    /// A POST under way: its task, when it started, the answer's head once it came and how much body was read.
-    private struct Post {
-        let task: URLSessionDataTask
-        let attemptDate: Date
-        /// Ends the POST at its deadline.
-        let deadline: DispatchSourceTimer
-        var response: HTTPURLResponse?
-        var bodyBytes = 0
-    }
-    /// The POSTs under way, by notification id: a POST leaves it once, when it ends (answer, deadline or close).
+    /// The POSTs under way, by notification id: a POST's thread takes its own out when it ends.
     private let inFlight = Locked<[Int64: Post]>([:])
     private let started = Locked<[Date]>([])
     private let lastLook = Locked<(dataVersion: Int64, at: Date)>((-1, .distantPast))
+    /// Set by `stop()`. A POST records its attempt under this lock, so that none is written after `stop()`.
     private let stopped = Locked(false)
     private var watcher: PeriodicWatcher?
 
     init(directory: StateDirectory, environment: StoreEnvironment, signer: TransactionSigner, limits: Limits,
          now: @escaping @Sendable () -> Date, interval: Duration) throws(StoreError) {
+        guard Post.libcurlReady else { throw StoreError(.systemError, "libcurl could not be initialised") }
         state = Locked(try LocalStoreState(directory: directory, environment: environment))
         recorder = Locked(NotificationRecorder(signer: signer, environment: environment))
         self.limits = limits
         self.now = now
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = limits.timeout
-        configuration.timeoutIntervalForResource = limits.timeout
-        let delegate = PostDelegate()
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        delegate.sender = self
         watcher = PeriodicWatcher(name: "iosiap.notifications", interval: interval) { [weak self] in self?.tick() }
     }
 
@@ -109,120 +94,198 @@ final class NotificationSender: @unchecked Sendable {
     }
 
     private func post(_ id: Int64, _ signedPayload: String, to url: URL) {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: limits.timeout)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try? JSONEncoder().encode(["signedPayload": signedPayload])
-        let task = session.dataTask(with: request)
-        let attemptDate = Date()
-        let deadline = DispatchSource.makeTimerSource(queue: .global())
-        deadline.schedule(deadline: .now() + limits.timeout)
-        deadline.setEventHandler { [weak self] in self?.end(task, as: "TIMED_OUT") }
-        started.withLock { $0.append(attemptDate) }
-        inFlight.withLock { $0[id] = Post(task: task, attemptDate: attemptDate, deadline: deadline) }
-        deadline.resume()
-        task.resume()
-    }
-
-    /// Ends `task`'s POST the first time it is called for it (the answer, the deadline, the end of the body
-    /// read, close): cancels the task and records the attempt as `result`, or as `Self.result` of what came.
-    private func end(_ task: URLSessionTask, as result: String? = nil, error: Error? = nil) {
-        guard let (id, post) = inFlight.withLock({ inFlight -> (Int64, Post)? in
-            guard let (id, post) = inFlight.first(where: { $0.value.task === task }) else { return nil }
-            inFlight[id] = nil
-            return (id, post)
+        // A POST that cannot be set up is no attempt: its lease runs out and a later tick tries it again.
+        guard let body = try? JSONEncoder().encode(["signedPayload": signedPayload]),
+              let post = Post(url: url, body: body, limits: limits, stopped: stopped) else { return }
+        guard stopped.withLock({ stopped in
+            if !stopped { inFlight.withLock { $0[id] = post } }
+            return !stopped
         }) else { return }
-        post.deadline.cancel()
-        // Not suspended first: FoundationNetworking's suspend of a task whose transfer is ending crashed the process
-        // (in _NativeProtocol.stopLoading). Its cancel may leave an endless body reading on, into no buffer of ours,
-        // until the endpoint stops.
-        task.cancel()
-        // A POST cut short by close is no attempt: the lease runs out and a later sender tries it.
-        if (result == nil && (error as? URLError)?.code == .cancelled) || stopped.withLock({ $0 }) { return }
-        let attempt = NotificationSendAttempt(attemptDate: Int64(Milliseconds(post.attemptDate).value),
-                                              sendAttemptResult: result ?? Self.result(post.response ?? task.response, error))
-        let delays = limits.retryDelays()
-        _ = try? state.withLock { state throws(StoreError) in
-            try state.completeNotification(id, owner: owner, attempt: attempt, at: Date(), retryDelays: delays)
-        }
+        started.withLock { $0.append(post.attemptDate) }
+        let thread = JoinableThread(name: "iosiap.notifications.post") { [self] in end(id, post, code: post.perform()) }
+        // The thread is joined by stop() or detached when its POST ends, by whichever takes it from the POST first.
+        inFlight.withLock { inFlight -> JoinableThread? in
+            guard inFlight[id] === post else { return thread }
+            post.thread = thread
+            return nil
+        }?.detach()
     }
 
-    /// The answer's head came: kept for the result, which waits for the end of the body (or `maxBodyBytes` of it).
-    fileprivate func received(_ response: URLResponse, for task: URLSessionTask) {
-        inFlight.withLock { inFlight in
-            guard let id = inFlight.first(where: { $0.value.task === task })?.key else { return }
-            inFlight[id]?.response = response as? HTTPURLResponse
-        }
-    }
-
-    /// Body bytes came: counted, not kept; past `maxBodyBytes` the POST ends with the answer's status.
-    fileprivate func received(bytes: Int, for task: URLSessionTask) {
-        let over = inFlight.withLock { inFlight in
-            guard let id = inFlight.first(where: { $0.value.task === task })?.key else { return false }
-            inFlight[id]?.bodyBytes += bytes
-            return (inFlight[id]?.bodyBytes ?? 0) > limits.maxBodyBytes
-        }
-        if over { end(task) }
-    }
-
-    fileprivate func completed(_ task: URLSessionTask, error: Error?) {
-        end(task, error: error)
-    }
-
-    /// Apple's sendAttemptResult for how a POST went: SUCCESS for 200 to 206 (Apple's success range).
-    static func result(_ response: URLResponse?, _ error: Error?) -> String {
-        if let error {
-            switch (error as? URLError)?.code {
-            case .timedOut?: return "TIMED_OUT"
-            case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?,
-                 .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?: return "TLS_ISSUE"
-            case .httpTooManyRedirects?, .redirectToNonExistentLocation?: return "CIRCULAR_REDIRECT"
-            case .networkConnectionLost?: return "PREMATURE_CLOSE"
-            default: return "NO_RESPONSE"
+    /// Records how `post` ended (`code`: libcurl's result, nil when it did not end on its own) and lets it go.
+    private func end(_ id: Int64, _ post: Post, code: CURLcode?) {
+        let status = post.status
+        post.close()
+        // Asked outside the lock (it reads the store's settings), and only for an attempt to record.
+        let delays = code == nil || stopped.withLock({ $0 }) ? [] : limits.retryDelays()
+        stopped.withLock { stopped in
+            // A POST cut short by stop is no attempt: the lease runs out and a later sender tries it.
+            guard !stopped, let code else { return }
+            let attempt = NotificationSendAttempt(attemptDate: Int64(Milliseconds(post.attemptDate).value),
+                                                  sendAttemptResult: Self.result(post.cutAtCap ? CURLE_OK : code, status: status))
+            _ = try? state.withLock { state throws(StoreError) in
+                try state.completeNotification(id, owner: owner, attempt: attempt, at: Date(), retryDelays: delays)
             }
         }
-        guard let http = response as? HTTPURLResponse else { return "INVALID_RESPONSE" }
-        return (200...206).contains(http.statusCode) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+        inFlight.withLock { inFlight -> JoinableThread? in
+            inFlight[id] = nil
+            defer { post.thread = nil }
+            return post.thread
+        }?.detach()
     }
 
-    /// Stops the thread and ends the POSTs under way at once, without waiting on the network or on the session's
-    /// callbacks: their notifications stay due (their leases run out) for the next sender. Stopping twice does
-    /// nothing.
+    /// Apple's sendAttemptResult for how a POST ended: libcurl's result `code` (CURLE_OK also for a body cut at
+    /// the cap: the answer is its status) and the answer's HTTP `status` (0 when none came). SUCCESS for 200 to
+    /// 206 (Apple's success range).
+    static func result(_ code: CURLcode, status: Int) -> String {
+        switch code {
+        case CURLE_OK:
+            guard status > 0 else { return "INVALID_RESPONSE" }
+            return (200...206).contains(status) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+        case CURLE_OPERATION_TIMEDOUT: return "TIMED_OUT"
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED,
+             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED:
+            return "TLS_ISSUE"
+        // The endpoint hung up: before answering, mid-answer, or while the request was sent.
+        case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR: return "PREMATURE_CLOSE"
+        // Not HTTP (an HTTP/0.9 answer is UNSUPPORTED_PROTOCOL: the URL's scheme was checked before), or bad HTTP.
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+             CURLE_BAD_CONTENT_ENCODING:
+            return "INVALID_RESPONSE"
+        default: return "NO_RESPONSE"  // no name, no connection, ...
+        }
+    }
+
+    /// Stops the thread and ends the POSTs under way at once, without waiting on the network: each is woken and
+    /// drops its connection, and its notification stays due (its lease runs out) for the next sender. Waits at
+    /// most a second for their threads (nothing is left for them but to free libcurl's handles), so that none
+    /// is in libcurl or OpenSSL when a process exits right after. Stopping twice does nothing.
     func stop() {
-        stopped.withLock { $0 = true }
+        guard let posts = stopped.withLock({ stopped -> [(Post, JoinableThread?)]? in
+            guard !stopped else { return nil }
+            stopped = true
+            return inFlight.withLock { inFlight in
+                inFlight.values.map { post in
+                    defer { post.thread = nil }
+                    return (post, post.thread)
+                }
+            }
+        }) else { return }
+        for (post, _) in posts { post.wake() }
         watcher?.stop()
-        for post in inFlight.withLock({ $0.values }) { end(post.task) }
-        session.invalidateAndCancel()
+        for case let (_, thread?) in posts { thread.join(timeout: .seconds(1)) }
     }
 
     deinit {
         watcher?.stop()
-        session.invalidateAndCancel()
     }
 }
 
-/// The session's delegate: hands the sender what comes for its POSTs, keeps no body, and follows no
-/// redirect (the 3xx is the answer, as for Apple's sender a non-2xx answer is a failed attempt). It holds the
-/// sender weakly (the session holds it until invalidated); `sender` is set once, before any task starts.
-private final class PostDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    weak var sender: NotificationSender?
+/// One POST, with libcurl: a multi handle driving one transfer (rather than curl_easy_perform) so that `wake()`
+/// can end its wait at once (curl_multi_wakeup) when the sender stops. Its callbacks keep no byte of the answer,
+/// and abort the transfer past the body cap or once stopped: libcurl then drops the connection, so an endless
+/// answer costs a few socket buffers, not a stream read until the endpoint stops.
+private final class Post: @unchecked Sendable {
+    /// curl_global_init, once per process before any handle: a static's initializer runs once, thread-safely
+    /// (and libcurl's own is thread-safe where it has CURL_VERSION_THREADSAFE, 7.84 on, as FoundationNetworking
+    /// may call it too).
+    static let libcurlReady = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
+    let attemptDate = Date()
+    private let multi: UnsafeMutableRawPointer
+    private let easy: UnsafeMutableRawPointer
+    private let headers: UnsafeMutablePointer<curl_slist>?
+    private let maxBodyBytes: Int
+    private let stopped: Locked<Bool>
+    /// Whether the handles are freed: `wake()` touches them only before.
+    private let closed = Locked(false)
+    /// Only on the POST's thread (libcurl calls back on the thread that drives the transfer).
+    private var bodyBytes = 0
+    private(set) var cutAtCap = false
+    /// Guarded by the sender's `inFlight` lock: who takes it joins or detaches it.
+    var thread: JoinableThread?
+
+    init?(url: URL, body: Data, limits: NotificationSender.Limits, stopped: Locked<Bool>) {
+        guard let multi = curl_multi_init() else { return nil }
+        guard let easy = curl_easy_init() else { curl_multi_cleanup(multi); return nil }
+        self.multi = multi
+        self.easy = easy
+        // No "Expect: 100-continue": the body goes with the request, without a wait for the endpoint's go-ahead.
+        headers = curl_slist_append(curl_slist_append(nil, "Content-Type: application/json"), "Expect:")
+        maxBodyBytes = limits.maxBodyBytes
+        self.stopped = stopped
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let set = [
+            iosiap_curl_set_string(easy, CURLOPT_URL, url.absoluteString),
+            iosiap_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
+            // A redirect is the answer (a 3xx: UNSUCCESSFUL_HTTP_RESPONSE_CODE), as for Apple's sender.
+            iosiap_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0),
+            // Threads of our own: libcurl must not use signals for its timeouts.
+            iosiap_curl_set_long(easy, CURLOPT_NOSIGNAL, 1),
+            iosiap_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Int(limits.timeout * 1000)),
+            iosiap_curl_set_headers(easy, headers),
+            iosiap_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count),
+            body.withUnsafeBytes { iosiap_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) },
+            iosiap_curl_set_write_function(easy) { _, size, count, context in
+                Unmanaged<Post>.fromOpaque(context!).takeUnretainedValue().take(size * count) ? size * count : 0
+            },
+            iosiap_curl_set_pointer(easy, CURLOPT_WRITEDATA, context),
+            iosiap_curl_set_long(easy, CURLOPT_NOPROGRESS, 0),
+            iosiap_curl_set_xferinfo_function(easy) { context, _, _, _, _ in
+                Unmanaged<Post>.fromOpaque(context!).takeUnretainedValue().stopped.withLock { $0 } ? 1 : 0
+            },
+            iosiap_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context),
+        ]
+        guard set.allSatisfy({ $0 == CURLE_OK }), curl_multi_add_handle(multi, easy) == CURLM_OK else { return nil }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        sender?.received(response, for: dataTask)
-        completionHandler(.allow)
+    /// Body bytes came: counted, not kept. False past `maxBodyBytes` or once the sender stopped: the callback then
+    /// answers 0, not the chunk's size, and libcurl aborts (CURLE_WRITE_ERROR). Past the cap a chunk is never empty.
+    private func take(_ bytes: Int) -> Bool {
+        bodyBytes += bytes
+        cutAtCap = bodyBytes > maxBodyBytes
+        return !cutAtCap && !stopped.withLock { $0 }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        sender?.received(bytes: data.count, for: dataTask)
+    /// Runs the transfer to its end (answer, deadline, body cap or error) and returns libcurl's result; nil when
+    /// the sender stopped first (or libcurl failed to drive it).
+    func perform() -> CURLcode? {
+        var running: Int32 = 1
+        while running > 0, !stopped.withLock({ $0 }) {
+            guard curl_multi_perform(multi, &running) == CURLM_OK else { return nil }
+            if running > 0 { _ = curl_multi_poll(multi, nil, 0, 1000, nil) }
+        }
+        guard running == 0 else { return nil }
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
+        }
+        return nil
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        sender?.completed(task, error: error)
+    /// The answer's HTTP status, 0 if none came.
+    var status: Int {
+        var code = 0
+        return iosiap_curl_response_code(easy, &code) == CURLE_OK ? code : 0
     }
+
+    /// Ends the transfer's wait for the network, so that it sees the sender stopped. Any thread.
+    func wake() {
+        closed.withLock { closed in if !closed { _ = curl_multi_wakeup(multi) } }
+    }
+
+    /// Frees libcurl's handles (dropping the connection), once.
+    func close() {
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            curl_multi_remove_handle(multi, easy)
+            curl_easy_cleanup(easy)
+            curl_multi_cleanup(multi)
+            curl_slist_free_all(headers)
+        }
+    }
+
+    deinit { close() }
 }

@@ -1,0 +1,28 @@
+#ifndef IOSIAP_CCURL_SHIM_H
+#define IOSIAP_CCURL_SHIM_H
+// The system libcurl (Debian: libcurl4-openssl-dev; every macOS SDK ships it). curl_easy_setopt and
+// curl_easy_getinfo are variadic, which Swift cannot call: these give each use its type.
+#include <curl/curl.h>
+
+static inline CURLcode iosiap_curl_set_long(CURL *curl, CURLoption option, long value) {
+    return curl_easy_setopt(curl, option, value);
+}
+static inline CURLcode iosiap_curl_set_string(CURL *curl, CURLoption option, const char *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+static inline CURLcode iosiap_curl_set_pointer(CURL *curl, CURLoption option, const void *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+static inline CURLcode iosiap_curl_set_headers(CURL *curl, struct curl_slist *headers) {
+    return curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+}
+static inline CURLcode iosiap_curl_set_write_function(CURL *curl, curl_write_callback function) {
+    return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, function);
+}
+static inline CURLcode iosiap_curl_set_xferinfo_function(CURL *curl, curl_xferinfo_callback function) {
+    return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, function);
+}
+static inline CURLcode iosiap_curl_response_code(CURL *curl, long *code) {
+    return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
+}
+#endif
