@@ -62,6 +62,9 @@ import Testing
         try local.deleteTransaction(5)
         let next = try local.buyProduct(Self.coins)
         #expect(try #require(try local.historyEntry(id: next.id)).revision > last)
+        // Nor after the whole history is cleared.
+        try local.clearTransactions()
+        #expect(try #require(try local.historyEntry(id: try local.buyProduct(Self.coins).id)).revision > last + 1)
         local.close()
     }
 
