@@ -23,7 +23,7 @@ enum DeliveryBenchmarks {
         let folder = scratchDirectory("delivery")
         var options = iosiap_local_store_options()
         options.version = UInt32(IOSIAP_LOCAL_STORE_OPTIONS_VERSION)
-        var callbacks = iosiap_callbacks(version: UInt32(IOSIAP_CALLBACKS_VERSION), on_event: callback, user_data: nil)
+        var callbacks = iosiap_callbacks(version: UInt32(IOSIAP_CALLBACKS_VERSION), on_event: callback, user_data: nil, on_open: nil)
         var handle: OpaquePointer?
         let status = catalog.path.withCString { catalogPath in
             folder.path.withCString { statePath in

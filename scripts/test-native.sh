@@ -113,6 +113,9 @@ check "an open takes the catalog's locale unless given one, and a refused open c
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/ledger.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/ledger"
 "$work/ledger" "$catalog" "$work/state-ledger"
 check "the grant ledger and the controls through the C++ layer"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/ledger_at_open.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/ledger_at_open"
+"$work/ledger_at_open" "$catalog" "$work/state-ledger-at-open"
+check "grants registered in on_open: purchases redelivered at launch granted in thread mode, launch after launch; version 1 callbacks; a refused open"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/out_structs.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/out_structs"
 "$work/out_structs" "$catalog" "$work/state-out-structs"
 check "out-structs written at the caller's declared size, never past it"
@@ -151,7 +154,11 @@ TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/stress" "$catalog" "$work/state-
     -L"$tsan_lib" -liosiap -L"$toolchain/lib/swift/linux" -ldispatch -lBlocksRuntime \
     -Wl,-rpath,"$tsan_lib" -Wl,-rpath,"$toolchain/lib/swift/linux" -lpthread -o "$work/delivery_thread"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/delivery_thread" "$catalog" "$work/state-delivery"
-check "stress and the delivery thread clean under TSan"
+"$clang" -std=c11 -Wall -Wextra -Werror -g -fsanitize=thread -I"$sdk/include" Tests/native/ledger_at_open.c \
+    -L"$tsan_lib" -liosiap -L"$toolchain/lib/swift/linux" -ldispatch -lBlocksRuntime \
+    -Wl,-rpath,"$tsan_lib" -Wl,-rpath,"$toolchain/lib/swift/linux" -lpthread -o "$work/ledger_at_open_tsan"
+TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/ledger_at_open_tsan" "$catalog" "$work/state-ledger-at-open-tsan" 4
+check "stress, the delivery thread and on_open clean under TSan"
 
 echo "== verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
 python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &

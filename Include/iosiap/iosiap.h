@@ -335,27 +335,42 @@ typedef struct iosiap_event {
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
 typedef void (*iosiap_event_callback)(const iosiap_event *event, void *user_data);
 
-#define IOSIAP_CALLBACKS_VERSION 1
+/** An open store. Opaque. */
+typedef struct iosiap_store iosiap_store;
 
-/** Where events go. */
+/**
+ * Since 0.4. Called once by the open call, on its thread, with the store it opened (*out already holds it),
+ * before any event can reach on_event: before the delivery thread starts (IOSIAP_DELIVERY_THREAD), before the
+ * open returns (so before the first iosiap_poll). Register the grant ledger's products here
+ * (iosiap_ledger_register_*, iosiap_ledger_set_deduct_refunds); any other call on the store is allowed too,
+ * except iosiap_store_close. Return IOSIAP_OK to go on. Any other value refuses the open: the store is closed
+ * without delivering any event (nothing is lost: as after iosiap_store_close, what is unfinished comes back at
+ * the next launch), *out is set to NULL, and the open returns the value if it is negative (e.g. a failed ledger
+ * call's status; the message names what failed inside on_open), else IOSIAP_E_INVALID_ARGUMENT. Closing the
+ * store from it is a caller error: the open then returns IOSIAP_E_STORE_NOT_OPEN with *out NULL.
+ */
+typedef int (*iosiap_open_callback)(iosiap_store *store, void *user_data);
+
+/* Version 2 added `on_open`; the library reads version 1 structs too. */
+#define IOSIAP_CALLBACKS_VERSION 2
+
+/** Where events go, and what runs at open. */
 typedef struct iosiap_callbacks {
     unsigned int version;                  /* IOSIAP_CALLBACKS_VERSION */
     iosiap_event_callback on_event;        /* may be NULL: events are then dropped */
     void *user_data;                       /* passed to every callback */
+    iosiap_open_callback on_open;          /* since 0.4 (version 2); NULL: none */
 } iosiap_callbacks;
 
-#define IOSIAP_CALLBACKS_INIT { IOSIAP_CALLBACKS_VERSION, NULL, NULL }
+#define IOSIAP_CALLBACKS_INIT { IOSIAP_CALLBACKS_VERSION, NULL, NULL, NULL }
 
 /* ---- Opening and closing a store --------------------------------------------------------------------- */
 
 typedef enum iosiap_delivery_mode {
     IOSIAP_DELIVERY_POLL = 0,              /* events wait until iosiap_poll (the default) */
     IOSIAP_DELIVERY_THREAD = 1             /* events arrive on a library-owned serial thread, started once
-                                              the open call has stored the handle */
+                                              the open call has stored the handle and on_open has returned */
 } iosiap_delivery_mode;
-
-/** An open store. Opaque. */
-typedef struct iosiap_store iosiap_store;
 
 typedef enum iosiap_verification_mode {
     IOSIAP_VERIFY_NONE = 0,                /* transactions are delivered unchecked */
@@ -857,12 +872,15 @@ void iosiap_string_free(char *string);
 /* ---- The grant ledger (optional) ---------------------------------------------------------------------- */
 
 /*
- * Register what a product grants, right after opening and before the first poll. Its purchases are then
- * granted and finished in one journal transaction on the library's thread before their event is queued,
- * which becomes IOSIAP_EVENT_GRANTED instead of IOSIAP_EVENT_PURCHASED: do not grant or finish them
- * yourself. iosiap_poll does not wait for the disk, except for what was queued before the first poll: a
- * purchase queued before its product was registered (one redelivered at launch) is granted, and a refund
- * revokes its grant, as it is polled. A transaction delivered again after a crash is never granted twice.
+ * Register what a product grants before its purchases are delivered: in iosiap_callbacks.on_open (since 0.4),
+ * which runs before any event, or in poll mode right after opening, before the first poll. Its purchases are
+ * then granted and finished in one journal transaction on the library's thread before their event is queued,
+ * which becomes IOSIAP_EVENT_GRANTED instead of IOSIAP_EVENT_PURCHASED: do not grant or finish them yourself.
+ * iosiap_poll does not wait for the disk, except for what was queued before the first poll: a purchase queued
+ * before its product was registered (one redelivered at launch) is granted, and a refund revokes its grant, as
+ * it is polled. A transaction delivered again after a crash is never granted twice. With IOSIAP_DELIVERY_THREAD,
+ * register in on_open: delivery starts inside the open call, right after on_open, so once the open has returned
+ * a purchase redelivered at launch may already have arrived as IOSIAP_EVENT_PURCHASED, for the game to grant.
  */
 
 /** Each unit bought of product_id adds amount_per_unit (1...10^12) to the balance of currency. */

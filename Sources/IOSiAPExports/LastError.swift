@@ -9,12 +9,25 @@ enum LastError {
         return key
     }()
 
+    /// How many failures the thread has had (wrapping), stored as the key's pointer value: no allocation.
+    private static let countKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
     private static let empty: StaticString = ""
 
     static func set(_ message: String) {
         let previous = pthread_getspecific(key)
         pthread_setspecific(key, strdup(message))
         free(previous)
+        pthread_setspecific(countKey, UnsafeRawPointer(bitPattern: count &+ 1))
+    }
+
+    /// Changes with every `set` on the calling thread: tells whether a call failed in between.
+    static var count: UInt {
+        UInt(bitPattern: pthread_getspecific(countKey))
     }
 
     static var message: UnsafePointer<CChar> {

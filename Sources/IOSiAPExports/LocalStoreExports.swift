@@ -22,7 +22,7 @@ public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?
             throw StoreError(.invalidArgument, "options version \(version) is not supported; "
                 + "this library reads versions 1 to \(IOSIAP_LOCAL_STORE_OPTIONS_VERSION) (use IOSIAP_LOCAL_STORE_OPTIONS_INIT)")
         }
-        let callback = try EventCallback.from(callbacks)
+        let gameCallbacks = try Callbacks.from(callbacks)
         let usesDeliveryThread = try StoreHandle.usesDeliveryThread(options.pointer(to: \.delivery)!.pointee)
         let catalogPath = try CStringInput.required(options.pointer(to: \.catalog_path)!.pointee, "options.catalog_path")
         let statePath = try CStringInput.required(options.pointer(to: \.state_directory)!.pointee, "options.state_directory")
@@ -37,10 +37,9 @@ public func iosiap_store_open_local(_ out: UnsafeMutablePointer<OpaquePointer?>?
                                                  locale: locale, storefront: storefront) { localStore throws(StoreError) in
             try VerificationOptions.verifier(verification, localStore: localStore)
         }
-        let handle = StoreHandle(store: opened.store, localStore: opened.localStore, callback: callback,
+        let handle = StoreHandle(store: opened.store, localStore: opened.localStore, callbacks: gameCallbacks,
                                  usesDeliveryThread: usesDeliveryThread)
-        handle.open(into: out)
-        return IOSIAP_OK.rawValue
+        return handle.open(into: out)
     }
 }
 

@@ -2,22 +2,22 @@ import CIOSiAP
 import Foundation
 import IOSiAPCore
 
-/// What an `iosiap_store *` stands for: the core's store, the game's callback, the product handles C
+/// What an `iosiap_store *` stands for: the core's store, the game's callbacks, the product handles C
 /// holds, and in thread mode the library's delivery thread.
 package final class StoreHandle: Sendable {
     package let store: PurchaseStore
     /// The local App Store, for the `iosiap_local_*` controls; nil for a StoreKit store.
     let localStore: LocalStoreSupport.Store?
-    private let callback: EventCallback
+    private let callbacks: Callbacks
     private let usesDeliveryThread: Bool
     /// Current product handles by id, and replaced ones, which C may still hold until close.
     private let products = Locked<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
     private let deliveryThread = Locked<EventDeliveryThread?>(nil)
 
-    init(store: PurchaseStore, localStore: LocalStoreSupport.Store?, callback: EventCallback, usesDeliveryThread: Bool) {
+    init(store: PurchaseStore, localStore: LocalStoreSupport.Store?, callbacks: Callbacks, usesDeliveryThread: Bool) {
         self.store = store
         self.localStore = localStore
-        self.callback = callback
+        self.callbacks = callbacks
         self.usesDeliveryThread = usesDeliveryThread
     }
 
@@ -31,13 +31,39 @@ package final class StoreHandle: Sendable {
         }
     }
 
-    /// Registers the handle and stores it in `out`, then, in thread mode, starts delivering: no callback
-    /// runs before C holds the handle.
-    func open(into out: UnsafeMutablePointer<OpaquePointer?>) {
-        out.pointee = HandleRegistry.register(self)
-        guard usesDeliveryThread else { return }
-        let thread = EventDeliveryThread(store: store) { [self] in deliver($0) }
-        deliveryThread.withLock { $0 = thread }
+    /// Registers the handle, stores it in `out` and calls the game's `on_open`, then, in thread mode, starts
+    /// delivering: no event reaches the game before C holds the handle and `on_open` (where the game registers
+    /// the ledger's grants) has returned. Returns `IOSIAP_OK`, or the status of an open `on_open` refused (or
+    /// closed the store in): the store is then closed before any event, `out` is NULL and the thread's last
+    /// error message says why.
+    func open(into out: UnsafeMutablePointer<OpaquePointer?>) -> CInt {
+        let pointer = HandleRegistry.register(self)
+        out.pointee = pointer
+        if let refusal = callOnOpen(pointer) {
+            out.pointee = nil
+            return refusal
+        }
+        if usesDeliveryThread {
+            let thread = EventDeliveryThread(store: store) { [self] in deliver($0) }
+            deliveryThread.withLock { $0 = thread }
+        }
+        return IOSIAP_OK.rawValue
+    }
+
+    /// Calls `on_open`; nil when the open goes on, else the status the open returns.
+    private func callOnOpen(_ pointer: OpaquePointer) -> CInt? {
+        let failuresBefore = LastError.count
+        let answer = callbacks.opened(pointer)
+        guard store.isOpen else {
+            // iosiap_store_close from on_open, a caller error: it removed and closed the handle already.
+            LastError.set("on_open closed the store it was opening (iosiap_store_close must not be called from it)")
+            return IOSIAP_E_STORE_NOT_OPEN.rawValue
+        }
+        guard answer != IOSIAP_OK.rawValue else { return nil }
+        let inside = LastError.count != failuresBefore ? "; the last call that failed in it: \(String(cString: LastError.message))" : ""
+        HandleRegistry.remove(pointer)?.close()
+        LastError.set("on_open refused the open (it returned \(answer)); the store was closed before any event\(inside)")
+        return answer < 0 ? answer : IOSIAP_E_INVALID_ARGUMENT.rawValue
     }
 
     /// Delivers queued events on the calling thread (poll mode).
@@ -81,6 +107,6 @@ package final class StoreHandle: Sendable {
     private func deliver(_ event: StoreEvent) {
         let arena = CStringArena()
         var cEvent = EventMarshalling.event(event, in: arena, verified: store.verifiesTransactions) { productHandle(for: $0) }
-        withUnsafePointer(to: &cEvent) { callback($0) }
+        withUnsafePointer(to: &cEvent) { callbacks.event($0) }
     }
 }

@@ -18,7 +18,7 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
                 + "this library reads version \(IOSIAP_STOREKIT_OPTIONS_VERSION) (use IOSIAP_STOREKIT_OPTIONS_INIT)")
         }
         // Everything is checked before the store opens: a refused open takes nothing.
-        let callback = try EventCallback.from(callbacks)
+        let gameCallbacks = try Callbacks.from(callbacks)
         let settings = options.pointee
         let usesDeliveryThread = try StoreHandle.usesDeliveryThread(settings.delivery)
         let serverVerifier = try VerificationOptions.storeKitServerVerifier(settings.verification)
@@ -26,11 +26,10 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
         #if canImport(StoreKit)
         let directory = try path.map { path throws(StoreError) in try StateDirectory(path: path) }
         let store = try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: directory, serverVerifier: serverVerifier)
-        let handle = StoreHandle(store: store, localStore: nil, callback: callback, usesDeliveryThread: usesDeliveryThread)
-        handle.open(into: out)
-        return IOSIAP_OK.rawValue
+        let handle = StoreHandle(store: store, localStore: nil, callbacks: gameCallbacks, usesDeliveryThread: usesDeliveryThread)
+        return handle.open(into: out)
         #else
-        _ = (callback, usesDeliveryThread, serverVerifier, path)
+        _ = (gameCallbacks, usesDeliveryThread, serverVerifier, path)
         throw StoreError(.unsupportedPlatform,
                          "StoreKit exists only on Apple platforms; open the local App Store with iosiap_store_open_local")
         #endif

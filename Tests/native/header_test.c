@@ -37,6 +37,7 @@ int main(void) {
         iosiap_local_send_message(NULL, IOSIAP_MESSAGE_REASON_GENERIC, "p", NULL) == IOSIAP_OK)
         return 1;
     return (options.version == IOSIAP_LOCAL_STORE_OPTIONS_VERSION && callbacks.on_event == NULL &&
+            callbacks.version == 2 && callbacks.on_open == NULL &&  /* since 0.4 */
             options.delivery == IOSIAP_DELIVERY_POLL && offer.size == sizeof offer && offer.id == NULL &&
             signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&
             IOSIAP_VERSION_NUMBER >= 100 && payment.win_back_offer_id == NULL && sheet != IOSIAP_OK &&
