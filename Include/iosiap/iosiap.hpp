@@ -124,10 +124,24 @@ struct Transaction {
     bool isRevoked() const { return revocationDateMs != 0; }
 };
 
+class Store;
+
 /** Receives a store's events. Override what you need; every body is empty by default. */
 class StoreDelegate {
 public:
     virtual ~StoreDelegate() {}
+
+    /** Since 0.4. Called once inside Store::openLocal or openStoreKit, on its thread, once the store is open and
+        before any event (iosiap_callbacks.on_open): register the grant ledger's products here
+        (store.registerCurrency, registerEntitlement, setDeductRefunds). With deliverOnLibraryThread this is the
+        place: after the open returns, a purchase redelivered at launch may already have arrived as onPurchased.
+        Return IOSIAP_OK to go on; anything else refuses the open (the store is closed before any event, and the
+        open returns it if negative, else IOSIAP_E_INVALID_ARGUMENT). Do not close the store here. An exception
+        thrown here refuses the open too, and the open call rethrows it. */
+    virtual int onOpen(Store &store) {
+        (void)store;
+        return IOSIAP_OK;
+    }
 
     /* Rich callbacks. request ids are those the request calls returned; 0 for the store's own events. */
     virtual void onProductsReceived(std::uint64_t requestId, const std::vector<Product> &products,
@@ -547,7 +561,8 @@ public:
                                                      appVersion.empty() ? nullptr : appVersion.c_str());
     }
 
-    /* The grant ledger (see iosiap.h): register right after openLocal, before the first poll. */
+    /* The grant ledger (see iosiap.h): register in StoreDelegate::onOpen (with deliverOnLibraryThread, only
+       there), or in poll mode right after the open, before the first poll. */
     int registerCurrency(const std::string &productId, const std::string &currency, std::int64_t amountPerUnit) {
         return iosiap_ledger_register_currency(store_, productId.c_str(), currency.c_str(), amountPerUnit);
     }
@@ -655,10 +670,28 @@ private:
     struct Dispatcher {
         StoreDelegate *delegate;
         bool onLibraryThread;
+        Store *owner;  /* the Store being opened: what onOpen is given */
 #if IOSIAP_CPP_EXCEPTIONS
         std::exception_ptr pending;
 #endif
-        Dispatcher(StoreDelegate *d, bool thread) : delegate(d), onLibraryThread(thread) {}
+        Dispatcher(StoreDelegate *d, bool thread, Store *o) : delegate(d), onLibraryThread(thread), owner(o) {}
+
+        /* On the opening thread, inside the open call, which has stored the handle in owner->store_ already. */
+        static int onOpen(iosiap_store *store, void *userData) {
+            Dispatcher *self = static_cast<Dispatcher *>(userData);
+            if (!self->delegate) return IOSIAP_OK;
+            self->owner->store_ = store;
+#if IOSIAP_CPP_EXCEPTIONS
+            try {
+                return self->delegate->onOpen(*self->owner);
+            } catch (...) {
+                self->pending = std::current_exception();  /* rethrown by openWith once the open has returned */
+                return IOSIAP_E_SYSTEM;
+            }
+#else
+            return self->delegate->onOpen(*self->owner);
+#endif
+        }
 
         static void onEvent(const iosiap_event *event, void *userData) {
             Dispatcher *self = static_cast<Dispatcher *>(userData);
@@ -680,18 +713,25 @@ private:
     };
 
     /** Closes what is open, then opens through `open` (a C open call given the callbacks); the dispatcher
-        is kept on success. */
+        is kept on success. An exception the delegate's onOpen threw is rethrown here. */
     template <typename OpenCall>
     int openWith(StoreDelegate *delegate, bool onLibraryThread, OpenCall open) {
         close();
-        Dispatcher *dispatcher = new Dispatcher(delegate, onLibraryThread);
+        Dispatcher *dispatcher = new Dispatcher(delegate, onLibraryThread, this);
         iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
         callbacks.on_event = &Dispatcher::onEvent;
+        callbacks.on_open = &Dispatcher::onOpen;
         callbacks.user_data = dispatcher;
         int status = open(&store_, &callbacks);
         if (status != IOSIAP_OK) {
+#if IOSIAP_CPP_EXCEPTIONS
+            std::exception_ptr thrown = dispatcher->pending;
+#endif
             delete dispatcher;
             store_ = nullptr;
+#if IOSIAP_CPP_EXCEPTIONS
+            if (thrown) std::rethrow_exception(thrown);
+#endif
             return status;
         }
         dispatcher_ = dispatcher;

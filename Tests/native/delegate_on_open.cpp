@@ -1,0 +1,107 @@
+// StoreDelegate::onOpen through the C++ layer: with deliverOnLibraryThread, products registered there are
+// granted when redelivered at launch, never handed out as onPurchased; an onOpen that refuses or throws
+// leaves the Store closed (the exception rethrown by openLocal) and the purchases for the next launch.
+// usage: delegate_on_open CATALOG.storekit STATE_DIRECTORY
+#include <iosiap/iosiap.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace {
+
+const char *const coins = "com.iosiap.example.coins_100";
+int checks = 0, failures = 0;
+
+void expect(bool condition, const char *what) {
+    checks++;
+    if (!condition) {
+        failures++;
+        std::fprintf(stderr, "delegate on open: expected %s (last error: %s)\n", what, iosiap_last_error_message());
+    }
+}
+
+class Game : public iosiap::StoreDelegate {
+public:
+    std::atomic<int> granted, purchased, events, eventsAtOpen;
+    std::int64_t perUnit;
+    bool throws;
+
+    Game() : granted(0), purchased(0), events(0), eventsAtOpen(-1), perUnit(100), throws(false) {}
+
+    int onOpen(iosiap::Store &store) override {
+        eventsAtOpen = events.load();
+        if (throws) throw std::runtime_error("the game's product table is missing");
+        return store.registerCurrency(coins, "coins", perUnit);
+    }
+    void onGranted(std::uint64_t, const iosiap::Transaction &, const std::string &, std::int64_t, const std::string &) override {
+        events++;
+        granted++;
+    }
+    void onPurchased(std::uint64_t, const iosiap::Transaction &) override {
+        events++;
+        purchased++;  // left to the ledger: ignored, so it would stay unfinished
+    }
+};
+
+iosiap::LocalStoreOptions optionsFor(const char *catalog, const char *state, bool thread) {
+    iosiap::LocalStoreOptions options;
+    options.catalogPath = catalog;
+    options.stateDirectory = state;
+    options.deliverOnLibraryThread = thread;
+    return options;
+}
+
+void buyAndQuit(const char *catalog, const char *state, int count) {
+    iosiap::Store store;
+    expect(store.openLocal(optionsFor(catalog, state, false), nullptr) == IOSIAP_OK, "the buying launch opens");
+    for (int i = 0; i < count; i++) expect(store.localBuy(coins, 1) == IOSIAP_OK, "a purchase from outside");
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc != 3) return 2;
+    const int perLaunch = 8, launches = 6;
+    for (int launch = 1; launch <= launches; launch++) {
+        buyAndQuit(argv[1], argv[2], perLaunch);
+        Game game;
+        iosiap::Store store;
+        expect(store.openLocal(optionsFor(argv[1], argv[2], true), &game) == IOSIAP_OK, "the store opens");
+        expect(game.eventsAtOpen == 0, "onOpen runs before any event");
+        std::this_thread::sleep_for(std::chrono::milliseconds(launch % 4));  // the game's own startup
+        for (int frame = 0; frame < 2500 && game.granted + game.purchased < perLaunch; frame++) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        expect(game.granted == perLaunch && game.purchased == 0, "every redelivered purchase is granted");
+        expect(store.balance("coins") == 100 * perLaunch * launch, "each credited once");
+    }
+
+    buyAndQuit(argv[1], argv[2], perLaunch);
+    Game refusing;
+    refusing.perUnit = 0;
+    iosiap::Store store;
+    expect(store.openLocal(optionsFor(argv[1], argv[2], true), &refusing) == IOSIAP_E_INVALID_ARGUMENT && !store.isOpen(),
+           "an onOpen that returns a failed registration's status refuses the open");
+    Game throwing;
+    throwing.throws = true;
+    bool rethrown = false;
+    try {
+        store.openLocal(optionsFor(argv[1], argv[2], true), &throwing);
+    } catch (const std::runtime_error &error) {
+        rethrown = std::string(error.what()) == "the game's product table is missing";
+    }
+    expect(rethrown && !store.isOpen(), "an exception thrown by onOpen is rethrown by openLocal, the store closed");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    expect(refusing.events == 0 && throwing.events == 0, "a refused open delivers nothing");
+    Game game;
+    expect(store.openLocal(optionsFor(argv[1], argv[2], true), &game) == IOSIAP_OK, "the next launch opens");
+    for (int frame = 0; frame < 2500 && game.granted < perLaunch; frame++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    expect(game.granted == perLaunch && game.purchased == 0 && store.balance("coins") == 100 * perLaunch * (launches + 1),
+           "the purchases a refused open left are granted at the next launch");
+    std::printf("delegate on open: %d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+}
