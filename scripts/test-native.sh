@@ -65,8 +65,12 @@ for cxx in g++ "$clangxx"; do
         $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/header_test.cpp -o "$work/h" -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib"
         "$work/h" || fail "header test ($cxx $std)"
     done
+    # iosiap.hpp has a mode for games built without exceptions.
+    $cxx -std=c++11 -fno-exceptions -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/header_test.cpp -o "$work/h" \
+        -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib"
+    "$work/h" || fail "header test ($cxx -fno-exceptions)"
 done
-check "C99, C11 (gcc, clang); C++11, 14, 17, 20 (g++, clang++)"
+check "C99, C11 (gcc, clang); C++11, 14, 17, 20 (g++, clang++); C++11 without exceptions"
 
 echo "== examples, with gcc and clang, through pkg-config"
 export PKG_CONFIG_PATH=$sdk/lib/pkgconfig

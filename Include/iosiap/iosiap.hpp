@@ -854,6 +854,7 @@ private:
             collector.pending = std::current_exception();
         }
 #else
+        (void)collector;
         add();
 #endif
     }
