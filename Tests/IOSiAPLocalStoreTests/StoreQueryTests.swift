@@ -102,6 +102,8 @@ import Testing
         #expect(history.map(\.id) == [coins.id, pro.id, gold.id])
         #expect(history[0].quantity == 3 && history[1].isRevoked && (history[2].expirationDate ?? .distantFuture) <= clock.now)
         #expect(history.allSatisfy { $0.signedJWS != nil })
+        // The game's records learn of the end from the store's update, as the game hears of it.
+        _ = try await store.pollUntil { if case .expired = $0 { true } else { false } }
         #expect(try store.currentEntitlements().isEmpty)
         store.close()
         await #expect(throws: StoreError.self) { try await store.transactionHistory() }
