@@ -15,18 +15,6 @@ static void on_event(const iosiap_event *event, void *user_data) {
     (void)event; (void)user_data;
 }
 
-static iosiap_store *open_store(const char *catalog, const char *state) {
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
-    iosiap_store *store = NULL;
-    options.catalog_path = catalog;
-    options.state_directory = state;
-    options.bundle_id = "com.iosiap.example";
-    callbacks.on_event = on_event;
-    EXPECT(iosiap_store_open_local(&store, &options, &callbacks) == IOSIAP_OK);
-    return store;
-}
-
 int main(int argc, char **argv) {
     iosiap_store *store;
     iosiap_app_transaction_info *app = NULL, *again = NULL;
@@ -34,7 +22,7 @@ int main(int argc, char **argv) {
     int64_t first_date = 0;
 
     if (argc != 3) return 2;
-    store = open_store(argv[1], argv[2]);
+    store = open_local_store(argv[1], argv[2], "com.iosiap.example", on_event);
 
     EXPECT(iosiap_app_transaction(&app, store) == IOSIAP_OK);
     EXPECT(app != NULL);
@@ -78,7 +66,7 @@ int main(int argc, char **argv) {
 
     /* Another launch: the same id, date and versions; a closed handle is refused. */
     EXPECT(iosiap_app_transaction(&app, store) == IOSIAP_E_STORE_NOT_OPEN && app == NULL);
-    store = open_store(argv[1], argv[2]);
+    store = open_local_store(argv[1], argv[2], "com.iosiap.example", on_event);
     EXPECT(iosiap_app_transaction(&app, store) == IOSIAP_OK);
     if (app) {
         EXPECT(strcmp(app->app_transaction_id, id) == 0 && strcmp(app->original_app_version, "1.2") == 0);

@@ -38,17 +38,6 @@ static void on_event(const iosiap_event *event, void *user_data) {
     snprintf(last_jws, sizeof last_jws, "%s", event->transaction->signed_jws ? event->transaction->signed_jws : "");
 }
 
-static iosiap_store *open_store(const char *catalog, const char *state) {
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
-    iosiap_store *store = NULL;
-    options.catalog_path = catalog;
-    options.state_directory = state;
-    callbacks.on_event = on_event;
-    EXPECT(iosiap_store_open_local(&store, &options, &callbacks) == IOSIAP_OK);
-    return store;
-}
-
 static int entitled(iosiap_store *store) {
     int owned = -1;
     EXPECT(iosiap_is_entitled(&owned, store, pro) == IOSIAP_OK);
@@ -61,7 +50,7 @@ int main(int argc, char **argv) {
     char command[2048];
 
     if (argc != 4) return 2;
-    store = open_store(argv[1], argv[2]);
+    store = open_local_store(argv[1], argv[2], NULL, on_event);
 
     /* Not family-shareable: refused, nothing charged, nothing told. */
     EXPECT(iosiap_local_buy_family_shared(&shared, store, "com.iosiap.example.coins_100") == IOSIAP_E_INVALID_ARGUMENT);
@@ -100,7 +89,7 @@ int main(int argc, char **argv) {
     snprintf(command, sizeof command, "'%s' --state '%s' stop-family-sharing %llu >/dev/null", argv[3], argv[2],
              (unsigned long long)again);
     EXPECT(system(command) == 0);
-    store = open_store(argv[1], argv[2]);
+    store = open_local_store(argv[1], argv[2], NULL, on_event);
     EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED) && last_transaction == again);
     EXPECT(entitled(store) == 0);
 

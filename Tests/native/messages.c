@@ -45,17 +45,6 @@ static int quiet(iosiap_store *store, int kind, int ms) {
     return count_kind[kind] == before;
 }
 
-static iosiap_store *open_store(const char *catalog, const char *state) {
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
-    iosiap_store *store = NULL;
-    options.catalog_path = catalog;
-    options.state_directory = state;
-    callbacks.on_event = on_event;
-    EXPECT(iosiap_store_open_local(&store, &options, &callbacks) == IOSIAP_OK);
-    return store;
-}
-
 static int run(const char *tool, const char *state, const char *catalog, const char *arguments) {
     char command[4096];
     snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' %s >/dev/null", tool, state, catalog, arguments);
@@ -69,7 +58,7 @@ int main(int argc, char **argv) {
     int again;
 
     if (argc != 4) return 2;
-    store = open_store(argv[1], argv[2]);
+    store = open_local_store(argv[1], argv[2], NULL, on_event);
 
     /* Each kind reaches the game with its reason; nothing is shown until the game displays it. */
     EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_PRICE_INCREASE, gold, NULL) == IOSIAP_OK);
@@ -120,7 +109,7 @@ int main(int argc, char **argv) {
     iosiap_store_close(store);
 
     /* The next launch: the three messages never displayed come again; the one displayed does not. */
-    store = open_store(argv[1], argv[2]);
+    store = open_local_store(argv[1], argv[2], NULL, on_event);
     again = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE];
     EXPECT(wait_for(store, IOSIAP_EVENT_STOREKIT_MESSAGE));
     EXPECT(quiet(store, IOSIAP_EVENT_STOREKIT_MESSAGE, 600) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + 3);
