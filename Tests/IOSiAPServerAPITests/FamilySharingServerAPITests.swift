@@ -11,32 +11,22 @@ import Testing
 /// so its signed transactions say FAMILY_SHARED and the history's `inAppOwnershipType` filter finds them.
 @Suite struct FamilySharingServerAPITests {
     let folder = TemporaryDirectory()
-    let key: PrivateKey
+    let credentials: ServerAPICredentials
     let store: LocalStore
     let api: ServerAPI
-    static let bundleID = "com.example.game"
     static let pro = "com.iosiap.example.pro_upgrade"
 
     init() throws {
-        key = try PrivateKey()
         let directory = try folder.state
-        store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: directory, bundleID: Self.bundleID)
-        try ServerAPIKeys.add(keyID: "KEY1", issuerID: "issuer-1", pem: ServerAPITests.pem(key), to: directory)
-        let store = self.store
-        api = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
-                        keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
-                        transactions: { () throws(StoreError) in
-                            try store.history().map(ServerAPITransaction.init)
-                        })
+        store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: directory,
+                               bundleID: ServerAPICredentials.bundleID)
+        credentials = try ServerAPICredentials(addedTo: directory)
+        api = ServerAPICredentials.api(over: store, in: directory)
     }
 
     func get(_ path: String, _ query: [(String, String?)] = []) throws -> [String: Any] {
-        let claims: [String: Any] = ["iss": "issuer-1", "aud": "appstoreconnect-v1", "bid": Self.bundleID,
-                                     "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 300]
-        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": "KEY1", "typ": "JWT"])
-        let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims)))
-        let token = "Bearer " + input + "." + Base64URL.encode(try key.signES256(Array(input.utf8)))
-        let response = api.handle(ServerAPIRequest(method: "GET", path: path, query: query.map { .init($0.0, $0.1) }, authorization: token))
+        let response = api.handle(ServerAPIRequest(method: "GET", path: path, query: query.map { .init($0.0, $0.1) },
+                                                   authorization: try credentials.token()))
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         return try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
     }
@@ -88,7 +78,7 @@ import Testing
         var text = try String(contentsOf: Fixtures.exampleCatalog, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"familyShareable\" : false", with: "\"familyShareable\" : true")
         let shareable = try LocalStore(catalog: Catalog(data: Data(text.utf8), fileName: "Products.storekit"),
-                                       stateDirectory: try folder.state, bundleID: Self.bundleID)
+                                       stateDirectory: try folder.state, bundleID: ServerAPICredentials.bundleID)
         defer { shareable.close() }
         let gold = "com.iosiap.example.club_gold_monthly"
         let shared = try shareable.buyFamilySharedProduct(gold)

@@ -20,7 +20,7 @@ import Testing
 
     let folder = TemporaryDirectory()
     let clock = Clock()
-    let key: PrivateKey
+    let credentials: ServerAPICredentials
     let store: LocalStore
     /// `serve`'s: pages read from the store.
     let paged: ServerAPI
@@ -28,31 +28,18 @@ import Testing
     let whole: ServerAPI
     static let coins = "com.iosiap.example.coins_100"
     static let gold = "com.iosiap.example.club_gold_monthly"
-    static let bundleID = "com.example.game"
 
     init() throws {
-        key = try PrivateKey()
         let directory = try folder.state
         let clock = self.clock
         store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: directory,
-                               bundleID: Self.bundleID, now: { clock.now })
-        try ServerAPIKeys.add(keyID: "KEY1", issuerID: "issuer-1", pem: ServerAPITests.pem(key), to: directory)
-        let store = self.store
-        let keys: @Sendable () throws(StoreError) -> [ServerAPIKey] = { () throws(StoreError) in try ServerAPIKeys.load(from: directory) }
-        let history: @Sendable () throws(StoreError) -> [ServerAPITransaction] = { () throws(StoreError) in
-            try store.history().map(ServerAPITransaction.init)
-        }
-        paged = ServerAPI(bundleID: Self.bundleID, environment: store.environment, keys: keys, transactions: history, pages: store)
-        whole = ServerAPI(bundleID: Self.bundleID, environment: store.environment, keys: keys, transactions: history)
+                               bundleID: ServerAPICredentials.bundleID, now: { clock.now })
+        credentials = try ServerAPICredentials(addedTo: directory)
+        paged = ServerAPICredentials.api(over: store, in: directory, pages: store)
+        whole = ServerAPICredentials.api(over: store, in: directory)
     }
 
-    func token() throws -> String {
-        let claims: [String: Any] = ["iss": "issuer-1", "aud": "appstoreconnect-v1", "bid": Self.bundleID,
-                                     "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 300]
-        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": "KEY1", "typ": "JWT"])
-        let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims)))
-        return "Bearer " + input + "." + Base64URL.encode(try key.signES256(Array(input.utf8)))
-    }
+    func token() throws -> String { try credentials.token() }
 
     /// One page from both servers, which must answer alike: its transactions decoded, the revision, hasMore.
     func page(_ path: String, _ query: [(String, String)] = [], revision: String? = nil,

@@ -10,40 +10,28 @@ import Testing
 /// The App Store Server API over a real local store in a temporary state directory, without sockets.
 @Suite struct ServerAPITests {
     let folder = TemporaryDirectory()
-    let key: PrivateKey
+    let credentials: ServerAPICredentials
     let store: LocalStore
     let api: ServerAPI
     static let coins = "com.iosiap.example.coins_100"
     static let gold = "com.iosiap.example.club_gold_monthly"
-    static let bundleID = "com.example.game"
+    static let bundleID = ServerAPICredentials.bundleID
 
     init() throws {
-        key = try PrivateKey()
         let directory = try folder.state
         store = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: directory, bundleID: Self.bundleID)
-        try ServerAPIKeys.add(keyID: "KEY1", issuerID: "issuer-1", pem: Self.pem(key), to: directory)
-        let store = self.store
-        api = ServerAPI(bundleID: Self.bundleID, environment: store.environment,
-                        keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
-                        transactions: { () throws(StoreError) in
-                            try store.history().map(ServerAPITransaction.init)
-                        },
-                        extensions: store, pages: store)
+        credentials = try ServerAPICredentials(addedTo: directory)
+        api = ServerAPICredentials.api(over: store, in: directory, pages: store)
     }
 
-    static func pem(_ key: PrivateKey) -> String {
-        "-----BEGIN PRIVATE KEY-----\n\(Data(key.pkcs8).base64EncodedString(options: .lineLength64Characters))\n-----END PRIVATE KEY-----\n"
-    }
+    var key: PrivateKey { credentials.key }
+
+    static func pem(_ key: PrivateKey) -> String { ServerAPICredentials.pem(key) }
 
     /// A bearer token as Apple's libraries make one, with `changes` applied to the claims.
     func token(kid: String = "KEY1", alg: String = "ES256", signer: PrivateKey? = nil,
                _ changes: (inout [String: Any]) -> Void = { _ in }) throws -> String {
-        var claims: [String: Any] = ["iss": "issuer-1", "aud": "appstoreconnect-v1", "bid": Self.bundleID,
-                                     "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 300]
-        changes(&claims)
-        let header = try JSONSerialization.data(withJSONObject: ["alg": alg, "kid": kid, "typ": "JWT"])
-        let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: claims)))
-        return "Bearer " + input + "." + Base64URL.encode(try (signer ?? key).signES256(Array(input.utf8)))
+        try credentials.token(kid: kid, alg: alg, signer: signer, changes)
     }
 
     func get(_ path: String, _ query: [(String, String?)] = [], authorization: String? = nil) throws -> ServerAPIResponse {
