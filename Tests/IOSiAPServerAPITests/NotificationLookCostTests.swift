@@ -92,6 +92,23 @@ import Testing
         #expect(try store.notificationRecords().map(\.notificationType) == ["ONE_TIME_CHARGE", "ONE_TIME_CHARGE"])
     }
 
+    /// The log keeps its last 10,000 entries: a write that logged twice (its own, and the revision migration 14's
+    /// trigger numbers after it) would halve what a look can catch up on without reading the whole history.
+    @Test func eachWriteOfTheHistoryIsLoggedOnce() throws {
+        let store = try openStore()
+        let other = try SQLiteDatabase(path: try folder.state.file("localstore.sqlite"), busyTimeout: .seconds(5))
+        func logged() throws -> Int64? { try other.query("SELECT count(*) FROM notification_changed").first?.first?.integer }
+        try writeHistory(3, into: other)
+        try store.setNotificationURL("http://127.0.0.1:1/n")
+        #expect(try logged() == 0)
+        try writeHistory(1, into: other)
+        #expect(try logged() == 1)
+        try other.query("UPDATE transactions SET revocation_date = ?, revocation_reason = 0 WHERE id = 2", [.real(1_800_000_000)])
+        #expect(try logged() == 2)
+        try other.query("DELETE FROM transactions WHERE id = 3")
+        #expect(try logged() == 3)
+    }
+
     @Test func withoutAURLALookDoesNothingEvenWhileAnotherWrites() throws {
         let store = try openStore()
         let other = try SQLiteDatabase(path: try folder.state.file("localstore.sqlite"), busyTimeout: .seconds(5))

@@ -42,8 +42,9 @@ extension LocalStoreState {
         WHEN EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
             INSERT INTO notification_changed (id) VALUES (NEW.id);
         END;
-        CREATE TRIGGER IF NOT EXISTS notification_log_update AFTER UPDATE ON transactions
-        WHEN EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
+        DROP TRIGGER IF EXISTS notification_log_update;
+        CREATE TRIGGER IF NOT EXISTS notification_log_write AFTER UPDATE ON transactions
+        WHEN NEW.revision IS OLD.revision AND EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
             INSERT INTO notification_changed (id) VALUES (NEW.id);
         END;
         CREATE TRIGGER IF NOT EXISTS notification_log_delete AFTER DELETE ON transactions
@@ -54,9 +55,11 @@ extension LocalStoreState {
 
     /// Creates the notification tables where they are missing, and the triggers that log which transaction each
     /// write of the history touched while a URL is set (every process's, in the same commit: a look reads what
-    /// changed since the last one, not the history); called once per connection, before any use.
+    /// changed since the last one, not the history); called once per connection, before any use. The update
+    /// trigger leaves out the write that only numbers a revision (migration 14's triggers make one after each
+    /// write): it would log every write twice. It replaces one that did not, in state directories made before.
     func prepareNotificationTables() throws(StoreError) {
-        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_log_delete'").isEmpty else { return }
+        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_log_write'").isEmpty else { return }
         try database.transaction { () throws(StoreError) in try database.execute(Self.createNotificationTables) }
     }
 
