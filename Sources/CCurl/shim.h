@@ -22,6 +22,18 @@ static inline CURLcode iosiap_curl_set_write_function(CURL *curl, curl_write_cal
 static inline CURLcode iosiap_curl_set_xferinfo_function(CURL *curl, curl_xferinfo_callback function) {
     return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, function);
 }
+/* Only http and https. CURLOPT_PROTOCOLS_STR exists from libcurl 7.85; an older library (at build time, or at
+   run time under newer headers: CURLE_UNKNOWN_OPTION) takes the bit mask, which 7.85 deprecated. */
+static inline CURLcode iosiap_curl_allow_http_only(CURL *curl) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (code != CURLE_UNKNOWN_OPTION) return code;
+#endif
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    return curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#pragma clang diagnostic pop
+}
 static inline CURLcode iosiap_curl_response_code(CURL *curl, long *code) {
     return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
 }

@@ -87,8 +87,13 @@ def main():
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
     store("notifications", "url", f"http://127.0.0.1:{receiver.server_address[1]}/notifications")
 
+    # serve runs with a developer's proxy settings, naming a proxy that does not exist: the notifications still
+    # reach the endpoint on this machine directly.
+    dead_proxy = "http://127.0.0.1:9"
+    serve_environment = dict(os.environ, http_proxy=dead_proxy, HTTP_PROXY=dead_proxy, https_proxy=dead_proxy,
+                             all_proxy=dead_proxy, ALL_PROXY=dead_proxy)
     server = subprocess.Popen([tool, "--state", state, "--catalog", catalog, "serve", "--port", "0"],
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True, env=serve_environment)
     try:
         url = server.stdout.readline().split(" on ")[-1].strip()
         assert url.startswith("http://127.0.0.1:"), f"serve printed no URL: {url!r}"
@@ -104,7 +109,7 @@ def main():
         before = len(received)
         store("buy", PREFIX + "coins_100")
         server = subprocess.Popen([tool, "--state", state, "--catalog", catalog, "serve", "--port", "0"],
-                                  stdout=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, text=True, env=serve_environment)
         url = server.stdout.readline().split(" on ")[-1].strip()
         sent_while_down(url, signing_key, state, received, before)
     finally:

@@ -94,9 +94,13 @@ final class NotificationSender: @unchecked Sendable {
     }
 
     private func post(_ id: Int64, _ signedPayload: String, to url: URL) {
-        // A POST that cannot be set up is no attempt: its lease runs out and a later tick tries it again.
         guard let body = try? JSONEncoder().encode(["signedPayload": signedPayload]),
-              let post = Post(url: url, body: body, limits: limits, stopped: stopped) else { return }
+              let post = Post(url: url, body: body, limits: limits, stopped: stopped) else {
+            // libcurl refused to set the POST up: a failed attempt, retried on Apple's schedule, not a silent retry
+            // at every lease's end.
+            record(id, attemptDate: Date(), result: "NO_RESPONSE")
+            return
+        }
         guard stopped.withLock({ stopped in
             if !stopped { inFlight.withLock { $0[id] = post } }
             return !stopped
@@ -113,24 +117,31 @@ final class NotificationSender: @unchecked Sendable {
 
     /// Records how `post` ended (`code`: libcurl's result, nil when it did not end on its own) and lets it go.
     private func end(_ id: Int64, _ post: Post, code: CURLcode?) {
-        let status = post.status
-        post.close()
-        // Asked outside the lock (it reads the store's settings), and only for an attempt to record.
-        let delays = code == nil || stopped.withLock({ $0 }) ? [] : limits.retryDelays()
-        stopped.withLock { stopped in
-            // A POST cut short by stop is no attempt: the lease runs out and a later sender tries it.
-            guard !stopped, let code else { return }
-            let attempt = NotificationSendAttempt(attemptDate: Int64(Milliseconds(post.attemptDate).value),
-                                                  sendAttemptResult: Self.result(post.cutAtCap ? CURLE_OK : code, status: status))
-            _ = try? state.withLock { state throws(StoreError) in
-                try state.completeNotification(id, owner: owner, attempt: attempt, at: Date(), retryDelays: delays)
-            }
+        // A POST cut short by stop is no attempt: the lease runs out and a later sender tries it.
+        if let code {
+            record(id, attemptDate: post.attemptDate, result: Self.result(post.cutAtCap ? CURLE_OK : code, status: post.status))
         }
+        // Recorded first: freeing the handles may wait for a name lookup still under way.
+        post.close()
         inFlight.withLock { inFlight -> JoinableThread? in
             inFlight[id] = nil
             defer { post.thread = nil }
             return post.thread
         }?.detach()
+    }
+
+    /// Records an attempt of the notification `id` leased, unless the sender stopped (under the lock `stop()`
+    /// takes: nothing is written after it).
+    private func record(_ id: Int64, attemptDate: Date, result: String) {
+        // Asked outside the lock (it reads the store's settings).
+        let delays = stopped.withLock({ $0 }) ? [] : limits.retryDelays()
+        stopped.withLock { stopped in
+            guard !stopped else { return }
+            let attempt = NotificationSendAttempt(attemptDate: Int64(Milliseconds(attemptDate).value), sendAttemptResult: result)
+            _ = try? state.withLock { state throws(StoreError) in
+                try state.completeNotification(id, owner: owner, attempt: attempt, at: Date(), retryDelays: delays)
+            }
+        }
     }
 
     /// Apple's sendAttemptResult for how a POST ended: libcurl's result `code` (CURLE_OK also for a body cut at
@@ -162,19 +173,22 @@ final class NotificationSender: @unchecked Sendable {
     /// most a second for their threads (nothing is left for them but to free libcurl's handles), so that none
     /// is in libcurl or OpenSSL when a process exits right after. Stopping twice does nothing.
     func stop() {
-        guard let posts = stopped.withLock({ stopped -> [(Post, JoinableThread?)]? in
+        guard let posts = stopped.withLock({ stopped -> [Post]? in
             guard !stopped else { return nil }
             stopped = true
-            return inFlight.withLock { inFlight in
-                inFlight.values.map { post in
-                    defer { post.thread = nil }
-                    return (post, post.thread)
-                }
-            }
+            return inFlight.withLock { Array($0.values) }
         }) else { return }
-        for (post, _) in posts { post.wake() }
+        for post in posts { post.wake() }
+        // Once the tick in progress is over, no POST is being started: every thread is in `inFlight`'s POSTs, also
+        // one a tick gave its POST after the wake-up above (that POST sees `stopped` at its first look).
         watcher?.stop()
-        for case let (_, thread?) in posts { thread.join(timeout: .seconds(1)) }
+        let threads = inFlight.withLock { inFlight in
+            inFlight.values.compactMap { post -> JoinableThread? in
+                defer { post.thread = nil }
+                return post.thread
+            }
+        }
+        for thread in threads { thread.join(timeout: .seconds(1)) }
     }
 
     deinit {
@@ -218,7 +232,9 @@ private final class Post: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let set = [
             iosiap_curl_set_string(easy, CURLOPT_URL, url.absoluteString),
-            iosiap_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
+            iosiap_curl_allow_http_only(easy),
+            // The environment's proxy (http_proxy, ...) is for other hosts: an endpoint on this machine is reached directly.
+            iosiap_curl_set_string(easy, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1"),
             // A redirect is the answer (a 3xx: UNSUCCESSFUL_HTTP_RESPONSE_CODE), as for Apple's sender.
             iosiap_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0),
             // Threads of our own: libcurl must not use signals for its timeouts.
