@@ -136,8 +136,9 @@ public:
         (store.registerCurrency, registerEntitlement, setDeductRefunds). With deliverOnLibraryThread this is the
         place: after the open returns, a purchase redelivered at launch may already have arrived as onPurchased.
         Return IOSIAP_OK to go on; anything else refuses the open (the store is closed before any event, and the
-        open returns it if negative, else IOSIAP_E_INVALID_ARGUMENT). Do not close the store here. An exception
-        thrown here refuses the open too, and the open call rethrows it. */
+        open returns it if negative, else IOSIAP_E_INVALID_ARGUMENT). Do not close the store here; opening it again
+        here answers IOSIAP_E_WRONG_STATE. An exception thrown here refuses the open too, and the open call rethrows
+        it. */
     virtual int onOpen(Store &store) {
         (void)store;
         return IOSIAP_OK;
@@ -302,10 +303,10 @@ struct SubscriptionStatus {
 /** One open store: RAII over iosiap_store, movable, not copyable. Closed when destroyed. */
 class Store {
 public:
-    Store() : store_(nullptr), dispatcher_(nullptr) {}
+    Store() : store_(nullptr), dispatcher_(nullptr), opening_(false) {}
     ~Store() { close(); }
 
-    Store(Store &&other) noexcept : store_(other.store_), dispatcher_(other.dispatcher_) {
+    Store(Store &&other) noexcept : store_(other.store_), dispatcher_(other.dispatcher_), opening_(false) {
         other.store_ = nullptr;
         other.dispatcher_ = nullptr;
     }
@@ -716,13 +717,16 @@ private:
         is kept on success. An exception the delegate's onOpen threw is rethrown here. */
     template <typename OpenCall>
     int openWith(StoreDelegate *delegate, bool onLibraryThread, OpenCall open) {
+        if (opening_) return IOSIAP_E_WRONG_STATE;  // from onOpen: closing here would close the store being opened
         close();
         Dispatcher *dispatcher = new Dispatcher(delegate, onLibraryThread, this);
         iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
         callbacks.on_event = &Dispatcher::onEvent;
         callbacks.on_open = &Dispatcher::onOpen;
         callbacks.user_data = dispatcher;
+        opening_ = true;
         int status = open(&store_, &callbacks);
+        opening_ = false;
         if (status != IOSIAP_OK) {
 #if IOSIAP_CPP_EXCEPTIONS
             std::exception_ptr thrown = dispatcher->pending;
@@ -874,6 +878,7 @@ private:
 
     iosiap_store *store_;
     Dispatcher *dispatcher_;
+    bool opening_;  // inside openWith's open call, where onOpen runs
 };
 
 } /* namespace iosiap */

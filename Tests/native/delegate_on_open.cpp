@@ -29,12 +29,15 @@ public:
     std::atomic<int> granted, purchased, events, eventsAtOpen;
     std::int64_t perUnit;
     bool throws;
+    const iosiap::LocalStoreOptions *reopen;  // opened again from onOpen when set
+    int reopenStatus;
 
-    Game() : granted(0), purchased(0), events(0), eventsAtOpen(-1), perUnit(100), throws(false) {}
+    Game() : granted(0), purchased(0), events(0), eventsAtOpen(-1), perUnit(100), throws(false), reopen(nullptr), reopenStatus(1) {}
 
     int onOpen(iosiap::Store &store) override {
         eventsAtOpen = events.load();
         if (throws) throw std::runtime_error("the game's product table is missing");
+        if (reopen) reopenStatus = store.openLocal(*reopen, this);
         return store.registerCurrency(coins, "coins", perUnit);
     }
     void onGranted(std::uint64_t, const iosiap::Transaction &, const std::string &, std::int64_t, const std::string &) override {
@@ -102,6 +105,13 @@ int main(int argc, char **argv) {
     for (int frame = 0; frame < 2500 && game.granted < perLaunch; frame++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     expect(game.granted == perLaunch && game.purchased == 0 && store.balance("coins") == 100 * perLaunch * (launches + 1),
            "the purchases a refused open left are granted at the next launch");
+    store.close();
+    Game reopening;
+    const iosiap::LocalStoreOptions options = optionsFor(argv[1], argv[2], true);
+    reopening.reopen = &options;
+    expect(store.openLocal(options, &reopening) == IOSIAP_OK && store.isOpen() && reopening.reopenStatus == IOSIAP_E_WRONG_STATE,
+           "opening the store again from onOpen is refused, and the open goes on");
+    expect(store.balance("coins") == 100 * perLaunch * (launches + 1), "the store opened is the one onOpen was given");
     std::printf("delegate on open: %d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
 }
