@@ -23,6 +23,8 @@
  * Transactions are finished after onPaymentEvent(PURCHAED or RESTORED) returns: grant inside it. A game
  * that dies or throws before it returns gets the purchase again at the next launch. Until a delegate is
  * set, poll() delivers nothing and events wait.
+ * Added: setUIContext, the game's window or scene that StoreKit shows a payment's confirmation in (required
+ * on visionOS, where a payment without one fails).
  * For transactions, refunds and error messages, use the modern layer in <iosiap/iosiap.hpp>.
  */
 #ifndef IOSIAP_CLASSIC_IOSIAP_H
@@ -114,10 +116,19 @@ public:
             later(Pending::payment(std::string(), quantity));
             return;
         }
-        int status = iosProduct->isValid && store_.isOpen() ? store_.requestPayment(iosProduct->productIdentifier, quantity)
-                                                             : static_cast<int>(IOSIAP_E_UNKNOWN_PRODUCT);
+        int status = iosProduct->isValid && store_.isOpen()
+                         ? store_.requestPayment(iosProduct->productIdentifier, quantity, std::string(), NULL, uiContext_)
+                         : static_cast<int>(IOSIAP_E_UNKNOWN_PRODUCT);
         if (status != IOSIAP_OK) later(Pending::payment(iosProduct->productIdentifier, quantity));
     }
+
+    /** Since 0.4. The game's UI object that StoreKit shows every later payment's confirmation in, as an
+        Objective-C object pointer (`(__bridge void *)scene`): a UIWindowScene * or UIViewController * on iOS,
+        tvOS and visionOS, an NSWindow * on macOS, or NULL (the default: StoreKit chooses). Required on
+        visionOS: there a payment without one is IOSIAP_PAYMENT_FAILED. The library does not retain it: keep
+        each object alive until the final onPaymentEvent of every payment made while it was set. The local
+        store ignores it. See iosiap_payment_options.ui_context. */
+    void setUIContext(void *context) { uiContext_ = context; }
 
     void restorePayment() {
         int status = store_.isOpen() ? store_.requestRestore() : openStatus_;
@@ -237,6 +248,7 @@ private:
     iosiap::Store store_;
     int openStatus_;
     std::vector<Pending> pending_;
+    void *uiContext_ = NULL;  // setUIContext's
 };
 
 #endif /* IOSIAP_CLASSIC_IOSIAP_H */

@@ -223,7 +223,7 @@ echo "== the App Store Server API (iosiap-store serve) with Apple's own client a
 python3 Tests/python/server_api_with_apple_library.py "$(swift build --show-bin-path)/iosiap-store" "$catalog" "$work"
 check "Apple's AppStoreServerAPIClient reads transaction info, history, statuses and refunds; 404, 400 and 401 as Apple's"
 
-echo "== the classic IOSiAP.h finishes only what a delegate was given"
+echo "== the classic IOSiAP.h finishes only what a delegate was given, and passes the game's UI context"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_lifecycle.cpp -L"$sdk/lib" -liosiap \
     -Wl,-rpath,"$sdk/lib" -o "$work/classic_lifecycle"
 lifecycle() {  # lifecycle STATE PHASE: one launch of the classic game
@@ -241,6 +241,14 @@ expect_in "$work/lifecycle-retry.out" "retry: 50 polls returned, 50 failures"
 expect_in "$work/lifecycle-clear.out" "clear-delegate done, 1 purchases" "restore finished"
 expect_in "$work/lifecycle-failures.out" "poll rethrew: the game failed to show it" "throw-failure done, 2 failures"
 check "events wait for a delegate; a delegate that throws or polls again loses and doubles nothing"
+# It defines two of the C functions itself (to see what reaches them) and forwards to libiosiap's.
+g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_ui_context.cpp -L"$sdk/lib" -liosiap -ldl \
+    -Wl,-rpath,"$sdk/lib" -o "$work/classic_ui_context"
+IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-classic-ui "$work/classic_ui_context"
+"$clangxx" -std=c++20 -fno-exceptions -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_ui_context.cpp \
+    -L"$sdk/lib" -liosiap -ldl -Wl,-rpath,"$sdk/lib" -o "$work/classic_ui_context_clang"
+IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-classic-ui-clang "$work/classic_ui_context_clang"
+check "the classic setUIContext reaches every later payment as its ui_context; without it a payment carries none"
 
 echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
