@@ -732,6 +732,11 @@ extension StoreKitError: Sendable {}
 @available(visionOS, unavailable)
 public struct PurchaseIntent: Equatable, Identifiable, Sendable {
     public let product: Product
+    @available(iOS 18.0, macOS 15.0, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
+    @available(visionOS, unavailable)
+    public let offer: Product.SubscriptionOffer?
     public var id: Product.ID { fatalError() }
     public static func == (a: PurchaseIntent, b: PurchaseIntent) -> Bool { fatalError() }
 }
