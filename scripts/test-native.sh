@@ -183,7 +183,14 @@ python3 Tests/native/offers_catalog.py "$catalog" "$work/offers.storekit"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/subscription_offers.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/subscription_offers"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
 "$work/subscription_offers" "$work/offers.storekit" "$work/state-subscription-offers" "$(swift build --show-bin-path)/iosiap-store"
-check "offer codes (the sheet, a code redeemed by the C control and by iosiap-store while the game runs) and win-back offers through the C ABI"
+check "offer codes (the sheet, a code redeemed by the C control and by iosiap-store while the game runs) and win-back offers (paid, and redeemed in the App Store: an intent with its offer, from the C control and iosiap-store) through the C ABI"
+for cxx in g++ "$clangxx"; do
+    $cxx -std=c++11 -Wall -Wextra -Woverloaded-virtual -pedantic -Werror -I"$sdk/include" Tests/native/purchase_intent.cpp \
+        -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/purchase_intent"
+    rm -rf "$work/state-purchase-intent" "$work/state-purchase-intent-older"
+    "$work/purchase_intent" "$work/offers.storekit" "$work/state-purchase-intent"
+done
+check "an App Store purchase intent's win-back offer through the C++ layer, and an older delegate's onPurchaseIntent (g++, clang++)"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/messages.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/messages"
 "$work/messages" "$work/offers.storekit" "$work/state-messages" "$(swift build --show-bin-path)/iosiap-store"
 check "App Store messages (each kind, display once, from iosiap-store while the game runs, again at the next launch) and storefront changes through the C ABI"

@@ -269,8 +269,9 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished;
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
     IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing */
-    IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0]: bought in the App Store, outside the
-                                              game; to continue, call iosiap_request_payment for it */
+    IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0], and since 0.4 intent_offer_*: bought in
+                                              the App Store, outside the game; to continue, call
+                                              iosiap_request_payment for it (with the offer, if any) */
     IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE = 16, /* since 0.3; product_id, status, message (naming the transaction
                                               id): a journal row that cannot be read (damaged), once per
                                               launch: an unfinished purchase the store no longer holds (kept,
@@ -330,6 +331,13 @@ typedef struct iosiap_event {
     const char *message_id;                /* STOREKIT_MESSAGE: the id for iosiap_display_message; else NULL */
     int message_reason;                    /* STOREKIT_MESSAGE: iosiap_message_reason; else 0 */
     const char *storefront;                /* STOREFRONT_CHANGED: the new storefront (ISO 3166-1 alpha-3); else NULL */
+    /* Since 0.4: read these only when size > offsetof(iosiap_event, intent_offer_id). PURCHASE_INTENT's offer
+       (StoreKit: PurchaseIntent.offer, iOS 18, macOS 15), which Apple documents as set for a win-back offer the
+       user redeemed in the App Store: pay with iosiap_payment_options.win_back_offer_id = intent_offer_id. A
+       promotional one would need the game's server's signature, as any (offer_id and offer_*); an introductory
+       one applies by itself to a user eligible for it. */
+    int intent_offer_type;                 /* PURCHASE_INTENT: iosiap_offer_type of the offer, or 0 for none */
+    const char *intent_offer_id;           /* PURCHASE_INTENT: its id (NULL for an introductory offer); else NULL */
 } iosiap_event;
 
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
@@ -693,6 +701,12 @@ int iosiap_local_buy_family_shared(uint64_t *out_transaction_id, iosiap_store *s
 int iosiap_local_stop_family_sharing(iosiap_store *store, uint64_t transaction_id);
 /** Starts a purchase in the "App Store": the game receives IOSIAP_EVENT_PURCHASE_INTENT. */
 int iosiap_local_request_purchase_intent(iosiap_store *store, const char *product_id);
+/** Since 0.4. The same, the user redeeming offer_id (or NULL: none), one of subscription product_id's win-back
+    offers, as `iosiap-store intent PRODUCT OFFER` does: the event carries it in intent_offer_*. Refused, storing
+    nothing, with IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER for an offer the catalog does not list, and with
+    IOSIAP_E_SK_INELIGIBLE_FOR_OFFER unless the user is a lapsed subscriber the offer is for (the App Store shows
+    win-back offers to those only). */
+int iosiap_local_request_purchase_intent_with_offer(iosiap_store *store, const char *product_id, const char *offer_id);
 /** Since 0.4. Sets the URL (http or https) App Store Server Notifications V2 are POSTed to, or clears it with
     NULL; kept in the state directory, the setting of `iosiap-store notifications url`. From then on every change
     the App Store would notify about is recorded, signed, in the state directory and sent with retries by this

@@ -187,6 +187,13 @@ public:
     /** The user started buying `product` in the App Store: continue with Store::requestPayment now,
         keep it for later, or ignore it. */
     virtual void onPurchaseIntent(const Product &product) { (void)product; }
+    /** Since 0.4. The same, with the offer the user chose in the App Store: offerType an iosiap_offer_type (0:
+        none), offerId its id (empty for none or an introductory offer). A win-back offer is paid with
+        Store::requestWinBackPayment(product.id, offerId). By default it calls onPurchaseIntent(product). */
+    virtual void onPurchaseIntentWithOffer(const Product &product, int offerType, const std::string &offerId) {
+        (void)offerType; (void)offerId;
+        onPurchaseIntent(product);
+    }
     /** At launch, an unfinished purchase of productId the journal cannot read (damaged) and the store no
         longer holds: kept, not delivered; message names its transaction id. No classic callback. */
     virtual void onJournalRowUnreadable(const std::string &productId, int status, const std::string &message) {
@@ -630,8 +637,10 @@ public:
     }
     /** Since 0.4. The family member stops sharing: the shared transaction is revoked. */
     int localStopFamilySharing(std::uint64_t transactionId) { return iosiap_local_stop_family_sharing(store_, transactionId); }
-    int localRequestPurchaseIntent(const std::string &productId) {
-        return iosiap_local_request_purchase_intent(store_, productId.c_str());
+    /** Starts a purchase in the App Store; since 0.4 offerId (or empty) names a win-back offer the user redeems. */
+    int localRequestPurchaseIntent(const std::string &productId, const std::string &offerId = std::string()) {
+        return iosiap_local_request_purchase_intent_with_offer(store_, productId.c_str(),
+                                                               offerId.empty() ? nullptr : offerId.c_str());
     }
     /** Since 0.4. Raises an App Store message (an iosiap_message_reason) about a subscription; offerId (or empty)
         names one of its win-back offers, for a win-back offer message. */
@@ -810,7 +819,11 @@ private:
             delegate.onExpired(Transaction(*event.transaction));
             break;
         case IOSIAP_EVENT_PURCHASE_INTENT:
-            if (event.product_count > 0) delegate.onPurchaseIntent(Product(event.products[0]));
+            if (event.product_count == 0) break;
+            if (event.size > offsetof(iosiap_event, intent_offer_id))
+                delegate.onPurchaseIntentWithOffer(Product(event.products[0]), event.intent_offer_type, text(event.intent_offer_id));
+            else
+                delegate.onPurchaseIntentWithOffer(Product(event.products[0]), IOSIAP_OFFER_TYPE_NONE, std::string());
             break;
         case IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE:
             delegate.onJournalRowUnreadable(productId, event.status, text(event.message));

@@ -121,11 +121,13 @@ enum EventMarshalling {
         case .expired(let transaction):
             result.kind = kind(IOSIAP_EVENT_EXPIRED)
             carry(transaction, passedVerification: false)
-        case .purchaseIntent(let product):
+        case .purchaseIntent(let product, let offer):
             result.kind = kind(IOSIAP_EVENT_PURCHASE_INTENT)
             result.product_id = arena.copy(Optional(product.id))
             result.products = arena.array([Optional(productHandle(product))])
             result.product_count = 1
+            result.intent_offer_type = offer.map { $0.type.rawValue } ?? 0
+            result.intent_offer_id = arena.copy(offer?.id)
         case .journalRowUnreadable(_, let productID, let error):
             // No transaction: the journal could not decode one. The message names its id.
             result.kind = kind(IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE)

@@ -141,7 +141,16 @@ public func iosiap_local_buy(_ outTransactionID: UnsafeMutablePointer<UInt64>?, 
 
 @c(iosiap_local_request_purchase_intent)
 public func iosiap_local_request_purchase_intent(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?) -> CInt {
-    withLocalStore(store) { local throws(StoreError) in try local.requestPurchaseIntent(productID: try CStringInput.productID(productID)) }
+    iosiap_local_request_purchase_intent_with_offer(store, productID, nil)
+}
+
+@c(iosiap_local_request_purchase_intent_with_offer)
+public func iosiap_local_request_purchase_intent_with_offer(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?,
+                                                            _ offerID: UnsafePointer<CChar>?) -> CInt {
+    withLocalStore(store) { local throws(StoreError) in
+        try local.requestPurchaseIntent(productID: try CStringInput.productID(productID),
+                                        offerID: try CStringInput.optional(offerID, "offer_id", maximumLength: 255))
+    }
 }
 
 @c(iosiap_local_reset)

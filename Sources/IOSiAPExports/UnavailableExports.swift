@@ -112,6 +112,12 @@ public func iosiap_local_request_purchase_intent(_ store: OpaquePointer?, _ prod
     unavailable("iosiap_local_request_purchase_intent")
 }
 
+@c(iosiap_local_request_purchase_intent_with_offer)
+public func iosiap_local_request_purchase_intent_with_offer(_ store: OpaquePointer?, _ productID: UnsafePointer<CChar>?,
+                                                            _ offerID: UnsafePointer<CChar>?) -> CInt {
+    unavailable("iosiap_local_request_purchase_intent_with_offer")
+}
+
 @c(iosiap_local_reset)
 public func iosiap_local_reset(_ store: OpaquePointer?) -> CInt {
     unavailable("iosiap_local_reset")

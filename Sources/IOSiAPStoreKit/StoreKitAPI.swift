@@ -47,8 +47,9 @@ public protocol StoreKitAPI: Sendable {
     func isEligibleForIntroOffer(groupID: String) async -> Bool
     /// `Transaction.all`: every transaction of the user, with StoreKit's verdicts.
     func allTransactions() async -> [StoreKitVerified<Transaction>]
-    /// `PurchaseIntent.intents`: purchases the user starts in the App Store. Started once, when the store opens.
-    func purchaseIntents() -> AsyncStream<Product>
+    /// `PurchaseIntent.intents`: purchases the user starts in the App Store, each with `intent.offer`. Started once,
+    /// when the store opens.
+    func purchaseIntents() -> AsyncStream<StoreKitPurchaseIntent<Product>>
     /// `AppTransaction.shared` (iOS 16, macOS 13, tvOS 16, visionOS 1), with StoreKit's verdict.
     func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction>
     /// `Message.messages` (iOS 16, visionOS 1): the App Store's messages for the user. Listening is what keeps
@@ -62,6 +63,19 @@ public protocol StoreKitAPI: Sendable {
     func display(_ message: Message, uiContext: UIContext?) throws(StoreKitFailure)
     /// `Storefront.updates`: the country code of each new storefront. Started once, when the store opens.
     func storefrontUpdates() -> AsyncStream<String>
+}
+
+/// StoreKit's `PurchaseIntent`: the product and the subscription offer the user chose in the App Store (`offer`,
+/// iOS 18 and macOS 15; Apple documents it as set for a win-back offer), mapped (one of a type this library does
+/// not know is `nil`).
+public struct StoreKitPurchaseIntent<Product: Sendable>: Sendable {
+    public var product: Product
+    public var offer: TransactionOffer?
+
+    public init(product: Product, offer: TransactionOffer? = nil) {
+        self.product = product
+        self.offer = offer
+    }
 }
 
 /// The part of StoreKit's `Message` the backend reads; the backend keeps the message itself to display it.

@@ -105,9 +105,9 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         let intents = api.purchaseIntents()
         let loaded = self.loaded
         intentListener = Task.detached {
-            for await product in intents {
-                loaded.withLock { $0[product.id] = product }  // so that the game can pay for it at once
-                sink.yield(.purchaseIntent(Self.product(product)))
+            for await intent in intents {
+                loaded.withLock { $0[intent.product.id] = intent.product }  // so that the game can pay for it at once
+                sink.yield(.purchaseIntent(Self.product(intent.product), offer: intent.offer))
             }
         }
         // Listening to Message.messages from the store's opening is what keeps StoreKit from showing its sheets

@@ -192,11 +192,14 @@ extension StoreControl {
             let transaction = try store.redeemOfferCode(productID: product, referenceName: offer)
             return ControlResult("redeemed offer code \(offer) of \(product): transaction \(transaction.id)", transactionID: transaction.id)
         },
-        StoreControl("intent", [("PRODUCT", "product")],
-                     help: "Starts a purchase in the App Store, outside the game; the game decides whether to pay.") { store, values in
+        StoreControl("intent", [("PRODUCT", "product"), ("OFFER?", "offer")],
+                     help: "Starts a purchase in the App Store, outside the game; the game decides whether to pay.\n"
+                         + "OFFER: the user redeems that win-back offer of subscription PRODUCT there (StoreKit: PurchaseIntent.offer);\n"
+                         + "refused, sending nothing, unless the user is a lapsed subscriber the offer is for.") { store, values in
             let product = try values.text("product", "PRODUCT")
-            try store.requestPurchaseIntent(productID: product)
-            return ControlResult("purchase intent for \(product) sent")
+            let offer = values.optional("offer")
+            try store.requestPurchaseIntent(productID: product, offerID: offer)
+            return ControlResult("purchase intent for \(product)" + (offer.map { " with win-back offer \($0)" } ?? "") + " sent")
         },
         StoreControl("message", [("KIND", "kind"), ("PRODUCT", "product"), ("OFFER?", "offer")],
                      help: "Raises an App Store message (KIND: price-increase, billing-issue, win-back, generic) about PRODUCT.\n"

@@ -286,6 +286,48 @@ import Testing
         #expect(error?.code == .ineligibleForOffer && error?.message.contains("6 paid months") == true)
     }
 
+    // MARK: - Win-back offers redeemed in the App Store (purchase intents)
+
+    @Test func aWinBackOfferRedeemedInTheAppStoreReachesTheGameWhichPaysWithIt() async throws {
+        let (local, store) = try await open()
+        try await lapsedSubscriber(local, store)
+        let manager = try manager()
+        defer { manager.close() }
+        try manager.requestPurchaseIntent(productID: Self.gold, offerID: Self.winBack)
+        let events = try await store.pollUntil { if case .purchaseIntent = $0 { true } else { false } }
+        guard case .purchaseIntent(let product, let offer) = events.last else { Issue.record("\(events)"); return }
+        #expect(product.id == Self.gold && offer == TransactionOffer(type: .winBack, id: Self.winBack))
+        let count = try local.allTransactions().count  // nothing charged until the game pays
+        let paid = try await buy(store, PaymentRequest(productID: product.id, winBackOfferID: offer?.id))
+        #expect(paid.offer == TransactionOffer(type: .winBack, id: Self.winBack))
+        #expect(try local.allTransactions().count == count + 1)
+    }
+
+    @Test func anIntentWithoutAnOfferCarriesNone() async throws {
+        let (local, store) = try await open()
+        try local.requestPurchaseIntent(productID: Self.gold)
+        let events = try await store.pollUntil { if case .purchaseIntent = $0 { true } else { false } }
+        guard case .purchaseIntent(let product, let offer) = events.last else { Issue.record("\(events)"); return }
+        #expect(product.id == Self.gold && offer == nil)
+    }
+
+    @Test func anIntentWithAnOfferTheUserCannotRedeemIsRefusedAndNothingIsStored() async throws {
+        let (local, store) = try await open()
+        func refusal(_ productID: String, _ offerID: String) -> StoreError? {
+            do { try local.requestPurchaseIntent(productID: productID, offerID: offerID) } catch { return error }
+            return nil
+        }
+        let unknown = refusal(Self.gold, "no_such_offer")
+        #expect(unknown?.code == .invalidOfferIdentifier && unknown?.message.contains("no win-back offer 'no_such_offer'") == true)
+        // A promotional offer: the App Store starts purchases with win-back offers only (Apple: PurchaseIntent.offer).
+        #expect(refusal(Self.gold, "club_gold_winback")?.code == .invalidOfferIdentifier)
+        #expect(refusal("com.iosiap.example.coins_100", Self.winBack)?.code == .invalidOfferIdentifier)
+        #expect(refusal("com.iosiap.example.nope", Self.winBack)?.code == .unknownProduct)
+        let never = refusal(Self.gold, Self.winBack)  // the App Store offers it to lapsed subscribers only
+        #expect(never?.code == .ineligibleForOffer && never?.message.contains("never subscribed") == true)
+        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+    }
+
     @Test func anUnknownWinBackOfferIsRefusedBeforeTheStore() async throws {
         let (_, store) = try await open()
         #expect(thrownCode { try store.requestPayment(PaymentRequest(productID: Self.gold, winBackOfferID: "nope")) }

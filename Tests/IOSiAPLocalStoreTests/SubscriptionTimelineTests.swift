@@ -153,8 +153,8 @@ import Testing
         try manager.requestPurchaseIntent(productID: "com.iosiap.example.pro_upgrade")
         #expect(throws: StoreError.self) { try manager.requestPurchaseIntent(productID: "com.iosiap.example.nope") }
         let events = try await store.pollUntil { _ in true }
-        guard case .purchaseIntent(let product) = events.first else { Issue.record("\(events)"); return }
-        #expect(product.id == "com.iosiap.example.pro_upgrade" && product.displayPrice == "$2.99")
+        guard case .purchaseIntent(let product, let offer) = events.first else { Issue.record("\(events)"); return }
+        #expect(product.id == "com.iosiap.example.pro_upgrade" && product.displayPrice == "$2.99" && offer == nil)
         #expect(try local.allTransactions().isEmpty)  // nothing charged until the game continues
         let request = try store.requestPayment(productID: product.id)  // continue now: no products request needed
         guard case .purchased = try await store.pollUntilTerminal(of: request).last else { Issue.record("not purchased"); return }

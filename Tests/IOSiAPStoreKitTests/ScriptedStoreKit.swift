@@ -81,8 +81,8 @@ final class ScriptedStoreKit: StoreKitAPI {
     let script = Locked(Script())
     private let stream: AsyncStream<StoreKitVerified<FakeTransaction>>
     private let sink: AsyncStream<StoreKitVerified<FakeTransaction>>.Continuation
-    private let intents: AsyncStream<FakeProduct>
-    private let intentSink: AsyncStream<FakeProduct>.Continuation
+    private let intents: AsyncStream<StoreKitPurchaseIntent<FakeProduct>>
+    private let intentSink: AsyncStream<StoreKitPurchaseIntent<FakeProduct>>.Continuation
 
     private let messageStream: AsyncStream<FakeMessage>
     private let messageSink: AsyncStream<FakeMessage>.Continuation
@@ -114,8 +114,10 @@ final class ScriptedStoreKit: StoreKitAPI {
         }
     }
 
-    /// A purchase the user starts in the App Store.
-    func sendIntent(_ product: FakeProduct) { intentSink.yield(product) }
+    /// A purchase the user starts in the App Store, with the offer chosen there (`PurchaseIntent.offer`).
+    func sendIntent(_ product: FakeProduct, offer: TransactionOffer? = nil) {
+        intentSink.yield(StoreKitPurchaseIntent(product: product, offer: offer))
+    }
 
     func storefrontCountryCode() async -> String? { script.withLock { $0.storefront } }
 
@@ -132,7 +134,7 @@ final class ScriptedStoreKit: StoreKitAPI {
 
     func allTransactions() async -> [StoreKitVerified<FakeTransaction>] { script.withLock { $0.all } }
 
-    func purchaseIntents() -> AsyncStream<FakeProduct> { intents }
+    func purchaseIntents() -> AsyncStream<StoreKitPurchaseIntent<FakeProduct>> { intents }
 
     func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction> {
         try script.withLock { $0.appTransaction }.get()

@@ -296,8 +296,8 @@ import Testing
         let store = try open()
         storeKit.sendIntent(ScriptedStoreKit.FakeProduct(id: "boost", type: .consumable, displayPrice: "$1.99"))
         let events = try await store.pollUntil { _ in true }
-        guard case .purchaseIntent(let product) = events.first else { Issue.record("\(events)"); return }
-        #expect(product.id == "boost" && product.displayPrice == "$1.99")
+        guard case .purchaseIntent(let product, let offer) = events.first else { Issue.record("\(events)"); return }
+        #expect(product.id == "boost" && product.displayPrice == "$1.99" && offer == nil)
         // The game decides to continue now: the product needs no products request first.
         guard case .purchased(_, let transaction) = try await buy(store, "boost") else { Issue.record("not purchased"); return }
         #expect(transaction.id == 40)

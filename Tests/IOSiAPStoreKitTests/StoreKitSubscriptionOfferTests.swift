@@ -34,6 +34,24 @@ import Testing
         #expect(storeKit.script.withLock { $0.purchaseRequests.first?.winBackOfferID } == "come_back")
     }
 
+    @Test func aWinBackOfferRedeemedInTheAppStoreReachesTheGameWhichPaysWithIt() async throws {
+        var bought = ScriptedStoreKit.transaction(11, "monthly", .autoRenewable)
+        bought.offer = TransactionOffer(type: .winBack, id: "come_back")
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(bought)))] }
+        let store = try await open()
+        let product = storeKit.script.withLock { $0.products[0] }
+        storeKit.sendIntent(product, offer: TransactionOffer(type: .winBack, id: "come_back"))  // PurchaseIntent.offer
+        let events = try await store.pollUntil { if case .purchaseIntent = $0 { true } else { false } }
+        guard case .purchaseIntent(let intended, let offer) = events.last else { Issue.record("\(events)"); return }
+        #expect(intended.id == "monthly" && offer == TransactionOffer(type: .winBack, id: "come_back"))
+        let request = try store.requestPayment(PaymentRequest(productID: intended.id, winBackOfferID: offer?.id))
+        guard case .purchased(request, let transaction) = try await store.pollUntilTerminal(of: request).last else {
+            Issue.record("not purchased"); return
+        }
+        #expect(transaction.offer == TransactionOffer(type: .winBack, id: "come_back"))
+        #expect(storeKit.script.withLock { $0.purchaseRequests.first?.winBackOfferID } == "come_back")
+    }
+
     @Test func anIneligibleWinBackPaymentFailsWithStoreKitsReason() async throws {
         storeKit.script.withLock { $0.purchases = [.failure(.ineligibleForOffer)] }
         let store = try await open()

@@ -31,6 +31,9 @@ run --json transactions | python3 -c "import json,sys; rows=json.load(sys.stdin)
 expect_status 0 buy com.iosiap.example.coins_100 3
 expect_status 1 buy com.iosiap.example.nope
 expect_status 2 buy com.iosiap.example.coins_100 lots
+expect_status 1 intent com.iosiap.example.club_gold_monthly no_such_offer
+grep -q "no win-back offer 'no_such_offer'" "$work/stderr" || fail "an unknown offer's error: $(cat "$work/stderr")"
+expect_status 1 intent com.iosiap.example.club_gold_monthly club_gold_winback  # a promotional offer
 expect_status 0 ask-to-buy on
 expect_status 2 ask-to-buy maybe
 expect_status 0 interrupted on

@@ -3,13 +3,16 @@
  * has both (made by test-native.sh from the example catalog): the game asks for the offer code sheet (recorded,
  * nothing shown), a code redeemed from outside the game arrives as PURCHASED without a request with offer type 3,
  * a code not for this user is refused; the product's win-back offers are listed, a win-back payment by an active
- * subscriber fails as ineligible, and by a lapsed one is charged with offer type 4. Last, QA redeems a code with
- * `iosiap-store redeem-code` while this game's store is open, and the game receives it.
+ * subscriber fails as ineligible, and by a lapsed one is charged with offer type 4: here one the user redeemed in
+ * the App Store, which reaches the game as a purchase intent carrying the offer, paid with it. Last, QA starts such
+ * an intent and redeems a code with `iosiap-store intent` and `redeem-code` while this game's store is open, and the
+ * game receives both.
  * usage: subscription_offers CATALOG STATE_DIRECTORY IOSIAP_STORE
  */
 #define _POSIX_C_SOURCE 199309L /* nanosleep */
 #include <iosiap/iosiap.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,8 @@ static int last_offer_type;
 static char last_offer_id[64];
 static int last_status;
 static uint64_t last_transaction;
+static int intent_offer_type = -1;
+static char intent_offer_id[64];
 
 static void on_event(const iosiap_event *event, void *user_data) {
     (void)user_data;
@@ -33,6 +38,10 @@ static void on_event(const iosiap_event *event, void *user_data) {
         last_transaction = event->transaction->id;
         last_offer_type = event->transaction->offer_type;
         snprintf(last_offer_id, sizeof last_offer_id, "%s", event->transaction->offer_id ? event->transaction->offer_id : "");
+    }
+    if (event->kind == IOSIAP_EVENT_PURCHASE_INTENT && event->size > offsetof(iosiap_event, intent_offer_id)) {
+        intent_offer_type = event->intent_offer_type;
+        snprintf(intent_offer_id, sizeof intent_offer_id, "%s", event->intent_offer_id ? event->intent_offer_id : "");
     }
 }
 
@@ -80,10 +89,20 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_local_redeem_offer_code(NULL, store, gold, "no_such_code") == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER);
     EXPECT(iosiap_request_payment_with_options(&request, store, gold, &options) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_FAILED) && last_request == request && last_status == IOSIAP_E_SK_INELIGIBLE_FOR_OFFER);
+    /* The App Store offers a win-back offer to lapsed subscribers only. */
+    EXPECT(iosiap_local_request_purchase_intent_with_offer(store, gold, "gold_half_price_back") == IOSIAP_E_SK_INELIGIBLE_FOR_OFFER);
 
-    /* Lapsed: the win-back offer is charged, with offer type 4. */
+    /* Lapsed: the user redeems the win-back offer in the App Store; the game receives the intent with the offer
+       and pays with it: charged with offer type 4. Offers it does not have are refused, nothing stored. */
     EXPECT(iosiap_local_expire_subscription(store, gold) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
+    EXPECT(iosiap_local_request_purchase_intent_with_offer(store, gold, "no_such_offer") == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER);
+    EXPECT(strstr(iosiap_last_error_message(), "no_such_offer") != NULL);
+    EXPECT(iosiap_local_request_purchase_intent_with_offer(store, "com.iosiap.example.nope", NULL) == IOSIAP_E_UNKNOWN_PRODUCT);
+    EXPECT(iosiap_local_request_purchase_intent_with_offer(store, gold, "gold_half_price_back") == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASE_INTENT));
+    EXPECT(intent_offer_type == IOSIAP_OFFER_TYPE_WIN_BACK && strcmp(intent_offer_id, "gold_half_price_back") == 0);
+    options.win_back_offer_id = intent_offer_id;
     EXPECT(iosiap_request_payment_with_options(&request, store, gold, &options) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_request == request);
     EXPECT(last_offer_type == IOSIAP_OFFER_TYPE_WIN_BACK && strcmp(last_offer_id, "gold_half_price_back") == 0);
@@ -93,6 +112,16 @@ int main(int argc, char **argv) {
        the running game receives it as a purchase without a request. */
     EXPECT(iosiap_local_expire_subscription(store, gold) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
+    snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' intent %s gold_half_price_back >/dev/null",
+             argv[3], argv[2], argv[1], gold);
+    intent_offer_type = -1;
+    EXPECT(system(command) == 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASE_INTENT));
+    EXPECT(intent_offer_type == IOSIAP_OFFER_TYPE_WIN_BACK && strcmp(intent_offer_id, "gold_half_price_back") == 0);
+    /* Without an offer: none in the event. */
+    EXPECT(iosiap_local_request_purchase_intent(store, gold) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASE_INTENT));
+    EXPECT(intent_offer_type == IOSIAP_OFFER_TYPE_NONE && intent_offer_id[0] == '\0');
     snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' redeem-code %s gold_free_month_back >/dev/null",
              argv[3], argv[2], argv[1], gold);
     EXPECT(system(command) == 0);

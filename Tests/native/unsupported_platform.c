@@ -65,6 +65,7 @@ int main(int argc, char **argv) {
     EXPECT_UNSUPPORTED(iosiap_local_set_locale(NULL, "en_US"));
     EXPECT_UNSUPPORTED(iosiap_local_buy(&transaction_id, NULL, "p", 1));
     EXPECT_UNSUPPORTED(iosiap_local_request_purchase_intent(NULL, "p"));
+    EXPECT_UNSUPPORTED(iosiap_local_request_purchase_intent_with_offer(NULL, "p", "o"));
     EXPECT_UNSUPPORTED(iosiap_local_redeem_offer_code(&transaction_id, NULL, "p", "code"));
     EXPECT_UNSUPPORTED(iosiap_local_buy_family_shared(&transaction_id, NULL, "p"));
     EXPECT_UNSUPPORTED(iosiap_local_stop_family_sharing(NULL, 1));

@@ -18,8 +18,9 @@ public enum StoreUpdate: Sendable, Equatable {
     case revoked(StoreTransaction)
     /// An auto-renewable subscription ended without renewing (auto-renew off, or expired by the store).
     case expired(StoreTransaction)
-    /// A purchase started outside the game, in the App Store (StoreKit: `PurchaseIntent`).
-    case purchaseIntent(StoreProduct)
+    /// A purchase started outside the game, in the App Store (StoreKit: `PurchaseIntent`), with the subscription
+    /// offer the user chose there, if any (`PurchaseIntent.offer`).
+    case purchaseIntent(StoreProduct, offer: TransactionOffer?)
     /// The App Store has a message for the user, kept until the game shows it (StoreKit: `Message.messages`).
     case message(StoreMessage)
     /// The user's storefront changed, ISO 3166-1 alpha-3 (StoreKit: `Storefront.updates`).

@@ -47,8 +47,9 @@ extension StoreEvent: CustomStringConvertible {
             return "revoked \(transaction.summary)"
         case .expired(let transaction):
             return "expired \(transaction.summary)"
-        case .purchaseIntent(let product):
-            return "purchase intent \(product.id) \(product.displayPrice) (started in the App Store)"
+        case .purchaseIntent(let product, let offer):
+            let redeeming = offer.map { ", \($0.type) offer" + ($0.id.map { " \($0)" } ?? "") } ?? ""
+            return "purchase intent \(product.id) \(product.displayPrice)\(redeeming) (started in the App Store)"
         case .journalRowUnreadable(let transactionID, let productID, let error):
             return "journal row unreadable: transaction \(transactionID) of \(productID) (kept, not delivered): \(error)"
         case .storeKitMessage(let message):

@@ -44,8 +44,11 @@ public enum StoreEvent: Sendable, Equatable {
     /// An auto-renewable subscription ended without renewing: it no longer entitles the user.
     case expired(transaction: StoreTransaction)
     /// The user started a purchase of `product` in the App Store, outside the game. The game decides:
-    /// continue now (`requestPayment` for it), later (keep it), or not at all (ignore it).
-    case purchaseIntent(product: StoreProduct)
+    /// continue now (`requestPayment` for it), later (keep it), or not at all (ignore it). `offer` is the
+    /// subscription offer the user chose there (StoreKit: `PurchaseIntent.offer`, iOS 18 and macOS 15), else
+    /// `nil`: Apple documents it as a win-back offer, paid for with `PaymentRequest.winBackOfferID` set to its id.
+    /// C: `iosiap_event.intent_offer_type`, `intent_offer_id`.
+    case purchaseIntent(product: StoreProduct, offer: TransactionOffer?)
     /// At launch, a transaction the journal holds unfinished could not be read (its stored copy is damaged)
     /// and the store no longer holds it, so it cannot be delivered again. Its row stays in the journal;
     /// `transactionID` and `productID` say which purchase it was (for support, or to finish it and hear of

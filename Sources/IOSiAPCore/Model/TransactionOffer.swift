@@ -6,11 +6,13 @@ public enum OfferType: Int32, Sendable, Codable {
     case winBack = 4
 }
 
-/// The subscription offer a transaction was charged with (StoreKit 2: `Transaction.Offer`).
+/// A subscription offer by its type and id: the one a transaction was charged with (StoreKit 2:
+/// `Transaction.Offer`), or the one a purchase started in the App Store redeems (`PurchaseIntent.offer`).
 public struct TransactionOffer: Sendable, Equatable, Codable {
     /// Introductory, promotional, …
     public let type: OfferType
-    /// The offer's id: the promotional offer id or offer code reference; `nil` for introductory offers.
+    /// The offer's id: the promotional or win-back offer id, or the offer code's reference name; `nil` for
+    /// introductory offers.
     public let id: String?
 
     /// Creates an offer record.

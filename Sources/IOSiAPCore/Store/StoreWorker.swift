@@ -231,10 +231,10 @@ final class StoreWorker: Sendable {
             await deliver(transaction, requestID: nil)
         case .declined(let productID):
             events.push(.declined(productID: productID))
-        case .purchaseIntent(let product):
+        case .purchaseIntent(let product, let offer):
             // Loaded, so that the game can pay for it at once.
             state.withLock { $0.products[product.id] = product }
-            events.push(.purchaseIntent(product: product))
+            events.push(.purchaseIntent(product: product, offer: offer))
         case .message(let message):
             events.push(.storeKitMessage(message: message))
         case .storefrontChanged(let storefront):

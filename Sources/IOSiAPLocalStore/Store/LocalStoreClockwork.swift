@@ -37,8 +37,10 @@ struct LocalStoreClockwork: Sendable {
         try state.withLock { state throws(StoreError) in
             try advanceSubscriptions(settings, in: state)
             try state.changesByOtherConnections(at: now()).forEach { sink.yield($0) }
-            for productID in takesIntents ? try state.takePurchaseIntents() : [] {
-                if let item = catalog.product(id: productID) { sink.yield(.purchaseIntent(storeProduct(item, settings))) }
+            for intent in takesIntents ? try state.takePurchaseIntents() : [] {
+                if let item = catalog.product(id: intent.productID) {
+                    sink.yield(.purchaseIntent(storeProduct(item, settings), offer: intent.offer))
+                }
             }
             guard takesIntents else { return }
             for message in try state.messages(waitingOnly: true) where toldMessages.withLock({ $0.insert(message.id).inserted }) {

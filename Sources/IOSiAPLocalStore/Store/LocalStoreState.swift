@@ -366,20 +366,26 @@ final class LocalStoreState {
         }
     }
 
-    /// Records a purchase started in the App Store, for the game to hear of.
-    func addPurchaseIntent(_ productID: String, at date: Date) throws(StoreError) {
-        try database.query("INSERT INTO purchase_intents (product_id, created) VALUES (?, ?)",
-                           [.text(productID), .real(date.timeIntervalSince1970)])
+    /// Records a purchase started in the App Store, with the offer it redeems, for the game to hear of.
+    func addPurchaseIntent(_ productID: String, offer: TransactionOffer?, at date: Date) throws(StoreError) {
+        try database.query("INSERT INTO purchase_intents (product_id, created, offer_type, offer_id) VALUES (?, ?, ?, ?)",
+                           [.text(productID), .real(date.timeIntervalSince1970),
+                            offer.map { .integer(Int64($0.type.rawValue)) } ?? .null, offer?.id.map { .text($0) } ?? .null])
     }
 
-    /// Takes the purchase intents waiting, oldest first: each is handed to one game, once.
-    func takePurchaseIntents() throws(StoreError) -> [String] {
+    /// Takes the purchase intents waiting, oldest first: each is handed to one game, once. An offer type this
+    /// version does not know (written by a newer one) leaves the intent without its offer.
+    func takePurchaseIntents() throws(StoreError) -> [(productID: String, offer: TransactionOffer?)] {
         // Read first: most of the time there is none, and a write lock every tick would be wasted.
         guard try !database.query("SELECT 1 FROM purchase_intents LIMIT 1").isEmpty else { return [] }
         return try database.transaction { () throws(StoreError) in
-            let intents = try database.query("SELECT product_id FROM purchase_intents ORDER BY id").compactMap { $0[0].text }
+            let rows = try database.query("SELECT product_id, offer_type, offer_id FROM purchase_intents ORDER BY id")
             try database.execute("DELETE FROM purchase_intents")
-            return intents
+            return rows.compactMap { row in
+                guard let productID = row[0].text else { return nil }
+                let type = row[1].integer.flatMap { Int32(exactly: $0) }.flatMap(OfferType.init(rawValue:))
+                return (productID, type.map { TransactionOffer(type: $0, id: row[2].text) })
+            }
         }
     }
 

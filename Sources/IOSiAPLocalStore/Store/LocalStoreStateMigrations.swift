@@ -186,5 +186,10 @@ package enum LocalStoreStateMigrations {
         CREATE INDEX transactions_revoked ON transactions(id) WHERE revocation_date IS NOT NULL;
         CREATE INDEX transactions_expiry_announced ON transactions(id) WHERE expiry_announced = 1;
         """,
+        // 16: the subscription offer a purchase started in the App Store redeems (StoreKit: PurchaseIntent.offer).
+        """
+        ALTER TABLE purchase_intents ADD COLUMN offer_type INTEGER;
+        ALTER TABLE purchase_intents ADD COLUMN offer_id TEXT;
+        """,
     ]
 }

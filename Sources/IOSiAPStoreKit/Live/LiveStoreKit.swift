@@ -270,18 +270,35 @@ public struct LiveStoreKit: StoreKitAPI {
         return all
     }
 
-    public func purchaseIntents() -> AsyncStream<LiveProduct> {
+    public func purchaseIntents() -> AsyncStream<StoreKitPurchaseIntent<LiveProduct>> {
         #if os(tvOS) || os(visionOS) || IOSIAP_STOREKIT_CHECK_TVOS || IOSIAP_STOREKIT_CHECK_VISIONOS
         AsyncStream { $0.finish() }  // PurchaseIntent is unavailable here: the App Store cannot start purchases
         #else
         AsyncStream { continuation in
             let listener = Task {
-                for await intent in PurchaseIntent.intents { continuation.yield(LiveProduct(product: intent.product)) }
+                for await intent in PurchaseIntent.intents {
+                    // `intent.offer` is iOS 18.0 and macOS 15.0: the deployment targets.
+                    continuation.yield(StoreKitPurchaseIntent(product: LiveProduct(product: intent.product),
+                                                              offer: intent.offer.flatMap(Self.intentOffer)))
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in listener.cancel() }
         }
         #endif
+    }
+
+    /// The offer a purchase intent carries, by type and id; one of a type added after this library is left out
+    /// (the intent still reaches the game, which pays the regular price unless it offers something itself).
+    private static func intentOffer(_ offer: StoreKit.Product.SubscriptionOffer) -> TransactionOffer? {
+        let type: OfferType
+        switch offer.type {
+        case .introductory: type = .introductory
+        case .promotional: type = .promotional
+        case .winBack: type = .winBack
+        default: return nil
+        }
+        return TransactionOffer(type: type, id: offer.id)
     }
 
     public func messages() -> AsyncStream<LiveMessage> {
