@@ -52,6 +52,15 @@ import Testing
         #expect(try SQLiteDatabase(path: path).userVersion == 99)
     }
 
+    /// No release writes a negative version (a file edited by hand, a damaged header): a clear error, not a trap.
+    @Test func refusesAJournalWithANegativeSchemaVersion() throws {
+        let path = try folder.state.file("journal.sqlite")
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = -1")
+        let error = try #require(throws: StoreError.self) { try Journal(directory: folder.state) }
+        #expect(error.code == .storageFailure && error.message.contains("schema version -1"))
+        #expect(try SQLiteDatabase(path: path).userVersion == -1)
+    }
+
     @Test func aFileThatIsNotADatabaseIsAClearErrorAndKept() throws {
         let path = try folder.state.file("journal.sqlite")
         let garbage = Data(repeating: 0x5A, count: 4096)

@@ -207,6 +207,9 @@ package final class SQLiteDatabase {
     /// newer release is refused.
     package func migrate(_ migrations: [String]) throws(StoreError) {
         func checked(_ version: Int) throws(StoreError) -> Int {
+            guard version >= 0 else {
+                throw StoreError(.storageFailure, "database \(path) has schema version \(version), which no release writes; it was left untouched")
+            }
             guard version <= migrations.count else {
                 throw StoreError(.storageFailure,
                                  "database \(path) has schema version \(version), newer than this library's \(migrations.count)")

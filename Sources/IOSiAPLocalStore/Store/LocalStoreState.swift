@@ -458,20 +458,23 @@ final class LocalStoreState {
         }
     }
 
+    /// A transaction as stored. A value no release writes (a file edited by hand) reads as the default it stands
+    /// for, never as a trap: an enumeration's number outside its range is unknown.
     func decodeTransaction(_ row: [SQLiteValue]) -> StoreTransaction {
         let date = Self.date
+        let number = { (value: SQLiteValue) in value.integer.flatMap { Int32(exactly: $0) } }
         let purchaseDate = date(row[5]) ?? Date(timeIntervalSince1970: 0)
         return StoreTransaction(
             id: UInt64(bitPattern: row[0].integer ?? 0),
             originalID: UInt64(bitPattern: row[1].integer ?? 0),
             productID: row[2].text ?? "",
-            productType: ProductType(rawValue: Int32(row[3].integer ?? 0)) ?? .consumable,
+            productType: number(row[3]).flatMap(ProductType.init(rawValue:)) ?? .consumable,
             quantity: Int(row[4].integer ?? 1),
             purchaseDate: purchaseDate,
             originalPurchaseDate: date(row[6]) ?? purchaseDate,
             expirationDate: date(row[7]),
             revocationDate: date(row[8]),
-            revocationReason: row[9].integer.flatMap { RevocationReason(rawValue: Int32($0)) },
+            revocationReason: number(row[9]).flatMap(RevocationReason.init(rawValue:)),
             appAccountToken: row[10].text.flatMap(UUID.init(uuidString:)),
             environment: environment,
             storefront: row[11].text ?? "USA",
@@ -481,7 +484,7 @@ final class LocalStoreState {
             signedJWS: row[14].text,
             signedRenewalInfo: row[15].text,
             gracePeriodExpirationDate: date(row[16]),
-            offer: row[17].integer.flatMap { OfferType(rawValue: Int32($0)) }.map { TransactionOffer(type: $0, id: row[18].text) })
+            offer: number(row[17]).flatMap(OfferType.init(rawValue:)).map { TransactionOffer(type: $0, id: row[18].text) })
     }
 
     // MARK: - Ask to Buy
