@@ -187,6 +187,43 @@ import Testing
         #expect(try relaunched.balance(of: "coins") == 0)
     }
 
+    /// The ledger's journal holds what it granted for each transaction, so a refund is taken back in a launch where
+    /// the game has not registered (or no longer registers) the product's grant, told once, and not again later.
+    @Test(arguments: [false, true])
+    func aRefundInALaunchWithNoGrantRegisteredIsTakenBackOnce(beforeFirstPoll: Bool) async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try await openStore()
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+            if case .granted(_, let transaction, _) = events.last { bought = transaction }
+            store.close()
+        }
+        var refunded = try #require(bought)
+        refunded.revocationDate = Date()
+        do {
+            let backend = ScriptedBackend()
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)  // no grant registered
+            store.setDeductsRefundedConsumables(true)
+            if beforeFirstPoll {
+                backend.send(.revoked(refunded))
+                await Task.detached { store.waitForEvents() }.value
+            } else {
+                #expect(try await store.pollFor(.milliseconds(50)).isEmpty)
+                backend.send(.revoked(refunded))
+            }
+            #expect(try await store.pollUntil { _ in true } == [.revoked(transaction: refunded)])
+            #expect(try store.balance(of: "coins") == 0)
+            store.close()
+        }
+        let backend = ScriptedBackend()
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        store.setDeductsRefundedConsumables(true)
+        backend.send(.revoked(refunded))  // a store reports refunds again at launch
+        #expect(try await store.pollFor(.milliseconds(200)).isEmpty)
+        #expect(try store.balance(of: "coins") == 0)
+    }
+
     @Test func spendingBelowZeroFailsAndChangesNothing() async throws {
         let store = try await openStore()
         _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))

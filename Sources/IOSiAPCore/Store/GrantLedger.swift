@@ -156,8 +156,9 @@ package final class GrantLedger: Sendable {
     }
 
     /// Marks the grant of a refunded transaction revoked (once), taking its currency back if the game asked.
+    /// The journal's grant row says what was granted, so this holds also in a launch where the game registered
+    /// no grant (yet): the refund is told once, and a later launch would not take it back.
     private func revokeGrant(of transaction: StoreTransaction) {
-        guard hasRules.load(ordering: .acquiring) else { return }
         _ = try? journal.revokeGrant(of: transaction.id, deduct: deductsRefunds.load(ordering: .relaxed))
     }
 
