@@ -249,9 +249,11 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     /// lock: only then does this store write what the transaction manager reads (the catalog and bundle id
     /// a game last opened the directory with) and start watching time and other processes' writes.
     public func updates() -> AsyncStream<StoreUpdate> {
-        clockwork.handsOutPurchaseIntents.withLock { $0 = true }
+        clockwork.gameListens.withLock { $0 = true }
         clockwork.rememberStorefront()
+        // What changed while no game listened, which the first look at the state took in without telling anyone.
         try? clockwork.tellExtendedSubscriptions()
+        try? clockwork.tellUntoldEnds()
         // Best effort: the transaction manager can also be told the catalog (--catalog).
         try? setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
         try? setOverride(LocalStoreSettings.Key.bundleID, bundleID)
@@ -886,8 +888,10 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
                     return try clockwork.resign(active.latest.id, settings, in: state)
                 }
                 // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
+                // Without a game listening (the transaction manager's purchase), the next game to listen hears so.
                 try state.updateChain(active.latest.id) { $0.upgraded = true; $0.expiration = purchaseDate }
                 let ended = try clockwork.resign(active.latest.id, settings, in: state)
+                if !clockwork.gameListens.withLock({ $0 }) { try state.markEndUntold(ended.id) }
                 let sink = updateSink
                 state.database.onCommit { sink.yield(.expired(ended)) }
             }

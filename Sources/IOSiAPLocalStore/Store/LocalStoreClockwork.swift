@@ -12,8 +12,9 @@ struct LocalStoreClockwork: Sendable {
     /// Where the updates it finds go: the store's update stream.
     let sink: AsyncStream<StoreUpdate>.Continuation
     /// Set once a purchase store listens to this store: only then are App Store purchase intents taken
-    /// (the transaction manager, which also opens the store, must leave them for the game).
-    let handsOutPurchaseIntents = Locked(false)
+    /// (the transaction manager, which also opens the store, must leave them for the game), and only then is
+    /// an end this store makes told to a game; until then it is marked untold (`markEndUntold`).
+    let gameListens = Locked(false)
     /// The storefront the listening game last heard of: `nil` until a purchase store listens.
     private let toldStorefront = Locked<String?>(nil)
     /// The App Store messages handed to the listening game, by id: each once per launch (one it does not
@@ -33,21 +34,28 @@ struct LocalStoreClockwork: Sendable {
     /// `externalChangeInterval`, and by the controls that move time.
     func advanceTime() throws(StoreError) {
         let settings = try settings()
-        let takesIntents = handsOutPurchaseIntents.withLock { $0 }
+        let takesIntents = gameListens.withLock { $0 }
         try state.withLock { state throws(StoreError) in
             try advanceSubscriptions(settings, in: state)
-            try state.changesByOtherConnections(at: now()).forEach { sink.yield($0) }
-            for intent in takesIntents ? try state.takePurchaseIntents() : [] {
+            let changes = try state.changesByOtherConnections(at: now())
+            changes.forEach { sink.yield($0) }
+            guard takesIntents else { return }
+            try tellUntoldEnds(excluding: Set(changes.compactMap { if case .expired(let ended) = $0 { ended.id } else { nil } }), in: state)
+            for intent in try state.takePurchaseIntents() {
                 if let item = catalog.product(id: intent.productID) {
                     sink.yield(.purchaseIntent(storeProduct(item, settings), offer: intent.offer))
                 }
             }
-            guard takesIntents else { return }
             for message in try state.messages(waitingOnly: true) where toldMessages.withLock({ $0.insert(message.id).inserted }) {
                 sink.yield(.message(message.storeMessage))
             }
             try tellStorefrontChange(in: state)
         }
+    }
+
+    /// `tellUntoldEnds(excluding:in:)`, taking the state's lock: at launch.
+    func tellUntoldEnds() throws(StoreError) {
+        try state.withLock { state throws(StoreError) in try tellUntoldEnds(in: state) }
     }
 
     /// Tells a game that opens the active subscriptions whose end was extended, as they are now: its record of
@@ -56,6 +64,14 @@ struct LocalStoreClockwork: Sendable {
         try state.withLock { state throws(StoreError) in
             try state.activeExtendedTransactions(at: now()).forEach { sink.yield(.purchased($0)) }
         }
+    }
+
+    /// Tells the listening game the ends of subscriptions that a store without a game made (the transaction
+    /// manager, while the game was closed or beside it: `expire`, auto-renew off, an upgrade bought outside), as
+    /// `expired`, each once: at launch, as its record of them may still hold the old end, and at each tick. Those
+    /// in `told` were just reported by the look for other processes' changes.
+    func tellUntoldEnds(excluding told: Set<UInt64> = [], in state: LocalStoreState) throws(StoreError) {
+        try state.takeUntoldEnds(excluding: told).forEach { sink.yield(.expired($0)) }
     }
 
     /// Tells the listening game the storefront in force once it differs from the one it last heard of, whoever
@@ -94,8 +110,13 @@ struct LocalStoreClockwork: Sendable {
     /// transaction with the same original id and reason RENEWAL; a downgrade takes effect here.
     private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) {
         let current = now()
-        // Each update is yielded once the transaction below commits, none if it rolls back.
-        let announce = { [sink] (update: StoreUpdate) in state.database.onCommit { sink.yield(update) } }
+        // Each update is yielded once the transaction below commits, none if it rolls back. An end no game hears
+        // of now is marked for the next game to hear of.
+        let listens = gameListens.withLock { $0 }
+        let announce = { [sink] (update: StoreUpdate) throws(StoreError) in
+            if case .expired(let ended) = update, !listens { try state.markEndUntold(ended.id) }
+            state.database.onCommit { sink.yield(update) }
+        }
         // Read first: most ticks find nothing due, and need no write lock.
         let due = try state.subscriptionChains().contains { chain in
             guard let end = chain.latest.expirationDate, end <= current else { return false }
@@ -115,21 +136,21 @@ struct LocalStoreClockwork: Sendable {
                         // The App Store stops retrying: the subscription has ended for good.
                         try state.updateChain(latest.id) { $0.autoRenew = false; $0.expiryAnnounced = true; $0.billingRetry = false }
                         let ended = try resign(latest.id, settings, in: state)
-                        if !chain.state.expiryAnnounced { announce(.expired(ended)) }
+                        if !chain.state.expiryAnnounced { try announce(.expired(ended)) }
                         continue
                     }
                     if !settings.billingIssuesEnabled,
                        let item = catalog.product(id: chain.state.renewProductID ?? latest.productID), item.subscription != nil {
                         // The App Store's next retry of the payment goes through: it renews from now.
                         try state.updateChain(latest.id) { $0.billingRetry = false; $0.graceExpires = nil }
-                        announce(.purchased(try renew(latest, into: item, from: current, settings, in: state)))
+                        try announce(.purchased(try renew(latest, into: item, from: current, settings, in: state)))
                         continue
                     }
                     // Waiting for the payment to be fixed: active until the grace period (if any) ends.
                     if let grace = latest.gracePeriodExpirationDate, grace > current { continue }
                     if !chain.state.expiryAnnounced {
                         try state.updateChain(latest.id) { $0.expiryAnnounced = true }
-                        announce(.expired(latest))
+                        try announce(.expired(latest))
                     }
                     continue
                 }
@@ -139,7 +160,7 @@ struct LocalStoreClockwork: Sendable {
                         // Its renewal info now says why: cancelled by the user, or a product no longer sold.
                         let intent: Int32 = chain.state.autoRenew ? 4 : 1
                         try state.updateChain(latest.id) { $0.expiryAnnounced = true; $0.expirationIntent = intent }
-                        announce(.expired(try resign(latest.id, settings, in: state)))
+                        try announce(.expired(try resign(latest.id, settings, in: state)))
                     }
                     continue
                 }
@@ -152,10 +173,10 @@ struct LocalStoreClockwork: Sendable {
                     try state.updateChain(latest.id) { $0.billingRetry = true; $0.graceExpires = grace; $0.expirationIntent = 2 }
                     let retrying = try resign(latest.id, settings, in: state)
                     if let grace, grace > current {
-                        announce(.purchased(retrying))  // the game's record learns the grace period's end
+                        try announce(.purchased(retrying))  // the game's record learns the grace period's end
                     } else {
                         try state.updateChain(latest.id) { $0.expiryAnnounced = true }
-                        announce(.expired(retrying))
+                        try announce(.expired(retrying))
                     }
                     continue
                 }
@@ -163,7 +184,7 @@ struct LocalStoreClockwork: Sendable {
                 for _ in 0..<1000 {
                     guard let previousEnd = latest.expirationDate, previousEnd <= current else { break }
                     latest = try renew(latest, into: item, from: previousEnd, settings, in: state)
-                    announce(.purchased(latest))
+                    try announce(.purchased(latest))
                 }
             }
         }

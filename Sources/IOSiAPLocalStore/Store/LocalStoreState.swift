@@ -366,6 +366,31 @@ final class LocalStoreState {
         }
     }
 
+    /// Marks the end of the subscription whose newest transaction is `id` (announced, or made by an upgrade) as
+    /// not told to any game: the store that made it has no game listening. Inside the caller's SQL transaction.
+    func markEndUntold(_ id: UInt64) throws(StoreError) {
+        try database.query("UPDATE transactions SET end_untold = 1 WHERE id = ?", [.integer(Int64(bitPattern: id))])
+    }
+
+    /// Takes the ends marked untold, oldest id first, for the listening game to hear of once: each is cleared, and
+    /// counts as an announcement this connection has seen, so that the next look for other processes' changes
+    /// does not report it again. Those in `told` (reported by that look already) are cleared, not returned.
+    func takeUntoldEnds(excluding told: Set<UInt64>) throws(StoreError) -> [StoreTransaction] {
+        // Read first, through the index: most of the time there is none, and a write lock every tick would be wasted.
+        guard try !database.query("SELECT 1 FROM transactions INDEXED BY transactions_end_untold WHERE end_untold = 1 LIMIT 1").isEmpty else {
+            return []
+        }
+        return try database.transaction { () throws(StoreError) in
+            let ended = try transactions(where: "id IN (SELECT id FROM transactions INDEXED BY transactions_end_untold WHERE end_untold = 1)")
+            for transaction in ended {  // those read, not one another process marks meanwhile
+                try database.query("UPDATE transactions SET end_untold = 0 WHERE id = ?", [.integer(Int64(bitPattern: transaction.id))])
+            }
+            let ids = Set(ended.map(\.id))
+            noteCommitted { $0.announcedExpiries.formUnion(ids) }
+            return ended.filter { !told.contains($0.id) }
+        }
+    }
+
     /// Records a purchase started in the App Store, with the offer it redeems, for the game to hear of.
     func addPurchaseIntent(_ productID: String, offer: TransactionOffer?, at date: Date) throws(StoreError) {
         try database.query("INSERT INTO purchase_intents (product_id, created, offer_type, offer_id) VALUES (?, ?, ?, ?)",

@@ -191,5 +191,12 @@ package enum LocalStoreStateMigrations {
         ALTER TABLE purchase_intents ADD COLUMN offer_type INTEGER;
         ALTER TABLE purchase_intents ADD COLUMN offer_id TEXT;
         """,
+        // 17: the ends of subscriptions (an announced end, an upgrade's) made by a store no game listened to (the
+        // transaction manager, while the game was closed or beside it), which the game's store tells it and clears:
+        // the index holds only those, so the look at each launch and tick reads nothing when there is none.
+        """
+        ALTER TABLE transactions ADD COLUMN end_untold INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX transactions_end_untold ON transactions(id) WHERE end_untold = 1;
+        """,
     ]
 }

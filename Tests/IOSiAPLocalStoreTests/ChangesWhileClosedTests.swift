@@ -1,0 +1,120 @@
+import Foundation
+import IOSiAPCore
+@testable import IOSiAPLocalStore
+import IOSiAPTestSupport
+import Testing
+
+/// Subscription ends made by a store no game listens to (the transaction manager, `iosiap-store`): the game hears
+/// of each once, as `expired`, at its next launch or while it runs, and is no longer entitled.
+@Suite struct ChangesWhileClosedTests {
+    let folder = TemporaryDirectory()
+    static let gold = "com.iosiap.example.club_gold_monthly"
+    static let silver = "com.iosiap.example.club_silver_monthly"
+
+    func openGame() throws -> (LocalStore, PurchaseStore) {
+        let local = try openManager()
+        return (local, try PurchaseStore(backend: local, stateDirectory: folder.state))
+    }
+
+    /// The store as the transaction manager opens it: no game listens to it.
+    func openManager() throws -> LocalStore {
+        try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state, bundleID: "com.iosiap.example")
+    }
+
+    /// Buys `productID` in a game and finishes it, then closes the game.
+    func buyInGame(_ productID: String) async throws {
+        let (_, store) = try openGame()
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([productID]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: productID))
+        guard case .purchased(_, let bought) = events.last else { Issue.record("\(events)"); return }
+        try store.finish(transactionID: bought.id)
+        #expect(try store.isEntitled(to: productID))
+    }
+
+    static func expired(_ events: [StoreEvent]) -> [String] {
+        events.compactMap { if case .expired(let transaction) = $0 { transaction.productID } else { nil } }
+    }
+
+    /// `iosiap-store expire` (SKTestSession expireSubscription) with the game closed: at the next launch the game
+    /// hears `expired` and is no longer entitled; the launch after that tells it nothing again.
+    @Test func aSubscriptionExpiredWhileTheGameWasClosedEndsAtTheNextLaunchAndIsToldOnce() async throws {
+        try await buyInGame(Self.gold)
+        do {
+            let manager = try openManager()
+            try manager.setAutoRenew(productID: Self.gold, enabled: false)
+            try manager.expireSubscription(productID: Self.gold)
+            manager.close()
+        }
+        do {
+            let (_, store) = try openGame()
+            let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+            #expect(Self.expired(events) == [Self.gold])
+            #expect(try !store.isEntitled(to: Self.gold))
+            #expect(try store.currentEntitlements().isEmpty)
+            store.close()
+        }
+        let (_, store) = try openGame()
+        let events = try await store.pollFor(.milliseconds(800))  // several ticks of the store's watcher
+        #expect(Self.expired(events).isEmpty, "\(events)")
+        #expect(try !store.isEntitled(to: Self.gold))
+    }
+
+    /// An upgrade bought outside the game (`iosiap-store buy`) while it is closed ends the lower level at once: at
+    /// the next launch the game hears `expired` for it and holds only the new level.
+    @Test func anUpgradeBoughtWhileTheGameWasClosedEndsTheOldLevelAtTheNextLaunch() async throws {
+        try await buyInGame(Self.silver)
+        do {
+            let manager = try openManager()
+            _ = try manager.buyProduct(Self.gold)
+            manager.close()
+        }
+        let (_, store) = try openGame()
+        let events = try await store.pollUntil { _ in
+            (try? store.isEntitled(to: Self.gold)) == true && (try? store.isEntitled(to: Self.silver)) == false
+        }
+        #expect(Self.expired(events) == [Self.silver], "\(events)")
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.gold])
+    }
+
+    /// The same upgrade bought outside while the game runs: the game hears `expired` for the old level once, not
+    /// again at its next launch.
+    @Test func anUpgradeBoughtOutsideWhileTheGameRunsEndsTheOldLevelOnce() async throws {
+        try await buyInGame(Self.silver)
+        do {
+            let (_, store) = try openGame()
+            let manager = try openManager()
+            _ = try manager.buyProduct(Self.gold)
+            manager.close()
+            let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+            #expect(Self.expired(events) == [Self.silver])
+            #expect(try !store.isEntitled(to: Self.silver))
+            store.close()
+        }
+        let (_, store) = try openGame()
+        let events = try await store.pollFor(.milliseconds(800))
+        #expect(Self.expired(events).isEmpty, "\(events)")
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.gold])
+    }
+
+    /// `iosiap-store expire` while the game runs: the game hears `expired` once, from its store's look at other
+    /// processes' changes, and not again from the end marked untold, then or at its next launch.
+    @Test func aSubscriptionExpiredOutsideWhileTheGameRunsIsToldOnce() async throws {
+        try await buyInGame(Self.gold)
+        do {
+            let (_, store) = try openGame()
+            let manager = try openManager()
+            try manager.setAutoRenew(productID: Self.gold, enabled: false)
+            try manager.expireSubscription(productID: Self.gold)
+            manager.close()
+            var events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+            events += try await store.pollFor(.milliseconds(800))
+            #expect(Self.expired(events) == [Self.gold], "\(events)")
+            #expect(try !store.isEntitled(to: Self.gold))
+            store.close()
+        }
+        let (_, store) = try openGame()
+        let events = try await store.pollFor(.milliseconds(800))
+        #expect(Self.expired(events).isEmpty, "\(events)")
+    }
+}
