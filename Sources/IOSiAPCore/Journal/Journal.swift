@@ -259,6 +259,13 @@ package final class Journal: Sendable {
         return try decode(payload).isRevoked
     }
 
+    /// Whether the journal holds a row for the transaction, finished or not.
+    package func isRecorded(_ id: UInt64) throws(StoreError) -> Bool {
+        try database.withLock { database throws(StoreError) in
+            try !database.query("SELECT 1 FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))]).isEmpty
+        }
+    }
+
     /// Whether the transaction is recorded and finished.
     package func isFinished(_ id: UInt64) throws(StoreError) -> Bool {
         try database.withLock { database throws(StoreError) in

@@ -270,8 +270,17 @@ final class StoreWorker: Sendable {
                 try journal.recordRevocation(transaction, verdict: verdict)
                 tellRevocationOnce(transaction)
             } else {
-                // Recorded (finished if new) so that entitlements see it.
-                try journal.record(transaction, finished: true, verdict: verdict)
+                // Recorded so that entitlements see it: finished if new, unless the store still holds it
+                // unfinished. Then it is a purchase never delivered (the game died between the charge and the
+                // journal write), and launch redelivery may not have listed it yet: a finished mark would have
+                // it finished unseen. It is delivered first, and stays unfinished until the game (or the
+                // ledger) finishes it.
+                var undelivered = false
+                if try !journal.isRecorded(transaction.id) {
+                    undelivered = await unfinishedIDsInStore().contains(transaction.id)
+                }
+                let recorded = try journal.record(transaction, finished: !undelivered, verdict: verdict)
+                if undelivered && recorded != .knownFinished { queuePurchasedOnce(transaction, requestID: nil) }
                 events.push(.expired(transaction: transaction))
             }
         } catch {
@@ -416,9 +425,6 @@ final class StoreWorker: Sendable {
         events.push(.restoreFinished(requestID: requestID, result: result))
     }
 
-    /// The ids of the transactions the store holds unfinished now, or none if `skipped`. A store that cannot
-    /// list them counts as holding every one: a transaction wrongly kept unfinished comes back as a purchase
-    /// the game finishes again, while one wrongly marked finished would never be delivered.
     /// Queues `revoked` for `transaction` unless this launch has queued it already.
     private func tellRevocationOnce(_ transaction: StoreTransaction) {
         if state.withLock({ $0.launch.insert(.revocationTold, transaction.id) }) {
@@ -426,7 +432,10 @@ final class StoreWorker: Sendable {
         }
     }
 
-    private func unfinishedIDsInStore(unless skipped: Bool) async -> UnfinishedInStore {
+    /// The ids of the transactions the store holds unfinished now, or none if `skipped`. A store that cannot
+    /// list them counts as holding every one: a transaction wrongly kept unfinished comes back as a purchase
+    /// the game finishes again, while one wrongly marked finished would never be delivered.
+    private func unfinishedIDsInStore(unless skipped: Bool = false) async -> UnfinishedInStore {
         if skipped { return .listed([]) }
         guard let held = try? await backend.unfinishedTransactions() else { return .unknown }
         return .listed(Set(held.map(\.id)))

@@ -1,0 +1,91 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPTestSupport
+import Testing
+
+/// A status change (`expired`, `revoked`) of a purchase the store holds unfinished but the journal never recorded
+/// (the game died between the charge and the journal write), reaching the worker while launch redelivery still
+/// waits for the store's list of unfinished transactions.
+@Suite struct StatusChangeBeforeRedeliveryTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    func waitUntil(_ condition: () -> Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while !condition() {
+            guard clock.now < deadline else { throw EventTimeout(description: "condition not met within 10 s") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Opens the store with `held` unfinished in a store slow to list them, and sends `update` before the list comes.
+    func launch(holding held: [StoreTransaction], thenSend update: StoreUpdate) throws -> PurchaseStore {
+        backend.holdUnfinished(held)
+        backend.holdUnfinishedList()
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        backend.send(update)
+        return store
+    }
+
+    /// Polls while the list is held, until launch redelivery and the expiry both wait for it (or for a second, if
+    /// the expiry does not ask), then lets it come: the events up to `expired`, and a little after.
+    func openTheListAfterTheExpiryAsks(_ store: PurchaseStore) async throws -> [StoreEvent] {
+        var events: [StoreEvent] = []
+        let deadline = ContinuousClock.now + .seconds(1)
+        while backend.callsWaitingForUnfinishedList < 2 && ContinuousClock.now < deadline {
+            events += try await store.pollFor(.milliseconds(10))
+        }
+        backend.openUnfinishedList()
+        if !events.contains(where: { if case .expired = $0 { true } else { false } }) {
+            events += try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        }
+        events += try await store.pollFor(.milliseconds(200))
+        return events
+    }
+
+    /// The game never heard `purchased` for it, so its expiry must not finish it: it is delivered first, stays
+    /// unfinished until the game finishes it, and its end still counts.
+    @Test func anUndeliveredPurchaseWhoseExpiryComesFirstIsDeliveredThenToldExpired() async throws {
+        let start = Date().addingTimeInterval(-7200)
+        let monthly = backend.makeTransaction("monthly", purchaseDate: start, expirationDate: start.addingTimeInterval(3600))
+        let store = try launch(holding: [monthly], thenSend: .expired(monthly))
+        let events = try await openTheListAfterTheExpiryAsks(store)
+        defer { store.close() }
+        #expect(events == [.purchased(requestID: nil, transaction: monthly), .expired(transaction: monthly)])
+        #expect(!backend.finishedIDs.contains(monthly.id), "finished without the game ever hearing of it")
+        #expect(try store.unfinishedTransactions() == [monthly])
+        #expect(try !store.isEntitled(to: "monthly"))
+        try store.finish(transactionID: monthly.id)
+        try await waitUntil { backend.finishedIDs.contains(monthly.id) }
+        #expect(try store.unfinishedTransactions().isEmpty)
+    }
+
+    /// An expiry of a subscription the journal never saw and the store does not hold unfinished (bought and
+    /// finished on another device) is only an expiry: nothing to deliver.
+    @Test func anExpiryOfAPurchaseFinishedElsewhereDeliversNothing() async throws {
+        let start = Date().addingTimeInterval(-7200)
+        let monthly = backend.makeTransaction("monthly", purchaseDate: start, expirationDate: start.addingTimeInterval(3600))
+        let store = try launch(holding: [], thenSend: .expired(monthly))
+        let events = try await openTheListAfterTheExpiryAsks(store)
+        defer { store.close() }
+        #expect(events == [.expired(transaction: monthly)])
+        #expect(try store.unfinishedTransactions().isEmpty)
+    }
+
+    /// A purchase refunded before the game ever heard of it: the game is told `revoked` only (it takes back what it
+    /// granted for that id: nothing), never `purchased` (the money went back, so nothing paid is lost, and a
+    /// consumable delivered now would stay with the user), and the store's copy is finished.
+    @Test func anUndeliveredPurchaseWhoseRefundComesFirstIsToldRevokedOnly() async throws {
+        var coins = backend.makeTransaction("coins")
+        coins.revocationDate = Date()
+        let store = try launch(holding: [coins], thenSend: .revoked(coins))
+        defer { store.close() }
+        var events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }  // told before the list
+        backend.openUnfinishedList()
+        events += try await store.pollFor(.milliseconds(200))
+        #expect(events == [.revoked(transaction: coins)])
+        try await waitUntil { backend.finishedIDs.contains(coins.id) }
+        #expect(try store.unfinishedTransactions().isEmpty)
+    }
+}
