@@ -224,6 +224,28 @@ import Testing
         #expect(try store.balance(of: "coins") == 0)
     }
 
+    /// A store whose transaction ids restarted (the local store's database removed, the journal kept) charges a
+    /// new purchase under the id of one the ledger granted before. The journal cannot tell them apart, so nothing is
+    /// granted, and the request must not claim it was: it fails, saying why.
+    @Test func aPaymentAnsweredWithAnIDGrantedBeforeIsNotToldGranted() async throws {
+        do {
+            let store = try await openStore()
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))
+            guard case .granted = events.last else { Issue.record("\(events)"); return }
+            store.close()
+        }
+        let restarted = ScriptedBackend()  // numbers transactions from the start again
+        let store = try PurchaseStore(backend: restarted, stateDirectory: folder.state)
+        try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+        let request = try store.requestPayment(productID: "coins")
+        let events = try await store.pollUntilTerminal(of: request)
+        guard case .failed(request, "coins", let error) = events.last else { Issue.record("\(events)"); return }
+        #expect(error.code == .wrongState)
+        #expect(error.message.contains("granted already"), "\(error)")
+        #expect(try store.balance(of: "coins") == 100)
+    }
+
     @Test func spendingBelowZeroFailsAndChangesNothing() async throws {
         let store = try await openStore()
         _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins"))

@@ -129,10 +129,24 @@ package final class GrantLedger: Sendable {
     private func grant(_ transaction: StoreTransaction, _ grant: Grant, requestID: RequestID?, event: StoreEvent) -> StoreEvent? {
         do {
             // Idempotent per transaction id: a transaction finished before grants nothing and returns false.
-            let granted = try journal.grantAndFinish(transaction, grant)
-            if granted { finished(transaction.id) }
-            // A request always ends; a transaction finished earlier that comes back on its own is dropped.
-            return granted || requestID != nil ? .granted(requestID: requestID, transaction: transaction, grant: grant) : nil
+            if try journal.grantAndFinish(transaction, grant) {
+                finished(transaction.id)
+                return .granted(requestID: requestID, transaction: transaction, grant: grant)
+            }
+            // A transaction finished earlier that comes back on its own is dropped; a request always ends.
+            guard let requestID else { return nil }
+            switch grant {
+            case .entitlement:
+                // A store answers a purchase of something already owned with the transaction that granted it.
+                return .granted(requestID: requestID, transaction: transaction, grant: grant)
+            case .currency:
+                // A consumable's payment is a new transaction, unless the store's ids restarted (the local
+                // store's database removed, the journal kept): the journal cannot tell it from the one it
+                // granted, and grants nothing, which the request must not claim.
+                return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                    .wrongState, "purchase of '\(transaction.productID)' completed as transaction \(transaction.id), which the "
+                        + "journal holds as granted already, so nothing was granted (did the store's transaction ids restart?)"))
+            }
         } catch {
             switch error.code {
             case .storeNotOpen:
