@@ -29,7 +29,9 @@ public enum StoreEvent: Sendable, Equatable {
     case granted(requestID: RequestID?, transaction: StoreTransaction, grant: Grant)
     /// The user cancelled the payment: nothing was charged. Not a failure.
     case cancelled(requestID: RequestID, productID: String)
-    /// The payment failed: nothing was charged.
+    /// The payment failed. Nothing was charged, unless `error` says otherwise: a charge the library could not
+    /// record or grant comes back at the next launch (as an unfinished purchase), and one answered with a transaction
+    /// the ledger granted before is refused with `wrongState` (the store's ids restarted).
     case failed(requestID: RequestID, productID: String, error: StoreError)
     /// The payment waits for approval (Ask to Buy). A later `purchased` or `declined` event carries the outcome.
     case deferred(requestID: RequestID, productID: String)
