@@ -61,6 +61,19 @@ import Testing
         #expect(try store.unfinishedTransactions().isEmpty)
     }
 
+    /// An expiry carrying a refunded copy (the refund's own update was dropped while launch redelivery checked the
+    /// purchase) is not delivered as a purchase: that would hand out what was refunded.
+    @Test func anExpiryOfARefundedUndeliveredPurchaseDeliversNoPurchase() async throws {
+        let start = Date().addingTimeInterval(-7200)
+        let monthly = backend.makeTransaction("monthly", purchaseDate: start, expirationDate: start.addingTimeInterval(3600))
+        var refunded = monthly
+        refunded.revocationDate = start.addingTimeInterval(60)
+        let store = try launch(holding: [monthly], thenSend: .expired(refunded))
+        let events = try await openTheListAfterTheExpiryAsks(store)
+        defer { store.close() }
+        #expect(!events.contains { if case .purchased = $0 { true } else { false } }, "\(events)")
+    }
+
     /// An expiry of a subscription the journal never saw and the store does not hold unfinished (bought and
     /// finished on another device) is only an expiry: nothing to deliver.
     @Test func anExpiryOfAPurchaseFinishedElsewhereDeliversNothing() async throws {

@@ -275,8 +275,9 @@ final class StoreWorker: Sendable {
                 // journal write), and launch redelivery may not have listed it yet: a finished mark would have
                 // it finished unseen. It is delivered first, and stays unfinished until the game (or the
                 // ledger) finishes it.
+                // A refunded copy is never delivered: that would hand out what was refunded.
                 var undelivered = false
-                if try !journal.isRecorded(transaction.id) {
+                if !transaction.isRevoked, try !journal.isRecorded(transaction.id) {
                     undelivered = await unfinishedIDsInStore().contains(transaction.id)
                 }
                 let recorded = try journal.record(transaction, finished: !undelivered, verdict: verdict)
