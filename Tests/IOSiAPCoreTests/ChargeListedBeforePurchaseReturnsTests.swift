@@ -9,15 +9,6 @@ import Testing
     let folder = TemporaryDirectory()
     let backend = ScriptedBackend()
 
-    func waitUntil(_ condition: () -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while !condition() {
-            guard clock.now < deadline else { throw EventTimeout(description: "condition not met within 10 s") }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-
     func purchasedOnceAsThePaymentsAnswer(verifier: (any TransactionVerifier)?) async throws {
         backend.holdUnfinishedList()
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)

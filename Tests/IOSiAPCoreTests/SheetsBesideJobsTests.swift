@@ -46,12 +46,4 @@ import Testing
             return sheetsClosed == 5
         }
     }
-
-    func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw StoreError(.systemError, "timed out") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 }

@@ -10,15 +10,6 @@ import Testing
     let folder = TemporaryDirectory()
     let backend = ScriptedBackend()
 
-    func waitUntil(_ condition: () -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while !condition() {
-            guard clock.now < deadline else { throw EventTimeout(description: "condition not met within 10 s") }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-
     /// Opens the store with `held` unfinished in a store slow to list them, and sends `update` before the list comes.
     func launch(holding held: [StoreTransaction], thenSend update: StoreUpdate) throws -> PurchaseStore {
         backend.holdUnfinished(held)

@@ -10,6 +10,15 @@ public struct EventTimeout: Error, CustomStringConvertible {
     }
 }
 
+/// Waits, without polling any store, until `condition` holds; throws after 10 s.
+public func waitUntil(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw EventTimeout(description: "condition not met within 10 s") }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+}
+
 extension PurchaseStore {
     /// Polls like a game loop until `isLast` accepts an event, and returns every event polled up to it.
     /// Throws after `timeout` with the events seen so far.
