@@ -167,7 +167,8 @@ import Testing
         #expect(try store.balance(of: "coins") == 0)
     }
 
-    @Test func aRefundQueuedBeforeTheFirstPollFollowsTheRefundSettingOfThatPoll() async throws {
+    /// Two coins granted in a launch that then closes, and the store's refunded copy of their transaction.
+    func grantedTwoCoinsThenRefunded() async throws -> StoreTransaction {
         var bought: StoreTransaction?
         do {
             let store = try await openStore()
@@ -177,6 +178,11 @@ import Testing
         }
         var refunded = try #require(bought)
         refunded.revocationDate = Date()
+        return refunded
+    }
+
+    @Test func aRefundQueuedBeforeTheFirstPollFollowsTheRefundSettingOfThatPoll() async throws {
+        let refunded = try await grantedTwoCoinsThenRefunded()
         let relaunchedBackend = ScriptedBackend()  // the first backend's updates ended with its store
         let relaunched = try PurchaseStore(backend: relaunchedBackend, stateDirectory: folder.state)
         try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
@@ -191,15 +197,7 @@ import Testing
     /// the game has not registered (or no longer registers) the product's grant, told once, and not again later.
     @Test(arguments: [false, true])
     func aRefundInALaunchWithNoGrantRegisteredIsTakenBackOnce(beforeFirstPoll: Bool) async throws {
-        var bought: StoreTransaction?
-        do {
-            let store = try await openStore()
-            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
-            if case .granted(_, let transaction, _) = events.last { bought = transaction }
-            store.close()
-        }
-        var refunded = try #require(bought)
-        refunded.revocationDate = Date()
+        let refunded = try await grantedTwoCoinsThenRefunded()
         do {
             let backend = ScriptedBackend()
             let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)  // no grant registered
