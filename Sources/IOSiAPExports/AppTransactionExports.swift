@@ -49,7 +49,7 @@ public func iosiap_local_set_original_app_version(_ store: OpaquePointer?, _ ori
 
 /// The C copy of an App Transaction: the struct and its strings, each allocated on its own and freed together.
 private enum AppTransactionCopy {
-    static func make(_ app: AppTransaction) -> UnsafeMutablePointer<iosiap_app_transaction_info> {
+    static func make(_ app: StoreAppTransaction) -> UnsafeMutablePointer<iosiap_app_transaction_info> {
         func copy(_ text: String?) -> UnsafePointer<CChar>? { text.map { UnsafePointer(strdup($0)!) } }
         func milliseconds(_ date: Date?) -> Int64 {
             // Dates come from signed payloads, already within year 0...9999: this never clamps in practice.

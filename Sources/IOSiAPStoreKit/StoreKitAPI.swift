@@ -50,7 +50,7 @@ public protocol StoreKitAPI: Sendable {
     /// `PurchaseIntent.intents`: purchases the user starts in the App Store, each with `intent.offer`. Started once,
     /// when the store opens.
     func purchaseIntents() -> AsyncStream<StoreKitPurchaseIntent<Product>>
-    /// `AppTransaction.shared` (iOS 16, macOS 13, tvOS 16, visionOS 1), with StoreKit's verdict.
+    /// `StoreAppTransaction.shared` (iOS 16, macOS 13, tvOS 16, visionOS 1), with StoreKit's verdict.
     func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction>
     /// `Message.messages` (iOS 16, visionOS 1): the App Store's messages for the user. Listening is what keeps
     /// StoreKit from showing them at once (Apple's documentation of `Message`). Started once, when the store
@@ -86,19 +86,19 @@ public protocol StoreKitMessage: Sendable {
 
 /// `Product.SubscriptionInfo.Status`: the state, the latest transaction and what its `RenewalInfo` says.
 public struct StoreKitSubscriptionStatus<Transaction: Sendable>: Sendable {
-    public var state: SubscriptionStatus.State
+    public var state: StoreSubscriptionStatus.State
     public var transaction: StoreKitVerified<Transaction>
     public var willAutoRenew: Bool
     public var autoRenewProductID: String?
     /// `renewalInfo.expirationReason`, mapped (a reason this library does not know is `unknown`).
-    public var expirationReason: SubscriptionStatus.ExpirationReason?
+    public var expirationReason: StoreSubscriptionStatus.ExpirationReason?
     public var isInBillingRetry: Bool
     public var gracePeriodExpirationDate: Date?
     /// `status.renewalInfo.jwsRepresentation`.
     public var renewalInfoJWS: String?
 
-    public init(state: SubscriptionStatus.State, transaction: StoreKitVerified<Transaction>, willAutoRenew: Bool,
-                autoRenewProductID: String?, expirationReason: SubscriptionStatus.ExpirationReason? = nil,
+    public init(state: StoreSubscriptionStatus.State, transaction: StoreKitVerified<Transaction>, willAutoRenew: Bool,
+                autoRenewProductID: String?, expirationReason: StoreSubscriptionStatus.ExpirationReason? = nil,
                 isInBillingRetry: Bool = false, gracePeriodExpirationDate: Date? = nil, renewalInfoJWS: String? = nil) {
         self.state = state
         self.transaction = transaction
@@ -120,7 +120,7 @@ public protocol StoreKitProduct: Sendable {
     var price: Decimal { get }
     var displayPrice: String { get }
     var currencyCode: String { get }
-    var subscription: SubscriptionInfo? { get }
+    var subscription: StoreSubscriptionInfo? { get }
 }
 
 /// The parts of StoreKit's `Transaction` the backend reads.

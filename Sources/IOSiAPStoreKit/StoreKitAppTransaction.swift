@@ -1,6 +1,6 @@
 import Foundation
 
-/// The parts of StoreKit's `AppTransaction` the backend reads, with the JWS of its verification result.
+/// The parts of StoreKit's `StoreAppTransaction` the backend reads, with the JWS of its verification result.
 /// `appTransactionID` and `originalPlatform` (iOS 18.4 properties) are read from its JSON by `LiveStoreKit`.
 public struct StoreKitAppTransaction: Sendable, Equatable {
     public var appID: UInt64?
@@ -17,7 +17,7 @@ public struct StoreKitAppTransaction: Sendable, Equatable {
     public var signedDate: Date
     public var appTransactionID: String?
     public var originalPlatform: String?
-    /// `VerificationResult<AppTransaction>.jwsRepresentation`.
+    /// `VerificationResult<StoreAppTransaction>.jwsRepresentation`.
     public var jwsRepresentation: String
 
     public init(appID: UInt64?, appVersion: String, appVersionID: UInt64?, bundleID: String, environment: String,

@@ -236,7 +236,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 
     /// StoreKit's App Transaction, only when StoreKit verified it and it names an environment this library
     /// knows: an unverified record is never handed to the game as if it were the App Store's.
-    public func appTransaction() async throws(StoreError) -> AppTransaction {
+    public func appTransaction() async throws(StoreError) -> StoreAppTransaction {
         let result: StoreKitVerified<StoreKitAppTransaction>
         do { result = try await api.appTransaction() } catch { throw StoreKitErrorMapping.error(error) }
         let app: StoreKitAppTransaction
@@ -247,7 +247,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         guard let environment = StoreEnvironment(rawValue: app.environment) else {
             throw StoreKitErrorMapping.unknownEnvironment(app.environment)
         }
-        return AppTransaction(
+        return StoreAppTransaction(
             environment: environment, bundleID: app.bundleID, appVersion: app.appVersion, originalAppVersion: app.originalAppVersion,
             originalPurchaseDate: app.originalPurchaseDate, signedDate: app.signedDate, preorderDate: app.preorderDate,
             appID: app.appID, appVersionID: app.appVersionID, appTransactionID: app.appTransactionID,
@@ -255,7 +255,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             deviceVerificationNonce: app.deviceVerificationNonce, signedJWS: app.jwsRepresentation)
     }
 
-    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus? {
         let statuses: [StoreKitSubscriptionStatus<API.Transaction>]
         do { statuses = try await api.subscriptionStatuses(groupID: groupID) } catch { throw StoreKitErrorMapping.error(error) }
         // With Family Sharing there can be several; the one that entitles the user most comes first.
@@ -264,7 +264,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         results.note(status.transaction)
         var transaction = Self.transaction(status.transaction.value)
         transaction.signedRenewalInfo = status.renewalInfoJWS
-        return SubscriptionStatus(state: status.state, transaction: transaction, willAutoRenew: status.willAutoRenew,
+        return StoreSubscriptionStatus(state: status.state, transaction: transaction, willAutoRenew: status.willAutoRenew,
                                   autoRenewProductID: status.autoRenewProductID ?? transaction.productID,
                                   expirationReason: status.expirationReason, isInBillingRetry: status.isInBillingRetry,
                                   gracePeriodExpirationDate: status.gracePeriodExpirationDate,

@@ -38,7 +38,7 @@ enum PageResources {
     static func html(bundleID: String) -> String {
         let apis = StoreControl.apiNames.keys.sorted().map { ($0, $0) }
         let rates = TimeRate.allCases.map { (String($0.rawValue), "\($0)") }
-        let storefronts = Storefront.knownCodes.map { ($0, $0) }
+        let storefronts = AppStoreStorefront.knownCodes.map { ($0, $0) }
         return """
         <!doctype html>
         <html lang="en">

@@ -6,13 +6,13 @@ import Testing
 
 /// A product's offers as C reads them through the iosiap_product_* accessors.
 @Suite struct ProductExportsTests {
-    static let winBack = SubscriptionOffer(id: "come_back", paymentMode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month),
+    static let winBack = SubscriptionOffer(id: "come_back", paymentMode: .payUpFront, period: StoreSubscriptionPeriod(value: 3, unit: .month),
                                            periodCount: 1, price: Decimal(string: "4.99")!, displayPrice: "$4.99")
-    static let promotional = SubscriptionOffer(id: "loyal", paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week),
+    static let promotional = SubscriptionOffer(id: "loyal", paymentMode: .freeTrial, period: StoreSubscriptionPeriod(value: 1, unit: .week),
                                                periodCount: 2, price: 0, displayPrice: "$0.00")
 
     static func subscription(winBackOffers: [SubscriptionOffer]) -> ProductHandle {
-        let info = SubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
+        let info = StoreSubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: StoreSubscriptionPeriod(value: 1, unit: .month),
                                     introductoryOffer: nil, promotionalOffers: [promotional], winBackOffers: winBackOffers)
         return ProductHandle(StoreProduct(id: "monthly", type: .autoRenewable, displayName: "Monthly", description: "Club",
                                           price: 9.99, currencyCode: "USD", displayPrice: "$9.99", subscription: info))

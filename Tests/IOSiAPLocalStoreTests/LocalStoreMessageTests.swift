@@ -100,7 +100,7 @@ import Testing
     }
 }
 
-/// Storefront changes in the local store reach a running game as `storefrontChanged`, once, whoever sets it.
+/// AppStoreStorefront changes in the local store reach a running game as `storefrontChanged`, once, whoever sets it.
 @Suite struct LocalStoreStorefrontChangeTests {
     let folder = TemporaryDirectory()
 

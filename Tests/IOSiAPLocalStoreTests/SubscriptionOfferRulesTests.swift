@@ -100,7 +100,7 @@ import Testing
         let expired = p1.codeOffers[2]
         #expect(expired.eligibility == [.expired] && expired.terms.paymentMode == .payAsYouGo)
         #expect(expired.terms.price == Decimal(string: "0.99") && expired.terms.periodCount == 5
-                && expired.terms.period == SubscriptionPeriod(value: 1, unit: .week))
+                && expired.terms.period == StoreSubscriptionPeriod(value: 1, unit: .week))
         #expect(p1.winBackOffers.isEmpty)
     }
 

@@ -28,7 +28,7 @@ import Testing
         let transaction = StoreTransaction(id: 3, originalID: 3, productID: "gone", productType: .autoRenewable, quantity: 1,
                                            purchaseDate: now, originalPurchaseDate: now, expirationDate: now.addingTimeInterval(60),
                                            environment: .localTesting, storefront: "USA", offer: TransactionOffer(type: .introductory, id: nil))
-        let signed = try signer.sign(transaction, product: nil, offerTerms: nil, storefront: try #require(Storefront(code: "USA")),
+        let signed = try signer.sign(transaction, product: nil, offerTerms: nil, storefront: try #require(AppStoreStorefront(code: "USA")),
                                      renewal: RenewalState(), at: now)
         let payload = try SignedDataVerifier.decodeUnverified(signed.transaction, as: SignedTransactionPayload.self)
         #expect(payload.offerType == 1 && payload.offerIdentifier == nil)

@@ -12,7 +12,7 @@ final class ScriptedStoreKit: StoreKitAPI {
         var price: Decimal = 0.99
         var displayPrice = "$0.99"
         var currencyCode = "USD"
-        var subscription: SubscriptionInfo?
+        var subscription: StoreSubscriptionInfo?
     }
 
     struct FakeTransaction: StoreKitTransaction {

@@ -9,11 +9,11 @@ import Testing
 @Suite struct StoreKitSubscriptionOfferTests {
     let folder = TemporaryDirectory()
     let storeKit = ScriptedStoreKit()
-    static let winBack = SubscriptionOffer(id: "come_back", paymentMode: .payUpFront, period: SubscriptionPeriod(value: 3, unit: .month),
+    static let winBack = SubscriptionOffer(id: "come_back", paymentMode: .payUpFront, period: StoreSubscriptionPeriod(value: 3, unit: .month),
                                            periodCount: 1, price: 4.99, displayPrice: "$4.99")
 
     func open() async throws -> PurchaseStore {
-        let info = SubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: SubscriptionPeriod(value: 1, unit: .month),
+        let info = StoreSubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: StoreSubscriptionPeriod(value: 1, unit: .month),
                                     introductoryOffer: nil, promotionalOffers: [], winBackOffers: [Self.winBack])
         storeKit.script.withLock { $0.products = [ScriptedStoreKit.FakeProduct(id: "monthly", type: .autoRenewable, subscription: info)] }
         let backend = StoreKitBackend(api: storeKit)

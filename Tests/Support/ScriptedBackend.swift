@@ -39,8 +39,8 @@ public final class ScriptedBackend: StoreBackend {
                      currencyCode: "USD", displayPrice: "$2.99"),
         StoreProduct(id: "monthly", type: .autoRenewable, displayName: "Monthly", description: "Club", price: 4.99,
                      currencyCode: "USD", displayPrice: "$4.99",
-                     subscription: SubscriptionInfo(groupID: "G1", groupName: "Club", level: 1,
-                                                    period: SubscriptionPeriod(value: 1, unit: .month),
+                     subscription: StoreSubscriptionInfo(groupID: "G1", groupName: "Club", level: 1,
+                                                    period: StoreSubscriptionPeriod(value: 1, unit: .month),
                                                     introductoryOffer: nil, promotionalOffers: [])),
     ]
 
@@ -166,9 +166,9 @@ public final class ScriptedBackend: StoreBackend {
 
     public func storefront() async throws(StoreError) -> String { "USA" }
 
-    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus? {
         let latest = script.withLock { $0.charged.last { $0.subscriptionGroupID == groupID || $0.productID == "monthly" } }
-        return latest.map { SubscriptionStatus(state: .subscribed, transaction: $0, willAutoRenew: true, autoRenewProductID: $0.productID) }
+        return latest.map { StoreSubscriptionStatus(state: .subscribed, transaction: $0, willAutoRenew: true, autoRenewProductID: $0.productID) }
     }
 
     public func updates() -> AsyncStream<StoreUpdate> { stream }

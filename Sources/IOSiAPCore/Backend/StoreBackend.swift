@@ -75,7 +75,7 @@ public protocol StoreBackend: Sendable {
 
     /// Where the subscription of a group stands, or `nil` when the user never subscribed in it
     /// (StoreKit 2: `Product.SubscriptionInfo.status(for:)`).
-    func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus?
+    func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus?
 
     /// Whether the user may still get an introductory offer in subscription group `groupID` (StoreKit 2:
     /// `Product.SubscriptionInfo.isEligibleForIntroOffer(for:)`).
@@ -85,8 +85,8 @@ public protocol StoreBackend: Sendable {
     /// (StoreKit 2: `Transaction.all`).
     func transactionHistory() async throws(StoreError) -> [StoreTransaction]
 
-    /// The app's own signed purchase record (StoreKit 2: `AppTransaction.shared`), verified by the store.
-    func appTransaction() async throws(StoreError) -> AppTransaction
+    /// The app's own signed purchase record (StoreKit 2: `StoreAppTransaction.shared`), verified by the store.
+    func appTransaction() async throws(StoreError) -> StoreAppTransaction
 
     /// The store's own reports. Called once, when the core opens; the stream ends when the backend closes.
     func updates() -> AsyncStream<StoreUpdate>

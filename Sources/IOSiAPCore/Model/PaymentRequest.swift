@@ -20,7 +20,7 @@ public struct PaymentRequest: Sendable, Equatable {
     /// The game's UI object StoreKit shows the confirmation near (`purchase(confirmIn:options:)`), or `nil`.
     /// Required on visionOS; the local store ignores it.
     public let uiContext: UIContext?
-    /// A win-back offer to redeem, by its id in `SubscriptionInfo.winBackOffers` (StoreKit 2:
+    /// A win-back offer to redeem, by its id in `StoreSubscriptionInfo.winBackOffers` (StoreKit 2:
     /// `Product.PurchaseOption.winBackOffer(_:)`); the store refuses it with `ineligibleForOffer` unless the
     /// user is a lapsed subscriber of the group. C: `iosiap_payment_options.win_back_offer_id`.
     public let winBackOfferID: String?

@@ -17,11 +17,11 @@ public struct StoreProduct: Sendable, Equatable, Codable, Identifiable {
     /// The price formatted for the storefront's locale, e.g. "$0.99", "0,99 €", "¥120".
     public let displayPrice: String
     /// Subscription details, for auto-renewable subscriptions only.
-    public let subscription: SubscriptionInfo?
+    public let subscription: StoreSubscriptionInfo?
 
     /// Creates a product.
     public init(id: String, type: ProductType, displayName: String, description: String, price: Decimal,
-                currencyCode: String, displayPrice: String, subscription: SubscriptionInfo? = nil) {
+                currencyCode: String, displayPrice: String, subscription: StoreSubscriptionInfo? = nil) {
         self.id = id
         self.type = type
         self.displayName = displayName

@@ -234,7 +234,7 @@ public final class PurchaseStore: Sendable {
     /// entitles most answers. The local store refuses a group its catalog does not have (`invalidArgument`, as
     /// `isEligibleForIntroOffer` does); the StoreKit backend checks no group and answers `nil` when StoreKit
     /// reports no status for it. C: `iosiap_subscription_status`.
-    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus? {
         try ensureOpen()
         try RequestValidation.validateGroupID(groupID)
         return try await worker.backend.subscriptionStatus(groupID: groupID)
@@ -263,7 +263,7 @@ public final class PurchaseStore: Sendable {
     /// migration or a pre-order bonus, with its JWS for the game's server. On StoreKit it may reach the App
     /// Store (and ask the user to sign in) the first time; StoreKit's verification failures are thrown.
     /// C: `iosiap_app_transaction`.
-    public func appTransaction() async throws(StoreError) -> AppTransaction {
+    public func appTransaction() async throws(StoreError) -> StoreAppTransaction {
         try ensureOpen()
         return try await worker.backend.appTransaction()
     }

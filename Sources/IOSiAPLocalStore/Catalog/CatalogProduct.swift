@@ -18,7 +18,7 @@ public struct CatalogOffer: Sendable, Equatable {
     /// How the offer is paid.
     public let paymentMode: OfferPaymentMode
     /// The length of one offer period.
-    public let period: SubscriptionPeriod
+    public let period: StoreSubscriptionPeriod
     /// How many periods the offer lasts (1 when the file leaves it out).
     public let periodCount: Int
     /// The price per period; zero for free trials.
@@ -47,7 +47,7 @@ public struct CatalogSubscription: Sendable, Equatable {
     /// The level in the group (`groupNumber`; 1 is the highest).
     public let level: Int
     /// The renewal period.
-    public let period: SubscriptionPeriod
+    public let period: StoreSubscriptionPeriod
     /// The introductory offer.
     public let introductoryOffer: CatalogOffer?
     /// The promotional offers (`adHocOffers`).

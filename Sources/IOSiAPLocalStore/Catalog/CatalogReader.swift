@@ -33,9 +33,9 @@ struct CatalogReader {
         var settings = CatalogSettings.defaults
         guard let entry else { return settings }
         if let code = entry._storefront {
-            guard let storefront = Storefront(code: code) else {
+            guard let storefront = AppStoreStorefront(code: code) else {
                 throw invalid(".settings._storefront",
-                              "unknown storefront '\(code)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
+                              "unknown storefront '\(code)'; known: \(AppStoreStorefront.knownCodes.joined(separator: ", "))")
             }
             settings.storefront = storefront
         }
@@ -80,7 +80,7 @@ struct CatalogReader {
                                        group: StoreKitConfigurationFile.GroupEntry,
                                        at path: String) throws(StoreError) -> CatalogProduct {
         try claim(entry.productID, at: path)
-        guard let period = SubscriptionPeriod(iso8601: entry.recurringSubscriptionPeriod) else {
+        guard let period = StoreSubscriptionPeriod(iso8601: entry.recurringSubscriptionPeriod) else {
             throw invalid("\(path).recurringSubscriptionPeriod",
                           "'\(entry.recurringSubscriptionPeriod)' is not a period like P1W, P1M or P1Y")
         }
@@ -169,7 +169,7 @@ struct CatalogReader {
         case "payUpFront": .payUpFront
         default: throw invalid("\(path).paymentMode", "unknown payment mode '\(entry.paymentMode)'")
         }
-        guard let period = SubscriptionPeriod(iso8601: entry.subscriptionPeriod) else {
+        guard let period = StoreSubscriptionPeriod(iso8601: entry.subscriptionPeriod) else {
             throw invalid("\(path).subscriptionPeriod", "'\(entry.subscriptionPeriod)' is not a period like P3D or P1M")
         }
         let count = entry.numberOfPeriods ?? 1

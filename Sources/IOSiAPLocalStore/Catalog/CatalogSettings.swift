@@ -3,7 +3,7 @@ import IOSiAPCore
 /// The `settings` of a `.storekit` file: how the local store behaves until a control overrides it.
 public struct CatalogSettings: Sendable, Equatable {
     /// The storefront (`_storefront`, default `USA`).
-    public var storefront: Storefront
+    public var storefront: AppStoreStorefront
     /// The locale for titles and prices (`_locale`, default `en_US`).
     public var locale: String
     /// Whether purchases wait for a parent's approval (`_askToBuyEnabled`).
@@ -21,7 +21,7 @@ public struct CatalogSettings: Sendable, Equatable {
 
     /// The settings of a file that has none.
     public static let defaults = CatalogSettings(
-        storefront: Storefront(code: "USA")!, locale: "en_US", askToBuyEnabled: false,
+        storefront: AppStoreStorefront(code: "USA")!, locale: "en_US", askToBuyEnabled: false,
         failTransactionsEnabled: false, timeRate: .realTime, simulatedErrors: [:],
         billingIssuesEnabled: false, billingGracePeriodEnabled: false)
 }

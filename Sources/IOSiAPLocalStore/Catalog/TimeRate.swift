@@ -24,7 +24,7 @@ public enum TimeRate: Int, Sendable, CaseIterable, Codable {
     case oneRenewalEveryTwoSeconds = 1005
 
     /// When `count` periods that start at `start` end, in real time at this rate.
-    public func end(of period: SubscriptionPeriod, count: Int = 1, from start: Date) -> Date {
+    public func end(of period: StoreSubscriptionPeriod, count: Int = 1, from start: Date) -> Date {
         switch self {
         case .realTime:
             var end = start

@@ -21,7 +21,7 @@ final class NotificationSender: @unchecked Sendable {
     /// Apple's schedule in real seconds at `rate`: an hour is a 24th of the rate's day.
     static func retryDelays(at rate: TimeRate) -> [TimeInterval] {
         let start = Date(timeIntervalSince1970: 0)
-        let day = rate == .realTime ? 86_400 : rate.end(of: SubscriptionPeriod(value: 1, unit: .day), from: start).timeIntervalSince(start)
+        let day = rate == .realTime ? 86_400 : rate.end(of: StoreSubscriptionPeriod(value: 1, unit: .day), from: start).timeIntervalSince(start)
         return appleRetryHours.map { $0 * day / 24 }
     }
 

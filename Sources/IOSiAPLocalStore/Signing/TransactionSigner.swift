@@ -10,7 +10,7 @@ struct TransactionSigner: Sendable {
 
     /// The signed transaction and, for an auto-renewable subscription, its signed renewal info.
     /// `offerTerms` are the catalog's terms of `transaction.offer`; they set the price it was charged.
-    func sign(_ transaction: StoreTransaction, product: CatalogProduct?, offerTerms: CatalogOffer?, storefront: Storefront,
+    func sign(_ transaction: StoreTransaction, product: CatalogProduct?, offerTerms: CatalogOffer?, storefront: AppStoreStorefront,
               renewal renewalState: RenewalState, at signedDate: Date) throws(StoreError) -> (transaction: String, renewalInfo: String?) {
         var payload = SignedTransactionPayload(transaction, bundleID: bundleID, signedDate: signedDate)
         payload.storefront = storefront.code

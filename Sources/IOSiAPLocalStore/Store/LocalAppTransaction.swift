@@ -66,9 +66,9 @@ enum LocalAppTransaction {
 
     /// The App Transaction of `record`, signed by `signer` at `now`.
     static func sign(_ record: Record, signer: TransactionSigner, environment: StoreEnvironment,
-                     at now: Date) throws(StoreError) -> AppTransaction {
+                     at now: Date) throws(StoreError) -> StoreAppTransaction {
         let original = record.originalVersion ?? defaultOriginalVersion
-        let unsigned = AppTransaction(
+        let unsigned = StoreAppTransaction(
             environment: environment, bundleID: signer.bundleID, appVersion: record.appVersion ?? original,
             originalAppVersion: original, originalPurchaseDate: record.originalPurchaseDate, signedDate: now,
             appTransactionID: record.id, originalPlatform: "iOS", signedJWS: "")  // the platform the local store plays

@@ -23,9 +23,9 @@ public struct LocalPurchaseStore: Sendable {
                             verifier: (LocalStore) throws(StoreError) -> (any TransactionVerifier)? = { _ in nil })
         throws(StoreError) -> LocalPurchaseStore {
         if let locale, locale.isEmpty { throw StoreError(.invalidArgument, "locale is empty") }
-        if let storefront, Storefront(code: storefront) == nil {
+        if let storefront, AppStoreStorefront(code: storefront) == nil {
             throw StoreError(.invalidArgument,
-                             "unknown storefront '\(storefront)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
+                             "unknown storefront '\(storefront)'; known: \(AppStoreStorefront.knownCodes.joined(separator: ", "))")
         }
         // The purchase store takes the directory (its journal's lock) before the local store opens: refused, the
         // open stops there, before the local store creates or migrates its state or its signing chain.

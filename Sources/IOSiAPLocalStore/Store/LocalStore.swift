@@ -192,14 +192,14 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     /// their own and a family member's, each with its status as StoreKit reports them; the one that entitles most
     /// answers (the user's own on a tie). A group the catalog does not have is an error, as for
     /// `isEligibleForIntroOffer`: a typo must not read as "never subscribed".
-    public func subscriptionStatus(groupID: String) async throws(StoreError) -> SubscriptionStatus? {
+    public func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus? {
         try requireGroup(groupID)
         try failIfSimulated(.subscriptionStatus, try currentSettings())
         try advanceTime()
         let current = now()
         return try state.withLock { state throws(StoreError) in
             let chains = try state.subscriptionChains()
-            var statuses: [SubscriptionStatus] = []
+            var statuses: [StoreSubscriptionStatus] = []
             for ownership in [OwnershipType.purchased, .familyShared] {
                 guard let latest = try state.latestSubscription(inGroup: groupID, ownership: ownership) else { continue }
                 statuses.append(Self.status(of: latest, chain: chains.first { $0.latest.id == latest.id }, at: current))
@@ -210,16 +210,16 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
 
     /// The status of the subscription whose newest transaction is `latest` (`chain`: how it goes on; `nil` once
     /// refunded) at `current`.
-    private static func status(of latest: StoreTransaction, chain: LocalStoreState.SubscriptionChain?, at current: Date) -> SubscriptionStatus {
+    private static func status(of latest: StoreTransaction, chain: LocalStoreState.SubscriptionChain?, at current: Date) -> StoreSubscriptionStatus {
         let inGrace = (latest.gracePeriodExpirationDate ?? .distantPast) > current
-        let status: SubscriptionStatus.State = latest.isRevoked ? .revoked
+        let status: StoreSubscriptionStatus.State = latest.isRevoked ? .revoked
             : (latest.expirationDate ?? .distantPast) > current ? .subscribed
             : chain?.state.billingRetry == true ? (inGrace ? .inGracePeriod : .inBillingRetryPeriod) : .expired
         let renewal = chain?.state
-        return SubscriptionStatus(state: status, transaction: latest, willAutoRenew: renewal?.autoRenew ?? false,
+        return StoreSubscriptionStatus(state: status, transaction: latest, willAutoRenew: renewal?.autoRenew ?? false,
                                   autoRenewProductID: renewal?.renewProductID ?? latest.productID,
                                   expirationReason: status == .subscribed ? nil
-                                      : renewal?.expirationIntent.flatMap(SubscriptionStatus.ExpirationReason.init(rawValue:)),
+                                      : renewal?.expirationIntent.flatMap(StoreSubscriptionStatus.ExpirationReason.init(rawValue:)),
                                   isInBillingRetry: renewal?.billingRetry ?? false,
                                   gracePeriodExpirationDate: status == .inGracePeriod ? latest.gracePeriodExpirationDate : nil,
                                   signedRenewalInfo: latest.signedRenewalInfo)
@@ -287,14 +287,14 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         notifications.stopSender()
     }
 
-    public func appTransaction() async throws(StoreError) -> AppTransaction {
+    public func appTransaction() async throws(StoreError) -> StoreAppTransaction {
         try failIfSimulated(.appTransaction, try currentSettings())
         return try signAppTransaction()
     }
 
     /// The App Transaction the game gets now, signed with the store's chain (LocalAppTransaction.swift); no
     /// simulated error applies (for the transaction manager and tests).
-    public func signAppTransaction() throws(StoreError) -> AppTransaction {
+    public func signAppTransaction() throws(StoreError) -> StoreAppTransaction {
         let signedDate = now()
         let record = try state.withLock { state throws(StoreError) in try LocalAppTransaction.record(in: state.database, at: signedDate) }
         return try LocalAppTransaction.sign(record, signer: signer, environment: environment, at: signedDate)
@@ -342,10 +342,10 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         }
     }
 
-    private static func knownStorefront(_ code: String) throws(StoreError) -> Storefront {
-        guard let storefront = Storefront(code: code) else {
+    private static func knownStorefront(_ code: String) throws(StoreError) -> AppStoreStorefront {
+        guard let storefront = AppStoreStorefront(code: code) else {
             throw StoreError(.invalidArgument,
-                             "unknown storefront '\(code)'; known: \(Storefront.knownCodes.joined(separator: ", "))")
+                             "unknown storefront '\(code)'; known: \(AppStoreStorefront.knownCodes.joined(separator: ", "))")
         }
         return storefront
     }

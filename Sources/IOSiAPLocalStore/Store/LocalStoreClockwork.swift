@@ -169,7 +169,7 @@ struct LocalStoreClockwork: Sendable {
                     // (16 days, 3 for weekly subscriptions, at the store's time rate).
                     let graceDays = subscription.period.unit == .week || subscription.period.unit == .day ? 3 : 16
                     let grace = settings.billingGracePeriodEnabled
-                        ? settings.timeRate.end(of: SubscriptionPeriod(value: graceDays, unit: .day), from: end) : nil
+                        ? settings.timeRate.end(of: StoreSubscriptionPeriod(value: graceDays, unit: .day), from: end) : nil
                     try state.updateChain(latest.id) { $0.billingRetry = true; $0.graceExpires = grace; $0.expirationIntent = 2 }
                     let retrying = try resign(latest.id, settings, in: state)
                     if let grace, grace > current {
@@ -192,7 +192,7 @@ struct LocalStoreClockwork: Sendable {
 
     /// When the App Store gives up retrying the payment of a renewal due at `end`: 60 days later.
     private func retryPeriodEnd(after end: Date, _ settings: LocalStoreSettings) -> Date {
-        settings.timeRate.end(of: SubscriptionPeriod(value: 60, unit: .day), from: end)
+        settings.timeRate.end(of: StoreSubscriptionPeriod(value: 60, unit: .day), from: end)
     }
 
     /// Charges the next period of the subscription whose newest transaction is `latest`: a signed transaction
@@ -240,7 +240,7 @@ struct LocalStoreClockwork: Sendable {
     /// Signs `transaction`, stores the signatures with it, and returns it signed.
     func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings,
               in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
-        let storefront = Storefront(code: transaction.storefront) ?? settings.storefront
+        let storefront = AppStoreStorefront(code: transaction.storefront) ?? settings.storefront
         let product = catalog.product(id: transaction.productID)
         var renewal = try state.chainState(of: transaction.id)?.renewal ?? RenewalState()
         if transaction.productType == .autoRenewable,
@@ -272,7 +272,7 @@ struct LocalStoreClockwork: Sendable {
                 SubscriptionOffer(id: offer.id, paymentMode: offer.paymentMode, period: offer.period,
                                   periodCount: offer.periodCount, price: offer.price, displayPrice: format(offer.price))
             }
-            return SubscriptionInfo(groupID: info.groupID, groupName: info.groupName, level: info.level,
+            return StoreSubscriptionInfo(groupID: info.groupID, groupName: info.groupName, level: info.level,
                                     period: info.period, introductoryOffer: info.introductoryOffer.map(offer),
                                     promotionalOffers: info.promotionalOffers.map(offer),
                                     winBackOffers: info.winBackOffers.map { offer($0.terms) })

@@ -11,7 +11,7 @@ public enum PurchaseDialogResponse: String, Sendable, Codable, CaseIterable {
 /// The local store's settings in force: the catalog's, with the controls' overrides on top.
 public struct LocalStoreSettings: Sendable, Equatable {
     /// The storefront prices and transactions use.
-    public var storefront: Storefront
+    public var storefront: AppStoreStorefront
     /// The locale titles and prices are shown in.
     public var locale: String
     /// Whether purchases wait for approval.
@@ -64,7 +64,7 @@ public struct LocalStoreSettings: Sendable, Equatable {
 
     /// Applies stored overrides; values that no longer parse are ignored, leaving the catalog's.
     mutating func apply(_ overrides: [String: String]) {
-        if let code = overrides[Key.storefront], let storefront = Storefront(code: code) { self.storefront = storefront }
+        if let code = overrides[Key.storefront], let storefront = AppStoreStorefront(code: code) { self.storefront = storefront }
         if let locale = overrides[Key.locale] { self.locale = locale }
         if let value = overrides[Key.askToBuy] { askToBuyEnabled = value == "1" }
         if let value = overrides[Key.interrupted] { interruptedPurchasesEnabled = value == "1" }

@@ -54,7 +54,7 @@ enum SubscriptionOfferRules {
         guard let lastEnd = history.compactMap(\.expirationDate).max() else {
             throw ineligible("this user never subscribed in the group of '\(item.id)'")
         }
-        let month = timeRate.end(of: SubscriptionPeriod(value: 1, unit: .month), from: date).timeIntervalSince(date)
+        let month = timeRate.end(of: StoreSubscriptionPeriod(value: 1, unit: .month), from: date).timeIntervalSince(date)
         func months(_ seconds: TimeInterval) -> Double { month > 0 ? seconds / month : 0 }
         if let minimum = offer.minimumPaidMonths {
             // Paid time: every period charged but those of a free offer (a free trial, a free code).

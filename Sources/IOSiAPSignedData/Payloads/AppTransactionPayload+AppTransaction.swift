@@ -4,7 +4,7 @@ import IOSiAPCore
 extension AppTransactionPayload {
     /// The payload that says what `appTransaction` says, field by field as Apple's payload names them
     /// (its `signedJWS` is not part of it).
-    package init(_ appTransaction: AppTransaction) {
+    package init(_ appTransaction: StoreAppTransaction) {
         self.init()
         receiptType = appTransaction.environment.rawValue
         appAppleId = appTransaction.appID
@@ -24,7 +24,7 @@ extension AppTransactionPayload {
     /// The app transaction this payload describes, carrying `signedJWS`. `verificationInvalidFormat` when a
     /// field every App Transaction has is missing (the environment, bundle id, both versions, both dates), or
     /// the nonce is not a UUID; `verificationInvalidEnvironment` for an environment this library does not know.
-    public func appTransaction(signedJWS: String) throws(StoreError) -> AppTransaction {
+    public func appTransaction(signedJWS: String) throws(StoreError) -> StoreAppTransaction {
         func required<Value>(_ value: Value?, _ name: String) throws(StoreError) -> Value {
             guard let value else { throw StoreError(.verificationInvalidFormat, "the App Transaction has no \(name)") }
             return value
@@ -40,7 +40,7 @@ extension AppTransactionPayload {
             }
             nonce = uuid
         }
-        return AppTransaction(
+        return StoreAppTransaction(
             environment: environment, bundleID: try required(bundleId, "bundleId"),
             appVersion: try required(applicationVersion, "applicationVersion"),
             originalAppVersion: try required(originalApplicationVersion, "originalApplicationVersion"),

@@ -1,5 +1,5 @@
 /// The payload of a signed App Transaction, the app's own purchase record: the fields of Apple's
-/// `JWSAppTransactionDecodedPayload` (App Store Server API documentation; the `AppTransaction` model of
+/// `JWSAppTransactionDecodedPayload` (App Store Server API documentation; the `StoreAppTransaction` model of
 /// apple/app-store-server-library-python names the same fields), every one optional; unknown fields are
 /// ignored. The environment is in `receiptType`.
 public struct AppTransactionPayload: Codable, Sendable, Equatable {

@@ -225,14 +225,14 @@ public struct LiveStoreKit: StoreKitAPI {
     public var canMakePayments: Bool { AppStore.canMakePayments }
 
     public func storefrontCountryCode() async -> String? {
-        await Storefront.current?.countryCode
+        await StoreKit.Storefront.current?.countryCode
     }
 
     public func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<LiveTransaction>] {
         let statuses: [StoreKit.Product.SubscriptionInfo.Status]
         do { statuses = try await StoreKit.Product.SubscriptionInfo.status(for: groupID) } catch { throw Self.failure(error) }
         return statuses.map { status in
-            let state: SubscriptionStatus.State = switch status.state {
+            let state: StoreSubscriptionStatus.State = switch status.state {
             case .subscribed: .subscribed
             case .expired: .expired
             case .inBillingRetryPeriod: .inBillingRetryPeriod
@@ -250,7 +250,7 @@ public struct LiveStoreKit: StoreKitAPI {
         }
     }
 
-    private static func expirationReason(_ reason: StoreKit.Product.SubscriptionInfo.RenewalInfo.ExpirationReason) -> SubscriptionStatus.ExpirationReason {
+    private static func expirationReason(_ reason: StoreKit.Product.SubscriptionInfo.RenewalInfo.ExpirationReason) -> StoreSubscriptionStatus.ExpirationReason {
         switch reason {
         case .autoRenewDisabled: .autoRenewDisabled
         case .billingError: .billingError
@@ -345,7 +345,7 @@ public struct LiveStoreKit: StoreKitAPI {
     public func storefrontUpdates() -> AsyncStream<String> {
         AsyncStream { continuation in
             let listener = Task {
-                for await storefront in Storefront.updates { continuation.yield(storefront.countryCode) }
+                for await storefront in StoreKit.Storefront.updates { continuation.yield(storefront.countryCode) }
                 continuation.finish()
             }
             continuation.onTermination = { _ in listener.cancel() }
@@ -457,9 +457,9 @@ public struct LiveProduct: StoreKitProduct {
     /// The subscription's period, group and offers: introductory, promotional and win-back (`winBackOffers` is
     /// iOS 18.0, macOS 15.0, tvOS 18.0, visionOS 2.0: the deployment targets). An offer StoreKit describes in a
     /// way this library does not know (a new payment mode or period unit) is left out rather than guessed.
-    public var subscription: SubscriptionInfo? {
+    public var subscription: StoreSubscriptionInfo? {
         guard let info = product.subscription, let period = Self.period(info.subscriptionPeriod) else { return nil }
-        return SubscriptionInfo(groupID: info.subscriptionGroupID, groupName: info.groupDisplayName, level: info.groupLevel,
+        return StoreSubscriptionInfo(groupID: info.subscriptionGroupID, groupName: info.groupDisplayName, level: info.groupLevel,
                                 period: period, introductoryOffer: info.introductoryOffer.flatMap(Self.offer),
                                 promotionalOffers: info.promotionalOffers.compactMap(Self.offer),
                                 winBackOffers: info.winBackOffers.compactMap(Self.offer))
@@ -478,8 +478,8 @@ public struct LiveProduct: StoreKitProduct {
                                  price: offer.price, displayPrice: offer.displayPrice)
     }
 
-    private static func period(_ period: StoreKit.Product.SubscriptionPeriod) -> SubscriptionPeriod? {
-        let unit: SubscriptionPeriod.Unit
+    private static func period(_ period: StoreKit.Product.SubscriptionPeriod) -> StoreSubscriptionPeriod? {
+        let unit: StoreSubscriptionPeriod.Unit
         switch period.unit {
         case .day: unit = .day
         case .week: unit = .week
@@ -487,7 +487,7 @@ public struct LiveProduct: StoreKitProduct {
         case .year: unit = .year
         @unknown default: return nil
         }
-        return period.value > 0 ? SubscriptionPeriod(value: period.value, unit: unit) : nil  // its init traps on 0
+        return period.value > 0 ? StoreSubscriptionPeriod(value: period.value, unit: unit) : nil  // its init traps on 0
     }
 }
 

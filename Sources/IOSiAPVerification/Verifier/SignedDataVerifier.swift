@@ -56,7 +56,7 @@ public final class SignedDataVerifier: Sendable {
         return payload
     }
 
-    /// The payload of a verified signed App Transaction (StoreKit's `AppTransaction` as a JWS; Apple's
+    /// The payload of a verified signed App Transaction (StoreKit's `StoreAppTransaction` as a JWS; Apple's
     /// `verifyAndDecodeAppTransaction`): the chain valid at its `receiptCreationDate`, the signature, its
     /// bundle id, in Production its App Store id (`appAppleID`), and its environment (`receiptType`).
     public func verifyAppTransaction(_ signedAppTransaction: String) throws(StoreError) -> AppTransactionPayload {

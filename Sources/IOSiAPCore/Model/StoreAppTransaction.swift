@@ -1,10 +1,10 @@
 import Foundation
 
-/// The app's own signed purchase record (StoreKit 2: `AppTransaction`): which version the user first got
+/// The app's own signed purchase record (StoreKit 2: `StoreAppTransaction`): which version the user first got
 /// and when, for a paid-to-free migration or a pre-order, with the JWS the store signed it as, for a game's
-/// server to verify. Field names follow StoreKit's `AppTransaction`; the signed payload's names are in
+/// server to verify. Field names follow StoreKit's `StoreAppTransaction`; the signed payload's names are in
 /// brackets. C: `iosiap_app_transaction`.
-public struct AppTransaction: Sendable, Equatable {
+public struct StoreAppTransaction: Sendable, Equatable {
     /// The environment that signed it [receiptType].
     public var environment: StoreEnvironment
     /// The app's bundle id [bundleId].

@@ -1,5 +1,5 @@
 /// An App Store storefront: its ISO 3166-1 alpha-3 code, Apple's numeric storefront id and its currency.
-public struct Storefront: Sendable, Equatable {
+public struct AppStoreStorefront: Sendable, Equatable {
     /// The alpha-3 country code, e.g. `USA` (the `.storekit` `_storefront`).
     public let code: String
     /// Apple's numeric storefront id (the signed payload's `storefrontId`).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A subscription or offer period such as one month (`P1M`) or three days (`P3D`).
-public struct SubscriptionPeriod: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+public struct StoreSubscriptionPeriod: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     /// The calendar unit of a period (C: `iosiap_period_unit`).
     public enum Unit: Int32, Sendable, Codable {
         case day = 0, week = 1, month = 2, year = 3

@@ -14,7 +14,7 @@ public struct SubscriptionOffer: Sendable, Equatable, Codable {
     /// How the offer is paid.
     public let paymentMode: OfferPaymentMode
     /// The length of one offer period.
-    public let period: SubscriptionPeriod
+    public let period: StoreSubscriptionPeriod
     /// How many offer periods the offer lasts.
     public let periodCount: Int
     /// The offer's price per period (zero for a free trial).
@@ -23,7 +23,7 @@ public struct SubscriptionOffer: Sendable, Equatable, Codable {
     public let displayPrice: String
 
     /// Creates an offer.
-    public init(id: String?, paymentMode: OfferPaymentMode, period: SubscriptionPeriod, periodCount: Int,
+    public init(id: String?, paymentMode: OfferPaymentMode, period: StoreSubscriptionPeriod, periodCount: Int,
                 price: Decimal, displayPrice: String) {
         self.id = id
         self.paymentMode = paymentMode
@@ -35,7 +35,7 @@ public struct SubscriptionOffer: Sendable, Equatable, Codable {
 }
 
 /// What a subscription product adds to a product: its period, group and level, and its offers.
-public struct SubscriptionInfo: Sendable, Equatable, Codable {
+public struct StoreSubscriptionInfo: Sendable, Equatable, Codable {
     /// The subscription group's id (the JWS `subscriptionGroupIdentifier`).
     public let groupID: String
     /// The subscription group's reference name.
@@ -43,7 +43,7 @@ public struct SubscriptionInfo: Sendable, Equatable, Codable {
     /// The level inside the group: 1 is the highest service level.
     public let level: Int
     /// The renewal period.
-    public let period: SubscriptionPeriod
+    public let period: StoreSubscriptionPeriod
     /// The introductory offer, if the catalog has one.
     public let introductoryOffer: SubscriptionOffer?
     /// The promotional offers.
@@ -54,7 +54,7 @@ public struct SubscriptionInfo: Sendable, Equatable, Codable {
     public let winBackOffers: [SubscriptionOffer]
 
     /// Creates subscription information.
-    public init(groupID: String, groupName: String, level: Int, period: SubscriptionPeriod,
+    public init(groupID: String, groupName: String, level: Int, period: StoreSubscriptionPeriod,
                 introductoryOffer: SubscriptionOffer?, promotionalOffers: [SubscriptionOffer],
                 winBackOffers: [SubscriptionOffer] = []) {
         self.groupID = groupID
@@ -76,7 +76,7 @@ public struct SubscriptionInfo: Sendable, Equatable, Codable {
         groupID = try container.decode(String.self, forKey: .groupID)
         groupName = try container.decode(String.self, forKey: .groupName)
         level = try container.decode(Int.self, forKey: .level)
-        period = try container.decode(SubscriptionPeriod.self, forKey: .period)
+        period = try container.decode(StoreSubscriptionPeriod.self, forKey: .period)
         introductoryOffer = try container.decodeIfPresent(SubscriptionOffer.self, forKey: .introductoryOffer)
         promotionalOffers = try container.decode([SubscriptionOffer].self, forKey: .promotionalOffers)
         winBackOffers = try container.decodeIfPresent([SubscriptionOffer].self, forKey: .winBackOffers) ?? []

@@ -2,11 +2,11 @@ import Foundation
 import IOSiAPCore
 import Testing
 
-@Suite struct SubscriptionInfoTests {
-    let monthly = SubscriptionPeriod(value: 1, unit: .month)
+@Suite struct StoreSubscriptionInfoTests {
+    let monthly = StoreSubscriptionPeriod(value: 1, unit: .month)
 
     @Test func aCallerThatNamesNoWinBackOffersGetsNone() {
-        let info = SubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: monthly, introductoryOffer: nil,
+        let info = StoreSubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: monthly, introductoryOffer: nil,
                                     promotionalOffers: [])
         #expect(info.winBackOffers.isEmpty)
     }
@@ -14,15 +14,15 @@ import Testing
     @Test func winBackOffersSurviveEncodingAndAnEncodingWithoutThemDecodesToNone() throws {
         let offer = SubscriptionOffer(id: "come_back", paymentMode: .payUpFront, period: monthly, periodCount: 1, price: 4.99,
                                       displayPrice: "$4.99")
-        let info = SubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: monthly, introductoryOffer: nil,
+        let info = StoreSubscriptionInfo(groupID: "G1", groupName: "Club", level: 1, period: monthly, introductoryOffer: nil,
                                     promotionalOffers: [], winBackOffers: [offer])
         let encoded = try JSONEncoder().encode(info)
-        #expect(try JSONDecoder().decode(SubscriptionInfo.self, from: encoded) == info)
+        #expect(try JSONDecoder().decode(StoreSubscriptionInfo.self, from: encoded) == info)
 
         // What a version before win-back offers encoded.
         var object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
         object["winBackOffers"] = nil
-        let earlier = try JSONDecoder().decode(SubscriptionInfo.self, from: try JSONSerialization.data(withJSONObject: object))
+        let earlier = try JSONDecoder().decode(StoreSubscriptionInfo.self, from: try JSONSerialization.data(withJSONObject: object))
         #expect(earlier.winBackOffers.isEmpty)
         #expect(earlier.groupID == "G1" && earlier.period == monthly)
     }

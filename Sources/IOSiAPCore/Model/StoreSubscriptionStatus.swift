@@ -2,7 +2,7 @@ import Foundation
 
 /// Where an auto-renewable subscription stands (StoreKit 2: `Product.SubscriptionInfo.Status`, with its
 /// `RenewalInfo`). C: `iosiap_subscription_status_info`.
-public struct SubscriptionStatus: Sendable, Equatable {
+public struct StoreSubscriptionStatus: Sendable, Equatable {
     /// The renewal state (`Product.SubscriptionInfo.RenewalState`).
     public enum State: Int32, Sendable {
         case subscribed = 1
