@@ -23,9 +23,11 @@
  * Transactions are finished after onPaymentEvent(PURCHAED or RESTORED) returns: grant inside it. A game
  * that dies or throws before it returns gets the purchase again at the next launch. Until a delegate is
  * set, poll() delivers nothing and events wait.
+ * Added: onPaymentRevoked, an optional delegate callback (its default does nothing) for a refund, called once
+ * it is told: until it returns.
  * Added: setUIContext, the game's window or scene that StoreKit shows a payment's confirmation in (required
  * on visionOS, where a payment without one fails).
- * For transactions, refunds and error messages, use the modern layer in <iosiap/iosiap.hpp>.
+ * For transactions, transaction ids and error messages, use the modern layer in <iosiap/iosiap.hpp>.
  */
 #ifndef IOSIAP_CLASSIC_IOSIAP_H
 #define IOSIAP_CLASSIC_IOSIAP_H
@@ -65,6 +67,12 @@ public:
     virtual void onRequestProductsError(int code) = 0;
     virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int quantity) = 0;
     virtual void onRestoreFinished(bool succeed) = 0;
+    /** Since 0.4, optional. A purchase of identifier was refunded (quantity units; or a subscription's Family
+        Sharing ended): take back what it granted. Called once per refund, inside poll(); if it throws (poll
+        rethrows) or the game dies before it returns, it is called again at the next launch. The default does
+        nothing and returns, so a delegate that does not override it (one written for the original IOSiAP, which
+        had no such callback) lets every refund count as told, silently, as before. */
+    virtual void onPaymentRevoked(std::string &identifier, int quantity) { (void)identifier; (void)quantity; }
 };
 
 class IOSiAP {
@@ -124,7 +132,7 @@ public:
 
     /** Since 0.4. The game's UI object that StoreKit shows every later payment's confirmation in, as an
         Objective-C object pointer (`(__bridge void *)scene`): a UIWindowScene * or UIViewController * on iOS,
-        tvOS and visionOS, an NSWindow * on macOS, or NULL (the default: StoreKit chooses). Required on
+        tvOS and visionOS, an NSWindow * or NSViewController * on macOS, or NULL (the default: StoreKit chooses). Required on
         visionOS: there a payment without one is IOSIAP_PAYMENT_FAILED. The library does not retain it: keep
         each object alive until the final onPaymentEvent of every payment made while it was set. The local
         store ignores it. See iosiap_payment_options.ui_context. */
@@ -209,6 +217,11 @@ private:
         void onRestored(std::uint64_t, const iosiap::Transaction &transaction) { finishAfterDelegate_ = transaction.id; }
         void onRestoreFinished(bool succeeded) {
             if (owner_->delegate) owner_->delegate->onRestoreFinished(succeeded);
+        }
+        void onRevoked(const iosiap::Transaction &transaction) {
+            std::string identifier = transaction.productId;
+            // An exception it throws reaches the modern layer, which counts the refund as not told.
+            if (owner_->delegate) owner_->delegate->onPaymentRevoked(identifier, transaction.quantity);
         }
 
     private:

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
-# Type-checks the whole StoreKit backend (Sources/IOSiAPStoreKit, Live/ included) against StoreKit's real
-# signatures on Linux: Tests/AppleSDK/StoreKit/StoreKit.swift is a declarations-only `StoreKit` transcribed from
-# the iOS 18.0 SDK's interface (see its header). It is built here with library evolution into a temporary
-# directory (never as a SwiftPM target), which makes `canImport(StoreKit)` true, so LiveStoreKit.swift compiles.
-# Before it, the declarations-only UIKit (iOS, tvOS, visionOS) or AppKit (macOS) of Tests/AppleSDK, with the
-# classes a purchase's UI context is (UIViewController, UIWindowScene; NSWindow): StoreKit's interface imports it.
+# Type-checks the whole StoreKit backend (Sources/IOSiAPStoreKit, Live/ included) on Linux against StoreKit's real
+# signatures, from the oldest and the newest SDK the package is meant to build with:
+#   Tests/AppleSDK/StoreKit18  the iOS 18.0 and macOS 15.0 SDKs' StoreKit interfaces (the deployment targets)
+#   Tests/AppleSDK/StoreKit26  the iOS 26.2 and macOS 26.0 SDKs' StoreKit interfaces
+# Each is a declarations-only `StoreKit` transcribed by us (see its header), built here with library evolution
+# and the real SDK's -user-module-version (its header's `user-module-version:` line) into a temporary directory,
+# never as a SwiftPM target, which makes `canImport(StoreKit)` true, so LiveStoreKit.swift compiles, and
+# `canImport(StoreKit, _version: …)` answer as Apple's SDK would. Before it, the declarations-only UIKit (iOS,
+# tvOS, visionOS) or AppKit (macOS) of Tests/AppleSDK: StoreKit's interface imports it.
 #
-# One configuration per platform Package.swift declares. Linux ignores `@available(iOS 18.0, *)`-style versions,
-# so each configuration passes IOSIAP_STOREKIT_CHECK_<PLATFORM> to both compilations: the stub makes that
-# platform's `unavailable` declarations unavailable, and LiveStoreKit takes its `#if os(<platform>)` branches.
-#   ios       no condition: the iOS declarations as the SDK has them
-#   macos     IOSIAP_STOREKIT_CHECK_MACOS    (nothing LiveStoreKit uses is unavailable on macOS today)
-#   tvos      IOSIAP_STOREKIT_CHECK_TVOS     (PurchaseIntent unavailable)
-#   visionos  IOSIAP_STOREKIT_CHECK_VISIONOS (PurchaseIntent and Product.purchase(options:) unavailable)
-# Not checked here: `introduced:` versions (an API newer than the deployment target used without #available),
-# and anything beyond the transcribed declarations. Nothing is run.
+# Eight configurations: each SDK as iOS, macOS, tvOS and visionOS, warnings as errors. Linux ignores
+# `@available(iOS 18.0, *)`-style versions, so each configuration passes IOSIAP_STOREKIT_CHECK_<PLATFORM> to both
+# compilations: the stub makes that platform's `unavailable` declarations unavailable, and LiveStoreKit takes its
+# `#if os(<platform>)` branches (ios: no condition). An API newer than the deployment targets is absent from the
+# oldest SDK's transcription, so using it without a `canImport(StoreKit, _version:)` check fails there.
+# Linux ignores `introduced:` versions, so what an SDK newer than the oldest added is checked apart: every
+# `#if canImport(StoreKit, _version: …)` branch of the backend must hold an `#available` check, unless its `#if`
+# line says `// back-deployed` (an API Apple back-deployed to every OS the library runs on). Not checked: whether
+# that `#available` names the right versions, and anything beyond the transcriptions.
+#
+# In each configuration a second file imports that StoreKit together with every IOSiAP library module and names
+# every public IOSiAP type unqualified: a type StoreKit also declares at the top level (as the 18.4 SDK did with
+# SubscriptionPeriod) is ambiguous there, for our code and for a game's. Nothing is run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-swift build --target IOSiAPCore >/dev/null
+libraries=(IOSiAPCore IOSiAPSignedData IOSiAPVerification IOSiAPStoreKit IOSiAPLocalStore)
+for library in "${libraries[@]}"; do swift build --target "$library" >/dev/null; done
 bin=$(swift build --show-bin-path)
 modules=$bin/Modules
 # IOSiAPCore shares `package` declarations (Locked, …) with the package's other modules: use SwiftPM's name.
 package_name=$(grep -A1 '"-package-name"' "$bin/description.json" | sed -n '2s/[ ",]//gp')
+module_maps=()
+for map in Sources/C*/module.modulemap; do module_maps+=(-Xcc "-fmodule-map-file=$map"); done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,28 +45,96 @@ cat >"$work/CanImportStoreKit.swift" <<'EOF'
 #endif
 EOF
 
+# Every public top-level type of the IOSiAP libraries, named unqualified beside StoreKit (from their symbol graphs).
+mkdir "$work/symbols"
+for library in "${libraries[@]}"; do
+    swift-symbolgraph-extract -module-name "$library" -I "$modules" -target "$(uname -m)-unknown-linux-gnu" \
+        -output-dir "$work/symbols" "${module_maps[@]}" >/dev/null
+done
+python3 - "$work/symbols" "${libraries[@]}" >"$work/PublicTypeNames.swift" <<'EOF'
+import json, os, sys
+folder, libraries = sys.argv[1], sys.argv[2:]
+kinds = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
+names = set()
+for library in libraries:
+    graph = json.load(open(os.path.join(folder, library + ".symbols.json")))
+    names |= {s["pathComponents"][0] for s in graph["symbols"]
+              if len(s["pathComponents"]) == 1 and s["kind"]["identifier"] in kinds}
+if len(names) < 50:
+    sys.exit(f"check-storekit: only {len(names)} public IOSiAP types found; the symbol graphs are not what they should be")
+print("// Generated by scripts/check-storekit.sh: every public IOSiAP type, named unqualified beside StoreKit.")
+print("import StoreKit")
+for library in libraries:
+    print(f"import {library}")
+for name in sorted(names):
+    print(f"typealias Unqualified_{name} = {name}")
+EOF
+echo "-- $(grep -c '^typealias' "$work/PublicTypeNames.swift") public IOSiAP types named beside StoreKit"
+
 mapfile -t sources < <(find Sources/IOSiAPStoreKit -name '*.swift' | sort)
 
+echo "-- every newer-SDK branch (canImport(StoreKit, _version:)) checks #available or says it is back-deployed"
+python3 - "${sources[@]}" <<'EOF'
+import re, sys
+failures = []
+for path in sys.argv[1:]:
+    lines = open(path).read().splitlines()
+    for number, line in enumerate(lines):
+        if not re.match(r"\s*#if canImport\(StoreKit, _version:", line) or "// back-deployed" in line:
+            continue
+        depth, body = 0, []
+        for inner in lines[number + 1:]:
+            if re.match(r"\s*#if\b", inner):
+                depth += 1
+            elif re.match(r"\s*#(else|elseif|endif)\b", inner):
+                if depth == 0:
+                    break
+                if inner.strip().startswith("#endif"):
+                    depth -= 1
+            body.append(inner)
+        if not any("#available" in inner for inner in body):
+            failures.append(f"{path}:{number + 1}: a newer SDK's branch without #available (or '// back-deployed'): {line.strip()}")
+print("\n".join(failures) or "   ok")
+sys.exit(1 if failures else 0)
+EOF
+
 status=0
-for platform in ios macos tvos visionos; do
-    define=()
-    [ "$platform" = ios ] || define=(-D "IOSIAP_STOREKIT_CHECK_$(tr '[:lower:]' '[:upper:]' <<<"$platform")")
-    stub="$work/$platform"
-    mkdir -p "$stub"
-    # The UI framework StoreKit's purchase(confirmIn:options:) takes, built first: the StoreKit stub imports it.
-    framework=UIKit
-    [ "$platform" = macos ] && framework=AppKit
-    swiftc -module-name "$framework" -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
-        -emit-module -emit-module-path "$stub/$framework.swiftmodule" "Tests/AppleSDK/$framework/$framework.swift"
-    swiftc -module-name StoreKit -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
-        "${define[@]}" -I "$stub" -emit-module -emit-module-path "$stub/StoreKit.swiftmodule" \
-        Tests/AppleSDK/StoreKit/StoreKit.swift
-    echo "-- StoreKit backend against the StoreKit stub as $platform"
-    if ! swiftc -typecheck -module-name IOSiAPStoreKit -parse-as-library -swift-version 6 -warnings-as-errors \
-        -package-name "$package_name" "${define[@]}" -I "$stub" -I "$modules" -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
-        "${sources[@]}" "$work/CanImportStoreKit.swift"; then
-        echo "check-storekit: the StoreKit backend does not compile as $platform" >&2
-        status=1
+for sdk in StoreKit18 StoreKit26; do
+    stub_source=Tests/AppleSDK/$sdk/StoreKit.swift
+    # The line `// user-module-version: ios X macos Y` of the stub's header.
+    versions=$(sed -n 's|^// user-module-version: ios \([0-9.]*\) macos \([0-9.]*\)$|\1 \2|p' "$stub_source")
+    ios_version=${versions% *}
+    macos_version=${versions#* }
+    if [ -z "$versions" ]; then
+        echo "check-storekit: $stub_source has no '// user-module-version: ios X macos Y' line" >&2
+        exit 1
     fi
+    for platform in ios macos tvos visionos; do
+        define=()
+        [ "$platform" = ios ] || define=(-D "IOSIAP_STOREKIT_CHECK_$(tr '[:lower:]' '[:upper:]' <<<"$platform")")
+        stub="$work/$sdk-$platform"
+        mkdir -p "$stub"
+        # The UI framework StoreKit's interface imports, built first.
+        framework=UIKit
+        version=$ios_version
+        if [ "$platform" = macos ]; then framework=AppKit; version=$macos_version; fi
+        swiftc -module-name "$framework" -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
+            -emit-module -emit-module-path "$stub/$framework.swiftmodule" "Tests/AppleSDK/$framework/$framework.swift"
+        swiftc -module-name StoreKit -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
+            -user-module-version "$version" "${define[@]}" -I "$stub" -emit-module -emit-module-path "$stub/StoreKit.swiftmodule" \
+            "$stub_source"
+        echo "-- StoreKit backend against $sdk (user-module-version $version) as $platform"
+        if ! swiftc -typecheck -module-name IOSiAPStoreKit -parse-as-library -swift-version 6 -warnings-as-errors \
+            -package-name "$package_name" "${define[@]}" -I "$stub" -I "$modules" "${module_maps[@]}" \
+            "${sources[@]}" "$work/CanImportStoreKit.swift"; then
+            echo "check-storekit: the StoreKit backend does not compile against $sdk as $platform" >&2
+            status=1
+        fi
+        if ! swiftc -typecheck -module-name TypeNamesBesideStoreKit -parse-as-library -swift-version 6 -warnings-as-errors \
+            "${define[@]}" -I "$stub" -I "$modules" "${module_maps[@]}" "$work/PublicTypeNames.swift"; then
+            echo "check-storekit: a public IOSiAP type's name is ambiguous beside $sdk's StoreKit as $platform" >&2
+            status=1
+        fi
+    done
 done
 exit $status

@@ -200,9 +200,12 @@ apple_offer=$(python3 Tests/python/sign_offer_with_apple_library.py "$catalog" c
 # shellcheck disable=SC2086  # four words: key id, nonce, timestamp, signature
 "$work/offers" "$catalog" "$work/state-offers" $apple_offer
 check "promotional offers through the C ABI, one signed by Apple's library"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/offers_jws.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/offers_jws"
+"$work/offers_jws" "$catalog" "$work/state-offers-jws" "python3 $root/Tests/python/sign_offer_with_apple_library.py"
+check "JWS-signed offers through the C ABI (payment options version 4), signed by Apple's library: intro eligibility denied and granted, a promotional offer, each bad one refused"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/payment_options.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/payment_options"
 "$work/payment_options" "$catalog" "$work/state-payment-options"
-check "payment options versions 1 and 2 (each read to its end, not past it), 3 (a win-back offer), win-back offer accessors"
+check "payment options versions 1, 2 and 3 (each read to its end, not past it; 3 with a win-back offer), 4, win-back offer accessors"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/app_transaction.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/app_transaction"
 "$work/app_transaction" "$catalog" "$work/state-app-transaction"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
@@ -256,6 +259,14 @@ IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-classic-ui "$work/classic_u
     -L"$sdk/lib" -liosiap -ldl -Wl,-rpath,"$sdk/lib" -o "$work/classic_ui_context_clang"
 IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-classic-ui-clang "$work/classic_ui_context_clang"
 check "the classic setUIContext reaches every later payment as its ui_context; without it a payment carries none"
+for cxx in g++ "$clangxx"; do
+    $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/refund_handlers.cpp -L"$sdk/lib" -liosiap \
+        -Wl,-rpath,"$sdk/lib" -o "$work/refund_handlers"
+    rm -rf "$work/state-refund-handlers" "$work/state-refund-handlers-verify"
+    "$work/refund_handlers" "$catalog" "$work/state-refund-handlers" 2>"$work/refund-handlers.err" \
+        || { cat "$work/refund-handlers.err" >&2; fail "refund handlers ($cxx)"; }
+done
+check "a refund is told until a handler returned: onRevoked that throws (poll, delivery thread), the classic onPaymentRevoked; finish refuses a VERIFICATION_FAILED's id (g++, clang++)"
 
 echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"

@@ -77,6 +77,8 @@ typedef enum iosiap_status {
     IOSIAP_E_STATE_DIRECTORY_IN_USE = -17,   /* another open store, in this or another process, uses it */
     IOSIAP_E_UNSUPPORTED_PLATFORM = -18,     /* not in this platform's library (see Platforms at the top) */
     IOSIAP_E_DUPLICATE_REFUND_REQUEST = -19, /* since 0.4: the transaction was refunded or has a refund request pending */
+    IOSIAP_E_NOT_DELIVERED = -20,            /* since 0.4: iosiap_finish_transaction of a transaction never delivered
+                                                as PURCHASED or RESTORED (e.g. a VERIFICATION_FAILED's): refused */
     IOSIAP_E_SK_UNKNOWN = -100,
     IOSIAP_E_SK_CLIENT_INVALID = -101,
     IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
@@ -132,6 +134,9 @@ const char *iosiap_last_error_message(void);
 /** Quantities of a payment: 1...10 (StoreKit's limit); above 1 for consumables only. */
 #define IOSIAP_MIN_QUANTITY 1
 #define IOSIAP_MAX_QUANTITY 10
+/** A payment's offer JWS (iosiap_payment_options.offer_jws, intro_offer_eligibility_jws) longer than this many
+    bytes is refused with IOSIAP_E_STRING_TOO_LONG; a server's is well under 1 KiB. */
+#define IOSIAP_MAX_OFFER_JWS_LENGTH 8192
 
 /* ---- Products ----------------------------------------------------------------------------------------- */
 
@@ -263,10 +268,12 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_RESTORED = 9,             /* transaction */
     IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
     IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted, keyed by
-                                              transaction id: told again at launch if the store closed (or the
-                                              process died) before the game was handed it or just after */
+                                              transaction id. Told until a callback of it returned (without
+                                              iosiap_event_not_handled): again at launch if the store closed or
+                                              the process died before that, or just after */
     IOSIAP_EVENT_GRANTED = 12,             /* transaction, grant_*; the ledger granted and finished it */
-    IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished;
+    IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished (nor
+                                              to be: iosiap_finish_transaction refuses its id);
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
     IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing */
     IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0], and since 0.4 intent_offer_*: bought in
@@ -340,7 +347,8 @@ typedef struct iosiap_event {
     const char *intent_offer_id;           /* PURCHASE_INTENT: its id (NULL for an introductory offer); else NULL */
 } iosiap_event;
 
-/** Receives one event. Must not call iosiap_store_close on the store that delivers it. */
+/** Receives one event. Must not call iosiap_store_close on the store that delivers it. An event counts as
+    handled once it returns, unless it called iosiap_event_not_handled for it. */
 typedef void (*iosiap_event_callback)(const iosiap_event *event, void *user_data);
 
 /** An open store. Opaque. */
@@ -452,7 +460,7 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
                                const iosiap_callbacks *callbacks);
 
 /** Closes the store and frees it. Queued events are dropped (purchases and refunds among them come back at
-    the next launch: a refund is told again until the game has been handed its IOSIAP_EVENT_REVOKED); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
+    the next launch: a refund is told again until a callback of its IOSIAP_EVENT_REVOKED has returned); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
     a limit) and none runs after this returns. Requests still waiting or running are cancelled: they get no
     further event. Waits for the store's worker to end, at most about 2 s (a server verification in
     progress may outlast that; it then ends on its own). NULL does nothing. */
@@ -474,7 +482,7 @@ int iosiap_request_products(uint64_t *out_request_id, iosiap_store *store,
 int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
                            int quantity, const char *app_account_token);
 
-#define IOSIAP_PAYMENT_OPTIONS_VERSION 3
+#define IOSIAP_PAYMENT_OPTIONS_VERSION 4
 
 /**
  * A payment with everything StoreKit's purchase options carry. A promotional offer is redeemed by naming
@@ -490,7 +498,8 @@ int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const 
  *     confirmation) or a UIWindowScene *; NULL lets StoreKit choose.
  *   - visionOS: required, a UIWindowScene * or, from visionOS 2.2, a UIViewController *. Without one the
  *     payment ends in FAILED with IOSIAP_E_SK_UNSUPPORTED_PLATFORM (visionOS has no purchase without it).
- *   - macOS: an NSWindow * (used from macOS 15.2; before, StoreKit chooses), or NULL.
+ *   - macOS: an NSWindow * or an NSViewController * (its view's window), used from macOS 15.2 (before,
+ *     StoreKit chooses), or NULL.
  *   - The local store ignores it.
  * An object of another class ends the payment in FAILED with IOSIAP_E_INVALID_ARGUMENT; a pointer to
  * anything but an Objective-C object is undefined behaviour (the library cannot check it).
@@ -500,8 +509,21 @@ int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const 
  * Product.PurchaseOption.winBackOffer). A user the App Store finds ineligible ends the payment in FAILED with
  * IOSIAP_E_SK_INELIGIBLE_FOR_OFFER; a payment redeems one offer, so it is not set with offer_id.
  *
+ * offer_jws (version 4) is the promotional offer offer_id names, signed by the game's server as a compact JWS
+ * (Apple: "Generating JWS to sign App Store requests", its server library's PromotionalOfferV2SignatureCreator):
+ * it replaces offer_key_id, offer_nonce, offer_timestamp_ms and offer_signature, which stay unset beside it.
+ * intro_offer_eligibility_jws (version 4) is a compact JWS from the game's server (its
+ * IntroductoryOfferEligibilitySignatureCreator) that decides whether this purchase gets the product's
+ * introductory offer, whatever the App Store's own rule says; it may come with any offer. StoreKit takes them
+ * (Product.PurchaseOption.promotionalOffer(_:compactJWS:), introductoryOfferEligibility(compactJWS:)) in a library
+ * built with the iOS 26 / macOS 26 SDK; one built with an older SDK ends such a payment in FAILED with
+ * IOSIAP_E_SK_UNSUPPORTED_PLATFORM. Each is at most IOSIAP_MAX_OFFER_JWS_LENGTH bytes; the store checks it, and a
+ * JWS it refuses ends the payment in FAILED with IOSIAP_E_SK_INVALID_SIGNATURE (or, for a user who is not a
+ * subscriber, IOSIAP_E_SK_INELIGIBLE_FOR_OFFER), charging nothing.
+ *
  * Callers compiled with an earlier header keep working: for version 1 the library reads no byte past
- * offer_signature (ui_context is NULL), for version 2 none past ui_context (win_back_offer_id is NULL).
+ * offer_signature (ui_context is NULL), for version 2 none past ui_context (win_back_offer_id is NULL), for
+ * version 3 none past win_back_offer_id (offer_jws and intro_offer_eligibility_jws are NULL).
  */
 typedef struct iosiap_payment_options {
     unsigned int version;                  /* IOSIAP_PAYMENT_OPTIONS_VERSION */
@@ -513,30 +535,37 @@ typedef struct iosiap_payment_options {
     int64_t offer_timestamp_ms;            /* with offer_id: when the server signed it (Unix ms) */
     const char *offer_signature;           /* with offer_id: the signature, base64 as the server sent it */
     /* Since version 2: */
-    void *ui_context;                      /* UIViewController *, UIWindowScene * or NSWindow *, or NULL */
+    void *ui_context;                      /* UIViewController *, UIWindowScene *, NSWindow *, NSViewController *, or NULL */
     /* Since version 3: */
     const char *win_back_offer_id;         /* a win-back offer of the product, or NULL for none */
+    /* Since version 4: */
+    const char *offer_jws;                 /* with offer_id: the offer signed as a JWS (instead of offer_key_id
+                                              ... offer_signature), or NULL */
+    const char *intro_offer_eligibility_jws; /* a JWS deciding the introductory offer, or NULL for the App Store's rule */
 } iosiap_payment_options;
 
-#define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL }
+#define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * iosiap_request_payment with options: a promotional offer. An offer's parameters are checked before
- * anything is queued (IOSIAP_E_SK_MISSING_OFFER_PARAMS, IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER); the store
- * checks its signature and the user's eligibility, and a refusal ends in FAILED with
- * IOSIAP_E_SK_INVALID_SIGNATURE or IOSIAP_E_SK_INELIGIBLE_FOR_OFFER. Nothing is charged for a bad offer.
+ * anything is queued (IOSIAP_E_SK_MISSING_OFFER_PARAMS, IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER, and
+ * IOSIAP_E_INVALID_ARGUMENT for offer_jws set beside the older form's fields); the store checks its signature
+ * and the user's eligibility, and a refusal ends in FAILED with IOSIAP_E_SK_INVALID_SIGNATURE or
+ * IOSIAP_E_SK_INELIGIBLE_FOR_OFFER. Nothing is charged for a bad offer.
  */
 int iosiap_request_payment_with_options(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
                                         const iosiap_payment_options *options);
 
 /**
  * Shows the App Store's sheet where the user enters an offer code (StoreKit: AppStore.presentOfferCodeRedeemSheet,
- * iOS 16+ and visionOS), in ui_context: the game's UIWindowScene * (`(__bridge void *)scene`; StoreKit holds it
- * while the sheet shows). It returns once the sheet is asked for, without waiting for the user: a
+ * iOS 16+, visionOS and macOS 15+), from ui_context: on iOS and visionOS the game's UIWindowScene *
+ * (`(__bridge void *)scene`), on macOS its NSViewController * or an NSWindow * whose contentViewController the
+ * sheet shows from (a window without one shows nothing); StoreKit holds it while the sheet shows. It returns
+ * once the sheet is asked for, without waiting for the user: a
  * code redeemed arrives later as IOSIAP_EVENT_PURCHASED without a request (request_id 0), its transaction's
  * offer_type IOSIAP_OFFER_TYPE_OFFER_CODE and offer_id the code's reference name; the sheet shows the user its own
- * errors. Returns IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS (StoreKit has no such sheet there) and
- * when ui_context is NULL, IOSIAP_E_INVALID_ARGUMENT when it is not a UIWindowScene. The local store records
+ * errors. Returns IOSIAP_E_SK_UNSUPPORTED_PLATFORM on tvOS (StoreKit has no such sheet there) and when
+ * ui_context is NULL, IOSIAP_E_INVALID_ARGUMENT when it is not of the class named above. The local store records
  * the call and shows nothing (its Offer Code Redeem Sheet simulated error fails it with that status):
  * `iosiap-store redeem-code` or iosiap_local_redeem_offer_code plays the user.
  */
@@ -544,14 +573,16 @@ int iosiap_present_offer_code_redeem_sheet(iosiap_store *store, void *ui_context
 
 /**
  * Since 0.4. Asks the App Store for a refund of a transaction: shows its refund request sheet (StoreKit:
- * Transaction.beginRefundRequest(for:in:), iOS 15+ and visionOS) in ui_context, the game's UIWindowScene *
- * (StoreKit holds it while the sheet shows). It queues the request and returns; the request ends in exactly one
+ * Transaction.beginRefundRequest(for:in:), iOS 15+, visionOS and macOS) in ui_context: on iOS and visionOS the
+ * game's UIWindowScene *, on macOS its NSViewController * or an NSWindow * with a contentViewController (StoreKit
+ * holds it while the sheet shows). It queues the request and returns; the request ends in exactly one
  * IOSIAP_EVENT_REFUND_REQUEST_FINISHED whose refund_request_outcome is SUBMITTED (Apple decides later: a refund
  * granted arrives as IOSIAP_EVENT_REVOKED), CANCELLED (the user closed the sheet) or FAILED (status, message:
  * IOSIAP_E_DUPLICATE_REFUND_REQUEST for a transaction refunded or with a request pending,
  * IOSIAP_E_UNKNOWN_TRANSACTION, IOSIAP_E_WRONG_STATE for a transaction a family member shares (FAMILY_SHARED:
- * only the purchaser may ask), IOSIAP_E_SK_UNSUPPORTED_PLATFORM on macOS and tvOS and without a ui_context,
- * IOSIAP_E_INVALID_ARGUMENT when it is not a UIWindowScene). A transaction_id of 0 is refused at once with
+ * only the purchaser may ask), IOSIAP_E_SK_UNSUPPORTED_PLATFORM on tvOS and without a ui_context,
+ * IOSIAP_E_INVALID_ARGUMENT when it is not of the class named above, or a macOS window without a
+ * contentViewController). A transaction_id of 0 is refused at once with
  * IOSIAP_E_INVALID_ARGUMENT. The local store shows nothing: the request waits pending (across launches) until
  * `iosiap-store approve-refund` or `decline-refund`; its purchase dialog answering cancel plays CANCELLED, its
  * Refund Request Sheet simulated error FAILED.
@@ -586,7 +617,13 @@ int iosiap_display_message(iosiap_store *store, const char *message_id, void *ui
 /** Asks for what the user owns: RESTORED for each, then exactly one RESTORE_FINISHED. */
 int iosiap_request_restore(uint64_t *out_request_id, iosiap_store *store);
 
-/** Marks a transaction granted so it is not delivered again. Idempotent; unknown ids fail. */
+/**
+ * Marks a transaction granted so it is not delivered again. Idempotent (IOSIAP_OK for one finished already).
+ * IOSIAP_E_UNKNOWN_TRANSACTION for an id the store never recorded, and, since 0.4, IOSIAP_E_NOT_DELIVERED,
+ * finishing nothing, for one it never delivered as PURCHASED or RESTORED: the id of a VERIFICATION_FAILED (the
+ * StoreKit 1 habit of finishing failures) may be a genuine purchase whose check has not passed yet, which is
+ * delivered as PURCHASED once it does. A GRANTED transaction is finished already.
+ */
 int iosiap_finish_transaction(iosiap_store *store, uint64_t transaction_id);
 
 /* ---- Events, products, entitlements ------------------------------------------------------------------ */
@@ -596,6 +633,15 @@ int iosiap_finish_transaction(iosiap_store *store, uint64_t transaction_id);
  * Returns how many it delivered (>= 0), or a negative status. Cheap when nothing is queued.
  */
 int iosiap_poll(iosiap_store *store, size_t max_events);
+
+/**
+ * Since 0.4. Called from inside on_event, with the store and the event it was given: the game could not handle
+ * it (a C++ delegate threw; the game could not save what the event asked). The event then counts as not told: an
+ * IOSIAP_EVENT_REVOKED is told again at the next launch (the grant ledger takes back once, however often it is
+ * told). Other events are not told again for it (a purchase stays unfinished until iosiap_finish_transaction
+ * anyway). IOSIAP_E_WRONG_STATE, changing nothing, outside on_event or for another event than the one it was given.
+ */
+int iosiap_event_not_handled(iosiap_store *store, const iosiap_event *event);
 
 /** The product loaded with this id: *out is owned by the store, valid until close. */
 int iosiap_store_product(const iosiap_product **out, iosiap_store *store, const char *product_id);
@@ -890,9 +936,12 @@ void iosiap_string_free(char *string);
  * which runs before any event, or in poll mode right after opening, before the first poll. Its purchases are
  * then granted and finished in one journal transaction on the library's thread before their event is queued,
  * which becomes IOSIAP_EVENT_GRANTED instead of IOSIAP_EVENT_PURCHASED: do not grant or finish them yourself.
- * iosiap_poll does not wait for the disk, except for what was queued before the first poll: a purchase queued
- * before its product was registered (one redelivered at launch) is granted, and a refund revokes its grant, as
- * it is polled. A transaction delivered again after a crash is never granted twice. With IOSIAP_DELIVERY_THREAD,
+ * iosiap_poll does not wait for the disk, except for a purchase queued before the first poll and before its
+ * product was registered (one redelivered at launch): it is granted as it is polled. A refund takes back its grant
+ * in the commit that records it, on the library's thread; one recorded before the first poll (while the game may
+ * still set its refund rule), in the commit that notes it told, once a callback of its IOSIAP_EVENT_REVOKED has
+ * returned, by the rule of that moment: once either way. A transaction delivered again after a crash is never
+ * granted twice. With IOSIAP_DELIVERY_THREAD,
  * register in on_open: delivery starts inside the open call, right after on_open, so once the open has returned
  * a purchase redelivered at launch may already have arrived as IOSIAP_EVENT_PURCHASED, for the game to grant.
  */

@@ -10,7 +10,9 @@
  * An exception never crosses the C ABI: one thrown by a delegate, or by the header's own code inside a C
  * callback (e.g. std::bad_alloc while Store::entitlements collects), is caught at the boundary and rethrown
  * once the C call has returned: from Store::poll, Store::entitlements, Store::localPendingPurchases (in
- * thread mode, where nothing can rethrow a delegate's, it is reported on stderr and dropped).
+ * thread mode, where nothing can rethrow a delegate's, it is reported on stderr and dropped). An event whose
+ * callback threw counts as not handled (iosiap_event_not_handled): a refund whose onRevoked threw is told again
+ * at the next launch.
  */
 #ifndef IOSIAP_IOSIAP_HPP
 #define IOSIAP_IOSIAP_HPP
@@ -73,13 +75,16 @@ struct Product {
     static std::string text(const char *value) { return value ? std::string(value) : std::string(); }
 };
 
-/** A promotional offer with what the game's server signed for it (see iosiap_payment_options). */
+/** A promotional offer with what the game's server signed for it (see iosiap_payment_options): the older
+    signature (keyId, nonce, timestampMs, signature), or the offer signed as a JWS (compactJWS, which StoreKit
+    takes in a library built with the iOS 26 / macOS 26 SDK; the older four stay empty beside it). */
 struct PromotionalOffer {
     std::string offerId;
     std::string keyId;
     std::string nonce;                 /* UUID text */
     std::int64_t timestampMs;
     std::string signature;             /* base64 */
+    std::string compactJWS;            /* iosiap_payment_options.offer_jws, or empty */
 
     PromotionalOffer() : timestampMs(0) {}
 };
@@ -161,8 +166,9 @@ public:
                            std::int64_t amount, const std::string &entitlement) {
         (void)requestId; (void)transaction; (void)currency; (void)amount; (void)entitlement;
     }
-    /** The transaction failed verification: it is neither granted nor finished. status
-        IOSIAP_E_VERIFY_RETRYABLE means the check could not complete; onPurchased follows once it does. */
+    /** The transaction failed verification: it is neither granted nor finished (finishTransaction refuses its id
+        with IOSIAP_E_NOT_DELIVERED). status IOSIAP_E_VERIFY_RETRYABLE means the check could not complete;
+        onPurchased follows once it does. */
     virtual void onVerificationFailed(std::uint64_t requestId, const Transaction &transaction, int status,
                                       const std::string &message) {
         (void)requestId; (void)transaction; (void)status; (void)message;
@@ -180,7 +186,9 @@ public:
                                    const std::string &message) {
         (void)requestId; (void)succeeded; (void)restoredCount; (void)status; (void)message;
     }
-    /** A refund: take back what the transaction granted. */
+    /** A refund: take back what the transaction granted, keyed by transaction.id. Told until this returns: if it
+        throws (or the game dies first), it is called again at the next launch. The default body returns, so a
+        delegate that does not override it lets refunds count as told. */
     virtual void onRevoked(const Transaction &transaction) { (void)transaction; }
     /** A subscription ended without renewing. (Renewals arrive as onPurchased with reason RENEWAL.) */
     virtual void onExpired(const Transaction &transaction) { (void)transaction; }
@@ -383,7 +391,7 @@ public:
     }
 
     /** Buys a product loaded by requestProducts; appAccountToken is UUID text or empty. uiContext is where
-        StoreKit shows the confirmation (a UIViewController *, UIWindowScene * or NSWindow *; required on
+        StoreKit shows the confirmation (a UIViewController *, UIWindowScene *, NSWindow * or NSViewController *; required on
         visionOS; see iosiap_payment_options.ui_context), or nullptr. */
     int requestPayment(const std::string &productId, int quantity = 1, const std::string &appAccountToken = std::string(),
                        std::uint64_t *requestId = nullptr, void *uiContext = nullptr) {
@@ -407,10 +415,32 @@ public:
         options.app_account_token = appAccountToken.empty() ? nullptr : appAccountToken.c_str();
         options.ui_context = uiContext;
         options.offer_id = offer.offerId.c_str();
-        options.offer_key_id = offer.keyId.c_str();
-        options.offer_nonce = offer.nonce.c_str();
-        options.offer_timestamp_ms = offer.timestampMs;
-        options.offer_signature = offer.signature.c_str();
+        if (!offer.compactJWS.empty()) {
+            /* The JWS, and any older field set beside it: the C call refuses the mix (IOSIAP_E_INVALID_ARGUMENT). */
+            options.offer_jws = offer.compactJWS.c_str();
+            options.offer_key_id = offer.keyId.empty() ? nullptr : offer.keyId.c_str();
+            options.offer_nonce = offer.nonce.empty() ? nullptr : offer.nonce.c_str();
+            options.offer_timestamp_ms = offer.timestampMs;
+            options.offer_signature = offer.signature.empty() ? nullptr : offer.signature.c_str();
+        } else {
+            options.offer_key_id = offer.keyId.c_str();
+            options.offer_nonce = offer.nonce.c_str();
+            options.offer_timestamp_ms = offer.timestampMs;
+            options.offer_signature = offer.signature.c_str();
+        }
+        return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
+    }
+
+    /** Buys a subscription with an introductory offer eligibility JWS its server signed, which decides whether
+        the purchase gets the introductory offer (iosiap_payment_options.intro_offer_eligibility_jws); uiContext
+        as above. */
+    int requestPaymentWithIntroOfferEligibility(const std::string &productId, const std::string &introOfferEligibilityJWS,
+                                                const std::string &appAccountToken = std::string(),
+                                                std::uint64_t *requestId = nullptr, void *uiContext = nullptr) {
+        iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
+        options.app_account_token = appAccountToken.empty() ? nullptr : appAccountToken.c_str();
+        options.ui_context = uiContext;
+        options.intro_offer_eligibility_jws = introOfferEligibilityJWS.c_str();
         return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
     }
 
@@ -450,11 +480,13 @@ public:
 
     int requestRestore(std::uint64_t *requestId = nullptr) { return iosiap_request_restore(requestId, store_); }
 
-    /** Marks a granted transaction finished; idempotent. */
+    /** Marks a granted transaction finished; idempotent. IOSIAP_E_NOT_DELIVERED for one never delivered as
+        purchased or restored (see iosiap_finish_transaction). */
     int finishTransaction(std::uint64_t transactionId) { return iosiap_finish_transaction(store_, transactionId); }
 
     /** Delivers queued events to the delegate on this thread; returns how many, or a negative status.
-        Rethrows the first exception a delegate threw. Call once per frame. */
+        Rethrows the first exception a delegate threw (each event whose callback threw counts as not handled: a
+        refund is told again at the next launch). Call once per frame. */
     int poll(std::size_t maxEvents = 0) {
         int delivered = iosiap_poll(store_, maxEvents);
 #if IOSIAP_CPP_EXCEPTIONS
@@ -668,6 +700,7 @@ public:
             out->nonce = signature.nonce;
             out->timestampMs = signature.timestamp_ms;
             out->signature = signature.signature;
+            out->compactJWS.clear();  /* the older form, which a JWS left in *out would replace */
         }
         return status;
     }
@@ -681,14 +714,16 @@ private:
         StoreDelegate *delegate;
         bool onLibraryThread;
         Store *owner;  /* the Store being opened: what onOpen is given */
+        iosiap_store *store;  /* the C store, once open: what iosiap_event_not_handled is given */
 #if IOSIAP_CPP_EXCEPTIONS
         std::exception_ptr pending;
 #endif
-        Dispatcher(StoreDelegate *d, bool thread, Store *o) : delegate(d), onLibraryThread(thread), owner(o) {}
+        Dispatcher(StoreDelegate *d, bool thread, Store *o) : delegate(d), onLibraryThread(thread), owner(o), store(nullptr) {}
 
         /* On the opening thread, inside the open call, which has stored the handle in owner->store_ already. */
         static int onOpen(iosiap_store *store, void *userData) {
             Dispatcher *self = static_cast<Dispatcher *>(userData);
+            self->store = store;
             if (!self->delegate) return IOSIAP_OK;
             self->owner->store_ = store;
 #if IOSIAP_CPP_EXCEPTIONS
@@ -710,8 +745,10 @@ private:
             try {
                 dispatch(*self->delegate, *event);
             } catch (...) {
+                iosiap_event_not_handled(self->store, event);  /* a refund is told again at the next launch */
                 if (self->onLibraryThread) {
-                    std::fputs("iosiap: an exception thrown by a StoreDelegate on the delivery thread was dropped\n", stderr);
+                    std::fputs("iosiap: an exception thrown by a StoreDelegate on the delivery thread was dropped "
+                               "(its event counts as not handled)\n", stderr);
                 } else if (!self->pending) {
                     self->pending = std::current_exception();
                 }

@@ -1,13 +1,16 @@
 import Foundation
 import IOSiAPCore
 
-/// Runs `work` on the concurrency pool and blocks the calling (C) thread until it ends: for the C calls that
+/// Runs `work` on the library's own thread and blocks the calling (C) thread until it ends: for the C calls that
 /// return a result an async Swift API gives (iosiap.h: "call from a loading screen or your own thread, never from
-/// the store's callback"). The calling thread is the game's, never one of the pool's.
+/// the store's callback"). The calling thread is the game's, never one of the pool's: async Swift code awaits
+/// `work` itself.
+@available(*, noasync, message: "blocks its caller until the work ends; await the async API instead")
 func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async throws(StoreError) -> Value) throws(StoreError) -> Value {
     let result = Locked<Result<Value, StoreError>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    Task.detached {
+    // On the library's own thread: the C caller's wait does not depend on a thread of the pool coming free.
+    Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
         do throws(StoreError) {
             let value = try await work()
             result.withLock { $0 = .success(value) }

@@ -4,7 +4,8 @@ import IOSiAPCore
 
 /// Turns `iosiap_payment_options` into the core's payment request.
 enum PaymentOptions {
-    /// The versions this library reads: 1 ends after `offer_signature`, 2 adds `ui_context`, 3 `win_back_offer_id`.
+    /// The versions this library reads: 1 ends after `offer_signature`, 2 adds `ui_context`, 3 `win_back_offer_id`,
+    /// 4 `offer_jws` and `intro_offer_eligibility_jws`.
     static let readableVersions: ClosedRange<CUnsignedInt> = 1...CUnsignedInt(IOSIAP_PAYMENT_OPTIONS_VERSION)
 
     /// How many bytes a caller's struct of `version` has: a version 1 caller's struct is shorter than this
@@ -13,6 +14,7 @@ enum PaymentOptions {
         switch version {
         case 1: MemoryLayout<iosiap_payment_options>.offset(of: \.ui_context)!
         case 2: MemoryLayout<iosiap_payment_options>.offset(of: \.win_back_offer_id)!
+        case 3: MemoryLayout<iosiap_payment_options>.offset(of: \.offer_jws)!
         default: MemoryLayout<iosiap_payment_options>.size
         }
     }
@@ -30,12 +32,37 @@ enum PaymentOptions {
         withUnsafeMutableBytes(of: &settings) { bytes in
             bytes.copyMemory(from: UnsafeRawBufferPointer(start: options, count: size(ofVersion: version)))
         }
+        let offerJWS = try promotionalOfferJWS(settings)
         return PaymentRequest(productID: productID, quantity: Int(settings.quantity),
                               appAccountToken: try CStringInput.uuid(settings.app_account_token, "app_account_token"),
-                              promotionalOffer: try promotionalOffer(settings),
+                              promotionalOffer: offerJWS == nil ? try promotionalOffer(settings) : nil,
                               uiContext: settings.ui_context.map(UIContext.init),
-                              winBackOfferID: try CStringInput.optional(settings.win_back_offer_id, "win_back_offer_id", maximumLength: 255))
+                              winBackOfferID: try CStringInput.optional(settings.win_back_offer_id, "win_back_offer_id", maximumLength: 255),
+                              promotionalOfferJWS: offerJWS,
+                              introductoryOfferEligibilityJWS: try jws(settings.intro_offer_eligibility_jws, "intro_offer_eligibility_jws"))
     }
+
+    /// An optional JWS of at most `IOSIAP_MAX_OFFER_JWS_LENGTH` bytes.
+    private static func jws(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(StoreError) -> String? {
+        try CStringInput.optional(pointer, name, maximumLength: Int(IOSIAP_MAX_OFFER_JWS_LENGTH))
+    }
+
+    /// The offer named by `offer_id`, signed as the JWS `offer_jws`, or `nil` without `offer_jws`. The older form's
+    /// fields set beside it are `invalidArgument` (which form did the game mean?); `offer_jws` without `offer_id`
+    /// is StoreKit's `missingOfferParams`.
+    private static func promotionalOfferJWS(_ settings: iosiap_payment_options) throws(StoreError) -> PromotionalOfferJWS? {
+        guard let jws = try jws(settings.offer_jws, "offer_jws") else { return nil }
+        guard let offerID = try CStringInput.optional(settings.offer_id, "offer_id", maximumLength: 255) else {
+            throw StoreError(.missingOfferParams, "offer_jws is set without the offer_id it signs")
+        }
+        guard settings.offer_key_id == nil, settings.offer_nonce == nil, settings.offer_timestamp_ms == 0,
+              settings.offer_signature == nil else {
+            throw StoreError(.invalidArgument, "offer_jws replaces offer_key_id, offer_nonce, offer_timestamp_ms and offer_signature; "
+                + "set one form of the offer's signature, not both")
+        }
+        return PromotionalOfferJWS(offerID: offerID, compactJWS: jws)
+    }
+
     /// The offer named by `offer_id`, with what its server signed. A missing part is StoreKit's
     /// `missingOfferParams`; malformed text (a nonce that is no UUID, a signature that is no base64) is
     /// `invalidArgument`.

@@ -78,6 +78,14 @@ public func iosiap_finish_transaction(_ store: OpaquePointer?, _ transactionID: 
     }
 }
 
+@c(iosiap_event_not_handled)
+public func iosiap_event_not_handled(_ store: OpaquePointer?, _ event: UnsafePointer<iosiap_event>?) -> CInt {
+    withStatus { () throws(StoreError) in
+        try HandleRegistry.handle(store).markNotHandled(event)
+        return IOSIAP_OK.rawValue
+    }
+}
+
 @c(iosiap_poll)
 public func iosiap_poll(_ store: OpaquePointer?, _ maxEvents: UInt) -> CInt {
     withStatus { () throws(StoreError) in

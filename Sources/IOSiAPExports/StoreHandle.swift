@@ -13,6 +13,9 @@ package final class StoreHandle: Sendable {
     /// Current product handles by id, and replaced ones, which C may still hold until close.
     private let products = Locked<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
     private let deliveryThread = Locked<EventDeliveryThread?>(nil)
+    /// The events being handed to the callback, innermost last (a callback may poll again), each with whether the
+    /// game called `iosiap_event_not_handled` for it.
+    private let inCallback = Locked<[(event: UnsafeRawPointer, handled: Bool)]>([])
 
     init(store: PurchaseStore, localStore: LocalStoreSupport.Store?, callbacks: Callbacks, usesDeliveryThread: Bool) {
         self.store = store
@@ -44,7 +47,7 @@ package final class StoreHandle: Sendable {
             return refusal
         }
         if usesDeliveryThread {
-            let thread = EventDeliveryThread(store: store) { [self] in deliver($0) }
+            let thread = EventDeliveryThread(handlingEventsOf: store) { [self] in deliver($0) }
             deliveryThread.withLock { $0 = thread }
         }
         return IOSIAP_OK.rawValue
@@ -71,7 +74,21 @@ package final class StoreHandle: Sendable {
         guard !usesDeliveryThread else {
             throw StoreError(.wrongState, "this store delivers events on its own thread (IOSIAP_DELIVERY_THREAD); do not poll it")
         }
-        return store.poll(limit: limit) { deliver($0) }
+        return store.deliverEvents(limit: limit) { deliver($0) }
+    }
+
+    /// `iosiap_event_not_handled`: the callback handling `event` says it could not; the event is then not noted
+    /// told (a refund is told again at the next launch). `wrongState` unless `event` is being handed to it.
+    func markNotHandled(_ event: UnsafePointer<iosiap_event>?) throws(StoreError) {
+        guard let event else { throw StoreError(.invalidArgument, "event is NULL") }
+        let marked = inCallback.withLock { stack in
+            guard let index = stack.lastIndex(where: { $0.event == UnsafeRawPointer(event) }) else { return false }
+            stack[index].handled = false
+            return true
+        }
+        guard marked else {
+            throw StoreError(.wrongState, "iosiap_event_not_handled is for the event on_event is handling, called from inside it")
+        }
     }
 
     /// The handle C gets for a product; a product whose details changed gets a new handle.
@@ -104,9 +121,14 @@ package final class StoreHandle: Sendable {
         deliveryThread.withLock { $0 }?.waitUntilEnded()
     }
 
-    private func deliver(_ event: StoreEvent) {
+    /// Hands `event` to the game's callback; says whether it handled it (it did not call `iosiap_event_not_handled`).
+    private func deliver(_ event: StoreEvent) -> Bool {
         let arena = CStringArena()
         var cEvent = EventMarshalling.event(event, in: arena, verified: store.verifiesTransactions) { productHandle(for: $0) }
-        withUnsafePointer(to: &cEvent) { callbacks.event($0) }
+        return withUnsafePointer(to: &cEvent) { pointer in
+            inCallback.withLock { $0.append((UnsafeRawPointer(pointer), true)) }
+            callbacks.event(pointer)
+            return inCallback.withLock { $0.removeLast().handled }
+        }
     }
 }

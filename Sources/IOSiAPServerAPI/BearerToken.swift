@@ -16,7 +16,8 @@ struct BearerTokenChecker: Sendable {
     /// A token is a few hundred bytes; anything much larger is refused before it is decoded.
     static let maximumLength = 8 * 1024
 
-    /// Nil when the header carries a valid token; otherwise why not (for the 401's body).
+    /// Nil when the header carries a valid token; otherwise why not, for the server's own log only: it names the
+    /// key ids of the state directory, which a client must not learn (every refusal answers the same 401).
     func refusal(of authorization: String?, at now: Date) -> String? {
         guard let authorization else { return "no Authorization header" }
         guard authorization.utf8.count <= Self.maximumLength else { return "the token is too long" }

@@ -42,6 +42,13 @@ public final class ServerAPI: Sendable {
     /// The history a page at a time (the local store): Get Transaction Info and Get Transaction History then cost
     /// the same whatever the history's length; without it, they read `transactions`.
     private let pages: (any TransactionHistoryPaging)?
+    /// The customer's App Transaction, signed now (the local store's); without it, Get App Transaction Info answers
+    /// Apple's 4040019 (none exists) for a customer it knows.
+    private let appTransaction: (@Sendable () throws(StoreError) -> StoreAppTransaction)?
+    /// The names a request's `Host` may give (lowercased, without the port); nil: not checked (a caller that checks).
+    private let allowedHosts: Set<String>?
+    /// Told why a bearer token was refused, for the server's own log: the client is told nothing of it.
+    private let refusals: (@Sendable (String) -> Void)?
 
     /// Apple's page size for transaction and refund history (developer.apple.com/documentation/appstoreserverapi,
     /// Get Transaction History: "up to 20 transactions").
@@ -54,16 +61,28 @@ public final class ServerAPI: Sendable {
     ///   - notifications: what sends notifications; without it, Request a Test Notification is 404 (4040007).
     ///   - extensions: what extends renewal dates (the local store).
     ///   - pages: what reads the history a page at a time (the local store); the same answers as `transactions`.
+    ///   - appTransaction: the customer's App Transaction, signed at each request (`LocalStore.signAppTransaction`).
+    ///   - allowedHosts: the host names (`hostName(_:)`) a request's `Host` header may give; every other request,
+    ///     one without the header too, is refused (421) before anything else, so that a page of another site whose
+    ///     name resolves to this machine (DNS rebinding) reaches nothing. Nil: not checked.
+    ///   - refusals: told why each bearer token was refused (the server's log); the client gets the same 401 whatever
+    ///     the reason.
     public init(bundleID: String, environment: StoreEnvironment,
                 keys: @escaping @Sendable () throws(StoreError) -> [ServerAPIKey],
                 transactions: @escaping @Sendable () throws(StoreError) -> [ServerAPITransaction],
                 notifications: ServerNotifications? = nil,
                 extensions: (any RenewalDateExtending)? = nil,
                 pages: (any TransactionHistoryPaging)? = nil,
+                appTransaction: (@Sendable () throws(StoreError) -> StoreAppTransaction)? = nil,
+                allowedHosts: Set<String>? = nil,
+                refusals: (@Sendable (String) -> Void)? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.notifications = notifications
         self.extensions = extensions
         self.pages = pages
+        self.appTransaction = appTransaction
+        self.allowedHosts = allowedHosts
+        self.refusals = refusals
         self.bundleID = bundleID
         self.environment = environment
         self.keys = keys
@@ -73,12 +92,18 @@ public final class ServerAPI: Sendable {
 
     /// Answers one request. Never throws and never traps on what a client sends: bad input is an error response.
     public func handle(_ request: ServerAPIRequest) -> ServerAPIResponse {
+        // A request for another site's name (DNS rebinding) is refused before its token is looked at.
+        if let allowedHosts, !(Self.hostName(request.headers["host"]).map(allowedHosts.contains) ?? false) {
+            return .text(421, "Misdirected Request")
+        }
         do {
             // Apple checks the token before anything else: an unauthenticated client learns nothing, not even
-            // which paths exist. Its 401 has no JSON body; ours says why, for the developer.
+            // which paths exist, nor why its token was refused (which key ids exist): every refusal is the same
+            // 401. Why is told to the server's log only.
             let checker = BearerTokenChecker(keys: try keys(), bundleID: bundleID)
             if let refusal = checker.refusal(of: request.authorization, at: now()) {
-                return .text(401, "Unauthenticated: \(refusal)")
+                refusals?(refusal)
+                return Self.unauthenticated
             }
             guard let route = Route(request.path) else { return .text(404, "Not Found") }
             guard request.method == route.method else { return .text(405, "Method Not Allowed") }
@@ -88,6 +113,33 @@ public final class ServerAPI: Sendable {
         } catch {
             return ServerAPIError.generalInternal.response
         }
+    }
+
+    /// The one answer to every refused bearer token: Apple's 401, which has no JSON body.
+    static let unauthenticated = ServerAPIResponse.text(401, "Unauthenticated")
+
+    /// The name or address a `Host` header gives, lowercased, without its port: `127.0.0.1`, `localhost`,
+    /// `[::1]`; nil when it is none (empty, a port that is not a number).
+    public static func hostName(_ host: String?) -> String? {
+        guard let host = host?.lowercased(), !host.isEmpty, host.utf8.count <= 1024 else { return nil }
+        let name: Substring
+        let port: Substring
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return nil }
+            (name, port) = (host[...end], host[host.index(after: end)...])
+        } else if let colon = host.firstIndex(of: ":") {
+            (name, port) = (host[..<colon], host[colon...])
+        } else {
+            (name, port) = (host[...], "")
+        }
+        guard !name.isEmpty, port.isEmpty || (port.count > 1 && port.hasPrefix(":")
+                                              && port.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }) else { return nil }
+        return String(name)
+    }
+
+    /// The host names of a server on `address`: loopback's, and `address` itself.
+    public static func hostNames(listeningOn address: String) -> Set<String> {
+        ["127.0.0.1", "localhost", "[::1]", address.lowercased()]
     }
 
     /// The endpoints served, by their path (developer.apple.com/documentation/appstoreserverapi).
@@ -112,7 +164,7 @@ public final class ServerAPI: Sendable {
         case lookUpOrderID(String)
         /// Send Consumption Information: PUT /inApps/v1/transactions/consumption/{transactionId} and
         /// /inApps/v2/transactions/consumption/{transactionId}
-        case consumption(String)
+        case consumption(version: Int, String)
         /// Extend a Subscription Renewal Date: PUT /inApps/v1/subscriptions/extend/{originalTransactionId}
         case extend(String)
         /// Extend Subscription Renewal Dates for All Active Subscribers: POST /inApps/v1/subscriptions/extend/mass
@@ -140,8 +192,8 @@ public final class ServerAPI: Sendable {
             case ("v1", "lookup", 4): self = .lookUpOrderID(parts[3])
             case ("v1", "notifications", 5) where parts[3] == "test": self = .testNotificationStatus(parts[4])
             case ("v1", "transactions", 5) where parts[3] == "appTransactions": self = .appTransactionInfo(parts[4])
-            case ("v1", "transactions", 5) where parts[3] == "consumption", ("v2", "transactions", 5) where parts[3] == "consumption":
-                self = .consumption(parts[4])
+            case ("v1", "transactions", 5) where parts[3] == "consumption": self = .consumption(version: 1, parts[4])
+            case ("v2", "transactions", 5) where parts[3] == "consumption": self = .consumption(version: 2, parts[4])
             default: return nil
             }
         }
@@ -206,17 +258,19 @@ public final class ServerAPI: Sendable {
             guard !orderID.isEmpty, orderID.utf8.count <= 64 else { throw ServerAPIError.generalBadRequest }
             return .json(OrderLookupResponse(status: 1, signedTransactions: []))
         case .appTransactionInfo(let id):
-            // The local store signs no App Transaction: for a customer it knows, Apple's answer when none exists.
-            _ = try customer(of: id)
-            throw ServerAPIError.appTransactionDoesNotExist
-        case .consumption(let id):
-            _ = try customer(of: id)
-            // Apple takes the information to decide a refund request; the local store has no such review, so
-            // it checks the body is a JSON object and accepts it, with Apple's 202 and no body.
-            guard request.body.count <= 64 * 1024,
-                  (try? JSONSerialization.jsonObject(with: Data(request.body))) is [String: Any] else {
-                throw ServerAPIError.generalBadRequest
+            return .json(AppTransactionInfoResponse(signedAppTransactionInfo: try appTransactionInfo(id)))
+        case .consumption(let version, let id):
+            // The id's form first, then the body (ConsumptionRequests.swift), then the transaction. Apple takes the
+            // information to decide a refund request; the local store has no such review: a valid body is accepted,
+            // with Apple's 202 and no body.
+            let number = try Self.transactionNumber(id)
+            let checked = try ConsumptionRequests.checkBody(request, version: version)
+            guard let transaction = try transactionIfAny(number) else {
+                // The customer's app transaction id names no purchase (AppTransactionIdNotSupportedError).
+                if let app = try appTransaction?(), app.appTransactionID == id { throw ServerAPIError.appTransactionIDNotSupported }
+                throw ServerAPIError.transactionIDNotFound
             }
+            try ConsumptionRequests.check(checked, against: transaction)
             return ServerAPIResponse(status: 202, body: [], contentType: "application/json")
         case .extend(let id):
             return .json(try extend(id, request))
@@ -243,9 +297,30 @@ public final class ServerAPI: Sendable {
     /// The transaction `id` names, read alone when the history can be read a page at a time: 400 for an id that
     /// cannot be one, 404 for one the store does not have.
     private func transaction(_ id: String) throws -> StoreTransaction {
-        guard let pages else { return try customer(of: id).transaction }
-        guard let entry = try pages.historyEntry(id: try Self.transactionNumber(id)) else { throw ServerAPIError.transactionIDNotFound }
-        return entry.transaction
+        guard let transaction = try transactionIfAny(try Self.transactionNumber(id)) else { throw ServerAPIError.transactionIDNotFound }
+        return transaction
+    }
+
+    /// The transaction numbered `number`, if the store has it.
+    private func transactionIfAny(_ number: UInt64) throws -> StoreTransaction? {
+        if let pages { return try pages.historyEntry(id: number)?.transaction }
+        return try transactions().first { $0.transaction.id == number }?.transaction
+    }
+
+    /// Get App Transaction Info (developer.apple.com/documentation/appstoreserverapi/get-app-transaction-info): the
+    /// customer's App Transaction, signed now, for any transactionId, originalTransactionId (every original id is a
+    /// transaction id of the history) or appTransactionId of the customer. An id of none of them is Apple's 404
+    /// (4040010); without a signed App Transaction, a known customer's is 4040019.
+    private func appTransactionInfo(_ id: String) throws -> String {
+        let number = try Self.transactionNumber(id)
+        let known = try transactionIfAny(number) != nil
+        guard let appTransaction else {
+            guard known else { throw ServerAPIError.transactionIDNotFound }
+            throw ServerAPIError.appTransactionDoesNotExist
+        }
+        let signed = try appTransaction()
+        guard known || signed.appTransactionID == id else { throw ServerAPIError.transactionIDNotFound }
+        return signed.signedJWS
     }
 
     /// Apple's transaction ids are decimal numbers; UInt64's parser refuses anything else, of any length.
@@ -285,6 +360,11 @@ public final class ServerAPI: Sendable {
 
 struct TransactionInfoResponse: Encodable {
     var signedTransactionInfo: String
+}
+
+/// Apple's AppTransactionInfoResponse.
+struct AppTransactionInfoResponse: Encodable {
+    var signedAppTransactionInfo: String
 }
 
 struct HistoryResponse: Encodable {

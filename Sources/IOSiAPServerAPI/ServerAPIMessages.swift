@@ -108,6 +108,40 @@ public struct ServerAPIError: Error, Sendable, Equatable, Encodable {
     static let invalidStorefrontCountryCode = ServerAPIError(status: 400, errorCode: 4000028, errorMessage: "Invalid storefront country code.")
     static let invalidRevoked = ServerAPIError(status: 400, errorCode: 4000030, errorMessage: "Invalid revoked.")
     static let invalidStatus = ServerAPIError(status: 400, errorCode: 4000031, errorMessage: "Invalid status.")
+    // Send Consumption Information's (ConsumptionRequest, ConsumptionRequestV1).
+    static let invalidAccountTenure = ServerAPIError(status: 400, errorCode: 4000032, errorMessage: "Invalid account tenure.")
+    static let invalidAppAccountToken = ServerAPIError(status: 400, errorCode: 4000033, errorMessage: "Invalid app account token.")
+    static let invalidConsumptionStatus = ServerAPIError(status: 400, errorCode: 4000034, errorMessage: "Invalid consumption status.")
+    static let invalidCustomerConsented = ServerAPIError(status: 400, errorCode: 4000035,
+                                                         errorMessage: "Invalid request. The customer consented field is invalid.")
+    static let invalidDeliveryStatus = ServerAPIError(status: 400, errorCode: 4000036, errorMessage: "Invalid delivery status.")
+    static let invalidLifetimeDollarsPurchased = ServerAPIError(status: 400, errorCode: 4000037,
+                                                                errorMessage: "Invalid lifetime dollars purchased.")
+    static let invalidLifetimeDollarsRefunded = ServerAPIError(status: 400, errorCode: 4000038,
+                                                               errorMessage: "Invalid lifetime dollars refunded.")
+    static let invalidPlatform = ServerAPIError(status: 400, errorCode: 4000039, errorMessage: "Invalid platform.")
+    static let invalidPlayTime = ServerAPIError(status: 400, errorCode: 4000040, errorMessage: "Invalid play time.")
+    static let invalidSampleContentProvided = ServerAPIError(status: 400, errorCode: 4000041,
+                                                             errorMessage: "Invalid sample content provided.")
+    static let invalidUserStatus = ServerAPIError(status: 400, errorCode: 4000042, errorMessage: "Invalid user status.")
+    static let invalidRefundPreference = ServerAPIError(status: 400, errorCode: 4000044,
+                                                        errorMessage: "Invalid request. The refund preference field is invalid.")
+    static let invalidTransactionTypeNotSupported = ServerAPIError(status: 400, errorCode: 4000047,
+                                                                   errorMessage: "Invalid transaction type not supported.")
+    static let appTransactionIDNotSupported = ServerAPIError(status: 400, errorCode: 4000048,
+                                                             errorMessage: "Invalid request. App transaction id not supported by this endpoint.")
+    static let familyTransactionNotSupported = ServerAPIError(status: 400, errorCode: 4000185,
+                                                              errorMessage: "Family transaction not supported.")
+    static let consumptionPercentageAutoRenewableSubscription = ServerAPIError(
+        status: 400, errorCode: 4000209,
+        errorMessage: "Invalid request. The consumption percentage field is not supported for auto-renewable subscription transactions.")
+    // Apple documents ConsumptionPercentageOutOfRangeError and UndeliveredConsumptionPercentageNonZeroError without
+    // their numbers in any source at hand: they are answered as the general 400 (4000000), named in the message.
+    static let consumptionPercentageOutOfRange = ServerAPIError(
+        status: 400, errorCode: 4000000, errorMessage: "Invalid request. The consumption percentage is outside the valid range (0 to 100000).")
+    static let undeliveredConsumptionPercentageNonZero = ServerAPIError(
+        status: 400, errorCode: 4000000,
+        errorMessage: "Invalid request. The consumption percentage must be 0 when the delivery status is not DELIVERED.")
     static let subscriptionExtensionIneligible = ServerAPIError(status: 403, errorCode: 4030004,
                                                                 errorMessage: "Subscription extension ineligible.")
     static let subscriptionMaxExtension = ServerAPIError(status: 403, errorCode: 4030005, errorMessage: "Subscription max extension.")

@@ -11,17 +11,21 @@ public protocol StoreKitAPI: Sendable {
 
     /// `Product.products(for:)`.
     func products(for ids: [String]) async throws(StoreKitFailure) -> [Product]
-    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken`, `.promotionalOffer(offerID:signature:)`
-    /// and `.winBackOffer(_:)` (the product's win-back offer with that id); with a UI context,
-    /// `product.purchase(confirmIn:options:)` where the platform has it.
+    /// `product.purchase(options:)` with `.quantity`, `.appAccountToken`, `.promotionalOffer(offerID:signature:)`,
+    /// `.promotionalOffer(_:compactJWS:)`, `.introductoryOfferEligibility(compactJWS:)` and `.winBackOffer(_:)` (the
+    /// product's win-back offer with that id); with a UI context, `product.purchase(confirmIn:options:)` where the
+    /// platform has it. The two JWS options exist only in the iOS 26 / macOS 26 SDK's StoreKit: built with an older
+    /// SDK, a payment that carries one throws `.unsupportedOption`.
     func purchase(_ product: Product, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
+                  promotionalOfferJWS: PromotionalOfferJWS?, introductoryOfferEligibilityJWS: String?,
                   winBackOfferID: String?, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<Transaction>
-    /// Starts `AppStore.presentOfferCodeRedeemSheet(in:)` in the UI context's window scene and returns: the sheet
-    /// shows the user its own errors, and a code redeemed arrives through `Transaction.updates`. Throws when it
-    /// cannot start: `.unsupported` where StoreKit has no such sheet (macOS, tvOS), no or a wrong UI context.
+    /// Starts `AppStore.presentOfferCodeRedeemSheet` in the UI context (a window scene; on macOS a view controller
+    /// or a window) and returns: the sheet shows the user its own errors, and a code redeemed arrives through
+    /// `Transaction.updates`. Throws when it cannot start: `.unsupported` where StoreKit has no such sheet (tvOS),
+    /// no or a wrong UI context.
     func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure)
-    /// `Transaction.beginRefundRequest(for:in:)` in the UI context's window scene, returning when the sheet
-    /// closes. Throws `.unsupported` where StoreKit has no refund sheet the UI context fits (macOS, tvOS), and
+    /// `Transaction.beginRefundRequest(for:in:)` in the UI context (a window scene; on macOS a view controller or a
+    /// window), returning when the sheet closes. Throws `.unsupported` where StoreKit has no refund sheet (tvOS), and
     /// StoreKit's `Transaction.RefundRequestError` as `.refundRequestDuplicate` or `.refundRequestFailed`.
     func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitRefundRequestStatus
     /// `AppStore.showManageSubscriptions(in:)` in the UI context's window scene, returning when the sheet closes.
@@ -190,6 +194,9 @@ public enum StoreKitFailure: Error, Sendable, Equatable {
     case notEntitled
     /// `StoreKitError.unsupported` (iOS 18.4+): not supported on this device or platform.
     case unsupported
+    /// A purchase option the StoreKit this library was built with does not have (the JWS-signed offers need the
+    /// iOS 26 / macOS 26 SDK); the text says which, and what it needs.
+    case unsupportedOption(String)
     /// A purchase this platform's StoreKit makes only with the game's UI context, asked for without one (on
     /// visionOS, which has no `purchase(options:)`); the text says which object it needs.
     case uiContextRequired(String)

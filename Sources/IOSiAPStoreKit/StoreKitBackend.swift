@@ -92,9 +92,11 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         self.results = results
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
         updateStream = stream
-        // Started now, when the store opens, so that nothing StoreKit reports before the game asks is missed.
+        // Started now, when the store opens, so that nothing StoreKit reports before the game asks is missed. The
+        // listeners run on the library's own thread, not on Swift's concurrency pool: a pool the game keeps busy
+        // delays nothing StoreKit reports.
         let updates = api.transactionUpdates()
-        listener = Task.detached {
+        listener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await update in updates {
                 results.note(update)
                 let transaction = Self.transaction(update.value)
@@ -104,7 +106,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
         let intents = api.purchaseIntents()
         let loaded = self.loaded
-        intentListener = Task.detached {
+        intentListener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await intent in intents {
                 loaded.withLock { $0[intent.product.id] = intent.product }  // so that the game can pay for it at once
                 sink.yield(.purchaseIntent(Self.product(intent.product), offer: intent.offer))
@@ -113,11 +115,11 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         // Listening to Message.messages from the store's opening is what keeps StoreKit from showing its sheets
         // over the game: each is kept until the game displays it.
         let storeKitMessages = api.messages()
-        messageListener = Task.detached {
+        messageListener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await message in storeKitMessages { sink.yield(.message(messages.keep(message))) }
         }
         let storefronts = api.storefrontUpdates()
-        storefrontListener = Task.detached {
+        storefrontListener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await countryCode in storefronts { sink.yield(.storefrontChanged(countryCode)) }
         }
     }
@@ -149,8 +151,9 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         let result: StoreKitPurchaseResult<API.Transaction>
         do {
             result = try await api.purchase(storeKitProduct, quantity: request.quantity, appAccountToken: request.appAccountToken,
-                                            promotionalOffer: request.promotionalOffer, winBackOfferID: request.winBackOfferID,
-                                            uiContext: request.uiContext)
+                                            promotionalOffer: request.promotionalOffer, promotionalOfferJWS: request.promotionalOfferJWS,
+                                            introductoryOfferEligibilityJWS: request.introductoryOfferEligibilityJWS,
+                                            winBackOfferID: request.winBackOfferID, uiContext: request.uiContext)
         } catch .userCancelled {
             return .cancelled  // StoreKit sometimes throws it instead of returning it: still not a failure
         } catch {

@@ -11,6 +11,7 @@ enum StoreKitErrorMapping {
         case .notAvailableInStorefront: StoreError(.storeProductNotAvailable, "StoreKit: not available in this storefront")
         case .notEntitled: StoreError(.notEntitled, "StoreKit: the app is not entitled to this")
         case .unsupported: StoreError(.unsupportedPlatform, "StoreKit: not supported on this device or platform")
+        case .unsupportedOption(let detail): StoreError(.unsupportedPlatform, "StoreKit: \(detail)")
         case .uiContextRequired(let detail): StoreError(.unsupportedPlatform, "StoreKit: \(detail)")
         case .invalidUIContext(let detail): StoreError(.invalidArgument, "StoreKit: \(detail)")
         case .invalidQuantity: StoreError(.quantityOutOfRange, "StoreKit: invalid quantity")

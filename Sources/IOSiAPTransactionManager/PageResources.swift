@@ -117,9 +117,11 @@ enum PageResources {
         section { background: #fff; border-radius: 8px; padding: .5em 1em 1em; margin-top: 1em; overflow-x: auto; }
         h2 { font-size: 1.05em; } h2 small { font-weight: normal; color: #6e6e73; }
         table { border-collapse: collapse; width: 100%; }
-        th, td { text-align: left; padding: .25em .4em; border-bottom: 1px solid #e5e5ea; white-space: nowrap; }
-        th { font-weight: 600; color: #6e6e73; font-size: .9em; }
-        td form { display: inline-flex; gap: .25em; margin-right: .5em; }
+        th, td { text-align: left; padding: .25em .4em; border-bottom: 1px solid #e5e5ea; vertical-align: top; }
+        th { font-weight: 600; color: #6e6e73; font-size: .9em; white-space: nowrap; }
+        /* Cells wrap (long ids anywhere) so that a row and its actions fit the page; each form stays whole. */
+        td { overflow-wrap: anywhere; }
+        td form { display: inline-flex; gap: .25em; margin: .1em .5em .1em 0; white-space: nowrap; }
         .state-refunded, .state-expired { color: #b3261e; font-weight: 600; }
         .state-active { color: #1b7f3b; font-weight: 600; }
         .state-billing-retry, .state-grace-period { color: #b26a00; font-weight: 600; }
@@ -210,7 +212,8 @@ enum PageResources {
           actions.append(payload);
           actions.append(controlForm("delete", "Delete", { transactionId: t.id }, [], "Delete transaction " + t.id + "?"));
           const state = element("span", t.state, { class: "state state-" + t.state.replace(/ /g, "-") });
-          return row([t.id, t.originalId, t.productId, t.type, t.quantity, state, t.purchaseDate, t.expirationDate, t.revocationDate,
+          const when = date => date.replace("T", " ");  // ISO 8601 with a space: a date wraps before its time
+          return row([t.id, t.originalId, t.productId, t.type, t.quantity, state, when(t.purchaseDate), when(t.expirationDate), when(t.revocationDate),
                       t.finished ? "yes" : "no", t.renews, t.offer, t.ownership, actions],
                      { "data-transaction": t.id, "data-product": t.productId, "data-state": t.state });
         }

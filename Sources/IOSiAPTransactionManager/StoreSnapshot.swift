@@ -16,6 +16,24 @@ public struct StoreSnapshot: Sendable, Encodable {
         public let subscription: String
         /// Whether a family member can share it (the catalog's `familyShareable`): `buy --family` takes it.
         public let familyShareable: Bool
+        /// For subscriptions the group's id (`subscriptionGroups[].id`); else empty.
+        public let groupId: String
+        /// A subscription's offers: introductory, promotional, offer codes, win-back, in that order.
+        public let offers: [Offer]
+    }
+
+    /// One offer of a subscription, priced for the current storefront and locale.
+    public struct Offer: Sendable, Encodable {
+        /// introductory, promotional, offerCode or winBack.
+        public let kind: String
+        /// The promotional or win-back offer id, the offer code's reference name; empty for an introductory offer.
+        public let id: String
+        /// freeTrial, payAsYouGo or payUpFront.
+        public let paymentMode: String
+        /// One period, ISO 8601 (e.g. P1W), and how many.
+        public let period: String
+        public let periodCount: Int
+        public let price: String
     }
 
     public struct Transaction: Sendable, Encodable {
@@ -77,7 +95,8 @@ public struct StoreSnapshot: Sendable, Encodable {
                     title: product.localization(for: settings.locale)?.displayName ?? product.referenceName,
                     price: PriceFormatter.format(product.price, currencyCode: settings.storefront.currencyCode, locale: settings.locale),
                     subscription: product.subscription.map { "\($0.period) level \($0.level) of \($0.groupName)" } ?? "",
-                    familyShareable: product.familyShareable)
+                    familyShareable: product.familyShareable, groupId: product.subscription?.groupID ?? "",
+                    offers: Self.offers(of: product, settings))
         }
         transactions = try store.history().reversed().map { entry in
             let t = entry.transaction
@@ -131,5 +150,16 @@ public struct StoreSnapshot: Sendable, Encodable {
             ["grace period", settings.billingGracePeriodEnabled ? "on" : "off"],
             ["purchase dialog", settings.purchaseDialogResponse.rawValue],
         ] + settings.simulatedErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map { ["error: \($0.key.catalogName)", "\($0.value)"] }
+    }
+
+    private static func offers(of product: CatalogProduct, _ settings: LocalStoreSettings) -> [Offer] {
+        guard let subscription = product.subscription else { return [] }
+        let all = subscription.introductoryOffer.map { [("introductory", $0)] } ?? []
+        return (all + subscription.promotionalOffers.map { ("promotional", $0) } + subscription.codeOffers.map { ("offerCode", $0.terms) }
+                + subscription.winBackOffers.map { ("winBack", $0.terms) }).map { kind, offer in
+            Offer(kind: kind, id: offer.id ?? "", paymentMode: "\(offer.paymentMode)", period: offer.period.description,
+                  periodCount: offer.periodCount,
+                  price: PriceFormatter.format(offer.price, currencyCode: settings.storefront.currencyCode, locale: settings.locale))
+        }
     }
 }

@@ -55,7 +55,7 @@ public final class TransactionManagerPage: Sendable {
 
     /// Answers one request of the page. Never throws and never traps on what a client sends.
     public func handle(_ request: ServerAPIRequest) -> ServerAPIResponse {
-        guard let host = Self.hostName(request.headers["host"]), hosts.contains(host) else {
+        guard let host = ServerAPI.hostName(request.headers["host"]), hosts.contains(host) else {
             return Self.text(421, "this server answers requests for \(hosts.sorted().joined(separator: ", ")) only")
         }
         switch (request.method, request.path) {
@@ -152,25 +152,6 @@ public final class TransactionManagerPage: Sendable {
         if let site = request.headers["sec-fetch-site"], site != "same-origin", site != "none" { return false }
         if let origin = request.headers["origin"], origin != "http://" + (request.headers["host"] ?? "") { return false }
         return true
-    }
-
-    /// The name or address of a Host header, lowercased, without its port; nil when it is not one.
-    static func hostName(_ host: String?) -> String? {
-        guard let host = host?.lowercased(), !host.isEmpty else { return nil }
-        let name: Substring
-        let port: Substring
-        if host.hasPrefix("[") {
-            guard let end = host.firstIndex(of: "]") else { return nil }
-            (name, port) = (host[...end], host[host.index(after: end)...])
-        } else if let colon = host.firstIndex(of: ":") {
-            (name, port) = (host[..<colon], host[colon...])
-        } else {
-            (name, port) = (host[...], "")
-        }
-        guard port.isEmpty || (port.count > 1 && port.hasPrefix(":") && port.dropFirst().allSatisfy(\.isASCII) && port.dropFirst().allSatisfy(\.isNumber)) else {
-            return nil
-        }
-        return String(name)
     }
 
     /// Compares the token sent with ours in time that does not depend on where they differ.

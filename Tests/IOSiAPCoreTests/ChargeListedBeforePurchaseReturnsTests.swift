@@ -19,10 +19,10 @@ import Testing
         try await waitUntil { backend.purchasesWaitingToReturn == 1 }
         // Redelivery now lists the charge, and has time to deliver it, before the payment returns.
         backend.openUnfinishedList()
-        var events = try await store.pollFor(.milliseconds(200))
+        var events = await store.pollSettled()
         backend.releasePurchases()
         events += try await store.pollUntilTerminal(of: payment)
-        events += try await store.pollFor(.milliseconds(200))
+        events += await store.pollSettled()
         let purchased = events.filter { if case .purchased = $0 { true } else { false } }
         #expect(purchased.count == 1, "\(events)")
         #expect(purchased.first?.requestID == payment)

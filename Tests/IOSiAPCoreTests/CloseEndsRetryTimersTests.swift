@@ -23,10 +23,8 @@ import Testing
                 Issue.record("\(events)")
                 return
             }
-            #expect(store.closeAndWaitForWorker(timeout: .seconds(2)))
+            #expect(await store.closeAndWaitForWorker(timeout: .seconds(2)))
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while released != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(released == nil)
+        try await waitUntil { released == nil }
     }
 }

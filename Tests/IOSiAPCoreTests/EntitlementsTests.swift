@@ -6,8 +6,8 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func transaction(_ id: UInt64, _ product: String, _ type: ProductType, purchased: TimeInterval = -86_400,
-                     expires: TimeInterval? = nil, revoked: Bool = false) -> StoreTransaction {
-        StoreTransaction(id: id, originalID: id, productID: product, productType: type, quantity: 1,
+                     expires: TimeInterval? = nil, revoked: Bool = false, original: UInt64? = nil) -> StoreTransaction {
+        StoreTransaction(id: id, originalID: original ?? id, productID: product, productType: type, quantity: 1,
                          purchaseDate: now.addingTimeInterval(purchased), originalPurchaseDate: now.addingTimeInterval(purchased),
                          expirationDate: expires.map { now.addingTimeInterval($0) },
                          revocationDate: revoked ? now.addingTimeInterval(-60) : nil,
@@ -41,5 +41,24 @@ import Testing
         let all = [transaction(1, "monthly", .autoRenewable, purchased: -100, expires: 100),
                    transaction(2, "monthly", .autoRenewable, purchased: -50, expires: 200)]
         #expect(Entitlements.current(from: all, at: now).map(\.id) == [2])
+    }
+
+    /// A subscription is decided by the newest transaction of its chain (StoreKit's `currentEntitlements`): a
+    /// renewal that expired, or was refunded, ends it, although an older period's copy (its end never re-learned)
+    /// still says it runs.
+    @Test(arguments: [false, true])
+    func theNewestTransactionOfASubscriptionDecides(refunded: Bool) {
+        let all = [transaction(1, "monthly", .autoRenewable, purchased: -20 * 86_400, expires: 10 * 86_400),
+                   transaction(2, "monthly", .autoRenewable, purchased: -86_400, expires: refunded ? 29 * 86_400 : -60,
+                               revoked: refunded, original: 1)]
+        #expect(Entitlements.current(from: all, at: now).isEmpty)
+    }
+
+    /// A downgrade that took effect at a renewal keeps the new level only.
+    @Test func aDowngradeAtARenewalKeepsOnlyTheNewLevel() {
+        let all = [transaction(1, "gold", .autoRenewable, purchased: -20 * 86_400, expires: 10 * 86_400),
+                   transaction(2, "silver", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, original: 1),
+                   transaction(3, "bronze", .autoRenewable, purchased: -86_400, expires: 29 * 86_400)]
+        #expect(Entitlements.current(from: all, at: now).map(\.id) == [2, 3])
     }
 }

@@ -11,15 +11,13 @@ import Testing
     final class Received: Sendable {
         let events = Locked<[(StoreEvent, onDeliveryThread: Bool)]>([])
 
-        func waitFor(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [(StoreEvent, onDeliveryThread: Bool)] {
-            let clock = ContinuousClock()
-            let deadline = clock.now + timeout
-            while clock.now < deadline {
-                let seen = events.withLock { $0 }
-                if seen.count >= count { return seen }
-                try await Task.sleep(for: .milliseconds(5))
+        func waitFor(_ count: Int) async throws -> [(StoreEvent, onDeliveryThread: Bool)] {
+            do {
+                try await waitUntil { events.withLock { $0.count } >= count }
+            } catch {
+                throw EventTimeout(description: "expected \(count) events, got \(events.withLock { $0.map(\.0) })")
             }
-            throw EventTimeout(description: "expected \(count) events, got \(events.withLock { $0.map(\.0) })")
+            return events.withLock { $0 }
         }
     }
 
@@ -40,15 +38,15 @@ import Testing
         guard case .purchased = seen[2].0 else { Issue.record("expected purchased, got \(seen[2].0)"); return }
         #expect(!thread.isCurrentThread)
         store.close()
-        thread.waitUntilEnded()
+        await thread.waitUntilEnded()
         // Only the first callback can have run before `holder` was set.
         #expect(seen.dropFirst().allSatisfy { $0.onDeliveryThread })
     }
 
     @Test func waitingForTheEndLetsTheCallbackInProgressFinishAndDeliversNothingAfter() async throws {
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
-        let insideCallback = DispatchSemaphore(value: 0)
-        let releaseCallback = DispatchSemaphore(value: 0)
+        let insideCallback = AsyncSignal()
+        let releaseCallback = DispatchSemaphore(value: 0)  // waited for on the delivery thread, not on the pool
         let callbackReturned = Locked(false)
         let calls = Locked(0)
         let thread = EventDeliveryThread(store: store) { _ in
@@ -59,40 +57,40 @@ import Testing
         }
         _ = try store.requestProducts(["coins"])
         _ = try store.requestProducts(["pro"])
-        insideCallback.wait()
+        await insideCallback.wait()
         store.close()
-        let waited = Locked(false)
-        let waiter = Thread {
+        // A thread of its own waits for the end, as a game's would, and notes whether the callback in progress had
+        // returned when its wait ended: a wait that ended early notes false, whenever the test looks.
+        let returnedWhenTheWaitEnded = Locked<Bool?>(nil)
+        let waiterDone = AsyncSignal()
+        Thread {
             thread.waitUntilEnded()
-            // The callback in progress had returned before the wait ended.
-            waited.withLock { $0 = callbackReturned.withLock { $0 } }
-        }
-        waiter.start()
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(waited.withLock { $0 } == false)
+            returnedWhenTheWaitEnded.withLock { $0 = callbackReturned.withLock { $0 } }
+            waiterDone.signal()
+        }.start()
         releaseCallback.signal()
-        thread.waitUntilEnded()
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(waited.withLock { $0 })
+        await thread.waitUntilEnded()
+        await waiterDone.wait()
+        #expect(returnedWhenTheWaitEnded.withLock { $0 } == true)
         // The second products request's answer, queued or not, was never delivered after close.
         #expect(calls.withLock { $0 } == 1)
     }
 
     @Test func waitingForTheEndFromInsideACallbackReturnsAtOnce() async throws {
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
-        let returned = DispatchSemaphore(value: 0)
+        let returned = Locked(false)
         let holder = Locked<EventDeliveryThread?>(nil)
-        let opened = DispatchSemaphore(value: 0)
+        let opened = DispatchSemaphore(value: 0)  // waited for on the delivery thread, not on the pool
         let thread = EventDeliveryThread(store: store) { _ in
             opened.wait()
             store.close()
             holder.withLock { $0 }?.waitUntilEnded()
-            returned.signal()
+            returned.withLock { $0 = true }
         }
         holder.withLock { $0 = thread }
         opened.signal()
         _ = try store.requestProducts(["coins"])
-        #expect(returned.wait(timeout: .now() + 10) == .success)
-        thread.waitUntilEnded()
+        try await waitUntil { returned.withLock { $0 } }
+        await thread.waitUntilEnded()
     }
 }

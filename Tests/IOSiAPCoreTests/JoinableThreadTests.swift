@@ -1,38 +1,41 @@
 import Foundation
 @testable import IOSiAPCore
+import IOSiAPTestSupport
 import Testing
 
-/// The thread the store's worker and watcher run on: joining waits for its end, up to a limit.
+/// The thread the store's worker and watcher run on: joining waits for its end, up to a limit. The tests await the
+/// joins (`join(timeout:) async`): a join blocks its caller, and a test must not block a thread of the concurrency
+/// pool.
 @Suite struct JoinableThreadTests {
-    @Test func joiningWaitsUntilTheBodyHasReturned() {
+    @Test func joiningWaitsUntilTheBodyHasReturned() async {
         let finished = Locked(false)
         let thread = JoinableThread(name: "test.join") {
             usleep(50_000)
             finished.withLock { $0 = true }
         }
-        #expect(thread.join(timeout: .seconds(10)))
+        #expect(await thread.join(timeout: .seconds(10)))
         #expect(finished.withLock { $0 })
-        #expect(thread.join(timeout: .milliseconds(1)))  // joined already: it has ended
+        #expect(await thread.join(timeout: .milliseconds(1)))  // joined already: it has ended
     }
 
-    @Test func pastTheTimeoutTheThreadIsLeftToEndOnItsOwn() {
-        let release = DispatchSemaphore(value: 0)
-        let ended = DispatchSemaphore(value: 0)
+    @Test func pastTheTimeoutTheThreadIsLeftToEndOnItsOwn() async throws {
+        let release = DispatchSemaphore(value: 0)  // waited for on the joinable thread, not on the pool
+        let ended = Locked(false)
         let thread = JoinableThread(name: "test.timeout") {
             release.wait()
-            ended.signal()
+            ended.withLock { $0 = true }
         }
-        #expect(!thread.join(timeout: .milliseconds(50)))
+        #expect(await !thread.join(timeout: .milliseconds(50)))
         release.signal()
-        #expect(ended.wait(timeout: .now() + 10) == .success)  // it still ran to its end
-        #expect(!thread.join(timeout: .seconds(1)))  // detached: nothing to wait for any more
+        try await waitUntil { ended.withLock { $0 } }  // it still ran to its end
+        #expect(await !thread.join(timeout: .seconds(1)))  // detached: nothing to wait for any more
     }
 
-    @Test func aDetachedThreadRunsToItsEnd() {
-        let ended = DispatchSemaphore(value: 0)
-        let thread = JoinableThread(name: "test.detach") { ended.signal() }
+    @Test func aDetachedThreadRunsToItsEnd() async throws {
+        let ended = Locked(false)
+        let thread = JoinableThread(name: "test.detach") { ended.withLock { $0 = true } }
         thread.detach()
         thread.detach()  // once is enough; twice does nothing
-        #expect(ended.wait(timeout: .now() + 10) == .success)
+        try await waitUntil { ended.withLock { $0 } }
     }
 }

@@ -168,7 +168,7 @@ import Testing
         let request = try store.requestRestore()
         let events = try await store.pollUntilTerminal(of: request)
         #expect(events == [.restoreFinished(requestID: request, result: .failure(StoreError(.cloudServiceNetworkConnectionFailed)))])
-        #expect(try await store.pollFor(.milliseconds(50)).isEmpty)
+        #expect(await store.pollSettled().isEmpty)
     }
 
     // MARK: Finish and redelivery
@@ -183,7 +183,7 @@ import Testing
         #expect(throws: StoreError(.unknownTransaction, "no transaction with id 999999 was delivered to this app")) {
             try store.finish(transactionID: 999_999)
         }
-        _ = try await store.pollFor(.milliseconds(50))
+        _ = await store.pollSettled()
         #expect(backend.finishedIDs == [transaction.id])
     }
 
@@ -204,7 +204,7 @@ import Testing
         let relaunched = try openStore()
         let redelivered = try await relaunched.pollUntil { if case .purchased = $0 { true } else { false } }
         #expect(redelivered == [.purchased(requestID: nil, transaction: try #require(second))])
-        #expect(try await relaunched.pollFor(.milliseconds(100)).isEmpty)  // and the finished one is not
+        #expect(await relaunched.pollSettled().isEmpty)  // and the finished one is not
     }
 
     @Test func whatTheStoreHoldsUnfinishedButTheJournalLacksIsDelivered() async throws {
@@ -213,7 +213,7 @@ import Testing
         let store = try openStore()
         let events = try await store.pollUntil { _ in true }
         #expect(events == [.purchased(requestID: nil, transaction: lost)])
-        #expect(try await store.pollFor(.milliseconds(50)).isEmpty)
+        #expect(await store.pollSettled().isEmpty)
     }
 
     @Test func aFinishedTransactionTheStoreRepeatsIsNotGrantedAgain() async throws {
@@ -222,7 +222,7 @@ import Testing
         guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return }
         try store.finish(transactionID: transaction.id)
         backend.send(.purchased(transaction))
-        #expect(try await store.pollFor(.milliseconds(100)).isEmpty)
+        #expect(await store.pollSettled().isEmpty)
     }
 
     // MARK: Opening
@@ -283,7 +283,7 @@ import Testing
             store.close()
         }
         let relaunched = try openStore()
-        #expect(try await relaunched.pollFor(.milliseconds(100)).isEmpty)
+        #expect(await relaunched.pollSettled().isEmpty)
     }
 
     @Test func aChargeTheJournalCannotWriteIsReportedAndDeliveredAtTheNextLaunch() async throws {
@@ -337,9 +337,9 @@ import Testing
         let store = try openStore()
         _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
         _ = try store.requestPayment(productID: "coins")  // work in flight when the store closes
-        #expect(store.closeAndWaitForWorker(timeout: .seconds(10)))
+        #expect(await store.closeAndWaitForWorker(timeout: .seconds(10)))
         #expect(!store.isOpen)
-        #expect(store.closeAndWaitForWorker(timeout: .seconds(1)))  // it ended: nothing to wait for
+        #expect(await store.closeAndWaitForWorker(timeout: .seconds(1)))  // it ended: nothing to wait for
         store.close()  // and closing again does nothing
     }
 

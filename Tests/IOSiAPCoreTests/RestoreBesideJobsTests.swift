@@ -15,7 +15,7 @@ import Testing
         let verifier = StepVerifier([.waitForGate])
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
         let restore = try store.requestRestore()
-        for _ in 0..<1000 where verifier.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil { verifier.waiting > 0 }
         #expect(verifier.waiting == 1)
         let products = try store.requestProducts(["pro"])
         let answered = try await store.pollUntilTerminal(of: products)
@@ -29,7 +29,7 @@ import Testing
         #expect(ofRestore == [.restored(requestID: restore, transaction: owned),
                               .restoreFinished(requestID: restore, result: .success(1))], "\(rest)")
         #expect(try store.unfinishedTransactions().isEmpty)  // recorded finished: restoring charges nothing
-        let later = try await store.pollFor(.milliseconds(100))
+        let later = await store.pollSettled()
         #expect(!later.contains { $0.requestID == restore })
     }
 }

@@ -17,13 +17,9 @@ import Testing
         backend.holdUnfinishedList()                // the store is slow to list what it holds unfinished
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
         let restore = try store.requestRestore()    // right after open
-        // The restore ends first, or waits for the store's list as well.
-        var events: [StoreEvent] = []
-        for _ in 0..<2000 where !events.contains(where: { $0.requestID == restore && $0.isTerminal })
-            && backend.callsWaitingForUnfinishedList < 2 {
-            store.poll { events.append($0) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        // The restore ends first, or waits for the store's list as well: either way, once the worker has done all
+        // it can without the list.
+        var events = await store.pollSettled()
         backend.openUnfinishedList()
         func ended() -> Bool {
             events.contains(.restoreFinished(requestID: restore, result: .success(1)))

@@ -21,7 +21,7 @@ import Testing
             refunded.revocationDate = Date()
             backend.send(.revoked(refunded))
             // Recorded (no longer an entitlement), queued, never polled: then the store closes.
-            for _ in 0..<1000 where try store.isEntitled(to: "pro") { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil { try !store.isEntitled(to: "pro") }
             #expect(try !store.isEntitled(to: "pro"))
             store.close()
         }
@@ -34,7 +34,7 @@ import Testing
             relaunched.close()
         }
         let again = try PurchaseStore(backend: ScriptedBackend(), stateDirectory: folder.state)
-        let later = try await again.pollFor(.milliseconds(200))
+        let later = await again.pollSettled()
         #expect(!later.contains { if case .revoked = $0 { true } else { false } }, "\(later)")
     }
 }

@@ -6,18 +6,19 @@ import Testing
 @Suite struct SQLiteDatabaseTests {
     /// Two processes (here: two connections on two threads) opening a fresh state directory at once: each
     /// migration runs once, and neither open fails.
-    @Test func twoConnectionsMigratingAFreshDatabaseAtOnceBothSucceed() throws {
+    @Test func twoConnectionsMigratingAFreshDatabaseAtOnceBothSucceed() async throws {
         let migrations = ["CREATE TABLE a (x INTEGER);", "CREATE TABLE b (y INTEGER);", "ALTER TABLE a ADD COLUMN z INTEGER;"]
         for round in 0..<30 {
             let folder = TemporaryDirectory()
             let path = folder.url.appendingPathComponent("race-\(round).sqlite").path
             let failures = Locked<[String]>([])
+            // The two opens race on threads of their own; the test awaits them (never blocking a thread of the
+            // concurrency pool, which every other test's tasks need).
             let start = DispatchSemaphore(value: 0)
-            let group = DispatchGroup()
+            let ended = AsyncSignal()
             for _ in 0..<2 {
-                group.enter()
                 Thread {
-                    defer { group.leave() }
+                    defer { ended.signal() }
                     start.wait()
                     do {
                         let database = try SQLiteDatabase(path: path)
@@ -29,7 +30,8 @@ import Testing
             }
             start.signal()
             start.signal()
-            group.wait()
+            await ended.wait()
+            await ended.wait()
             #expect(failures.withLock { $0 }.isEmpty, "round \(round): \(failures.withLock { $0 })")
             #expect(try SQLiteDatabase(path: path).userVersion == migrations.count)
         }

@@ -15,9 +15,9 @@ import Testing
         try store.showManageSubscriptions()
         _ = try store.beginRefundRequest(transactionID: 7)
         try await waitUntil { backend.openSheets == 2 }
-        #expect(store.closeAndWaitForWorker(timeout: .seconds(2)))
+        #expect(await store.closeAndWaitForWorker(timeout: .seconds(2)))
         backend.closeSheets()
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil { backend.closedSheets == 2 }  // the sheets' tasks go on after close: they tell nothing
         var told: [StoreEvent] = []
         store.poll { told.append($0) }
         #expect(told.isEmpty)

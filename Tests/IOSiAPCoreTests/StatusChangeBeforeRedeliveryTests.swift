@@ -19,19 +19,15 @@ import Testing
         return store
     }
 
-    /// Polls while the list is held, until launch redelivery and the expiry both wait for it (or for a second, if
-    /// the expiry does not ask), then lets it come: the events up to `expired`, and a little after.
+    /// Polls while the list is held, once the worker has done all it can without it (launch redelivery waits for it,
+    /// and so does the expiry if it asks), then lets it come: the events up to `expired`, and all that follows.
     func openTheListAfterTheExpiryAsks(_ store: PurchaseStore) async throws -> [StoreEvent] {
-        var events: [StoreEvent] = []
-        let deadline = ContinuousClock.now + .seconds(1)
-        while backend.callsWaitingForUnfinishedList < 2 && ContinuousClock.now < deadline {
-            events += try await store.pollFor(.milliseconds(10))
-        }
+        var events = await store.pollSettled()
         backend.openUnfinishedList()
         if !events.contains(where: { if case .expired = $0 { true } else { false } }) {
             events += try await store.pollUntil { if case .expired = $0 { true } else { false } }
         }
-        events += try await store.pollFor(.milliseconds(200))
+        events += await store.pollSettled()
         return events
     }
 
@@ -87,7 +83,7 @@ import Testing
         defer { store.close() }
         var events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }  // told before the list
         backend.openUnfinishedList()
-        events += try await store.pollFor(.milliseconds(200))
+        events += await store.pollSettled()
         #expect(events == [.revoked(transaction: coins)])
         try await waitUntil { backend.finishedIDs.contains(coins.id) }
         #expect(try store.unfinishedTransactions().isEmpty)

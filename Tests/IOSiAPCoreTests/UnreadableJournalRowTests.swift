@@ -41,9 +41,9 @@ import Testing
         #expect(try store.isEntitled(to: "pro"))
         #expect(try !store.isEntitled(to: "monthly"))
         #expect(try store.unfinishedTransactions().isEmpty)
-        var events = try await store.pollFor(.milliseconds(200))
+        var events = await store.pollSettled()
         _ = try store.currentEntitlements()
-        events += try await store.pollFor(.milliseconds(50))
+        events += await store.pollSettled()
         let reported = events.compactMap { event -> UInt64? in
             if case .journalRowUnreadable(let id, _, _) = event { id } else { nil }
         }
@@ -90,7 +90,7 @@ import Testing
             events.append(event)
             return events.count == 3
         }
-        events += try await relaunched.pollFor(.milliseconds(100))
+        events += await relaunched.pollSettled()
         #expect(events.count == 3)
         #expect(events.contains(.purchased(requestID: nil, transaction: bought[0])))
         #expect(events.contains(.purchased(requestID: nil, transaction: bought[2])))
@@ -126,7 +126,7 @@ import Testing
             events.append(event)
             return events.count == 2
         }
-        events += try await relaunched.pollFor(.milliseconds(100))
+        events += await relaunched.pollSettled()
         #expect(Set(events.map(\.description)) == Set(bought.map { StoreEvent.purchased(requestID: nil, transaction: $0).description }))
         #expect(try relaunched.unfinishedTransactions() == bought)
     }

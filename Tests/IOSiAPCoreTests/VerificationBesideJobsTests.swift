@@ -42,7 +42,7 @@ import Testing
         guard case .verificationFailed(payment, let transaction, let error) = ended.last else { Issue.record("\(ended)"); return }
         #expect(error.code == .verificationRetryable)
         // The retry hangs on the server; the game's next request is answered all the same.
-        for _ in 0..<1000 where verifier.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil { verifier.waiting > 0 }
         #expect(verifier.waiting == 1)
         let products = try store.requestProducts(["pro"])
         let answered = try await store.pollUntilTerminal(of: products)
@@ -51,7 +51,7 @@ import Testing
         verifier.open()
         let delivered = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
         #expect(delivered.last == .purchased(requestID: nil, transaction: transaction))
-        let later = try await store.pollFor(.milliseconds(100))
+        let later = await store.pollSettled()
         #expect(later.isEmpty)  // delivered once
     }
 
@@ -59,10 +59,10 @@ import Testing
         let verifier = StepVerifier([.waitForGate])
         let store = try await openLoadedStore(verifier)
         let payment = try store.requestPayment(productID: "coins")
-        for _ in 0..<1000 where verifier.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil { verifier.waiting > 0 }
         store.close()
         verifier.open()  // the check completes after close: nothing is written, nothing is told
-        let seen = try await store.pollFor(.milliseconds(100))
+        let seen = await store.pollSettled()
         #expect(!seen.contains { $0.requestID == payment && $0.isTerminal })
         let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
         let events = try await relaunched.pollUntil { if case .purchased = $0 { true } else { false } }
@@ -83,12 +83,12 @@ import Testing
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
         _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
         let payment = try store.requestPayment(productID: "coins")
-        for _ in 0..<1000 where verifier.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil { verifier.waiting > 0 }
         backend.openUnfinishedList()                      // it lists the payment's charge, unfinished
-        for _ in 0..<1000 where verifier.calls < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil { verifier.calls >= 2 }
         verifier.open()
         var events = try await store.pollUntilTerminal(of: payment)
-        events += try await store.pollFor(.milliseconds(150))
+        events += await store.pollSettled()
         let purchases = events.filter { if case .purchased = $0 { true } else { false } }
         #expect(purchases.count == 1 && purchases.first?.requestID == payment, "\(events)")
     }

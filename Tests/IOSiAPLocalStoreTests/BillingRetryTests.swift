@@ -40,7 +40,7 @@ import Testing
         #expect(status.state == .inBillingRetryPeriod && status.transaction.id == first.id)
         #expect(try local.allTransactions().count == 1)  // nothing charged
         clock.advance(by: 600)
-        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // no renewal while the payment is broken
+        #expect(await store.pollSettled(after: local).isEmpty)  // no renewal while the payment is broken
     }
 
     @Test func aGracePeriodKeepsThePlayerSubscribedUntilItEnds() async throws {
@@ -49,10 +49,9 @@ import Testing
         // No event: the player keeps what they have, and their record learns when the grace period ends.
         // 16 days of a 30-day month that lasts five minutes, from the end of the trial.
         let graceEnd = first.purchaseDate.addingTimeInterval(70 + 160)
-        var quiet: [StoreEvent] = []
-        for _ in 0..<50 where try store.currentEntitlements().first?.gracePeriodExpirationDate != graceEnd {
-            quiet += try await store.pollFor(.milliseconds(100))
-        }
+        var quiet = await store.pollSettled(after: local)
+        try await waitUntil { try store.currentEntitlements().first?.gracePeriodExpirationDate == graceEnd }
+        quiet += await store.pollSettled(after: local)
         #expect(quiet.isEmpty)
         let retrying = try #require(try store.currentEntitlements().first)
         #expect(retrying.id == first.id && retrying.gracePeriodExpirationDate == graceEnd)
@@ -99,7 +98,7 @@ import Testing
         clock.advance(by: 71)
         _ = try await store.pollUntil { if case .expired = $0 { true } else { false } }
         clock.advance(by: 100)  // some days of retrying in vain
-        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+        #expect(await store.pollSettled(after: local).isEmpty)
         try local.setBillingIssuesEnabled(false)
         let renewal = try await renewedNow(store, first)
         let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(renewal.signedRenewalInfo))
@@ -112,7 +111,7 @@ import Testing
         let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
         #expect(events.count == 1)
         clock.advance(by: 440)  // 60 days of a 30-day month that lasts five minutes, after the renewal date
-        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // its end was announced already
+        #expect(await store.pollSettled(after: local).isEmpty)  // its end was announced already
         let status = try #require(try await store.subscriptionStatus(groupID: Self.group))
         #expect(status.state == .expired && !status.willAutoRenew && status.transaction.id == first.id)
         let ended = try #require(try local.history().last)
@@ -120,7 +119,7 @@ import Testing
         #expect(renewalInfo.isInBillingRetryPeriod == false && renewalInfo.autoRenewStatus == 0 && renewalInfo.expirationIntent == 2)
         try local.setBillingIssuesEnabled(false)  // too late: nothing renews any more
         clock.advance(by: 10)
-        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)
+        #expect(await store.pollSettled(after: local).isEmpty)
         #expect(try local.allTransactions().count == 1)
     }
 }

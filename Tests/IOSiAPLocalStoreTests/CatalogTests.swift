@@ -5,7 +5,7 @@ import IOSiAPTestSupport
 import Testing
 
 @Suite struct CatalogTests {
-    @Test func loadsAppleSampleVersion3() throws {
+    @Test(.needsSharedFixtures) func loadsAppleSampleVersion3() throws {
         let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile("apple-sample-backyard-birds_Misc_Store_v3.0.storekit"))
         #expect(catalog.formatVersion == "3.0")
         #expect(catalog.products.count == 9)
@@ -28,7 +28,7 @@ import Testing
         #expect(catalog.settings.simulatedErrors.isEmpty)
     }
 
-    @Test func loadsTheOldestFormat1_0() throws {
+    @Test(.needsSharedFixtures) func loadsTheOldestFormat1_0() throws {
         let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile(
             "revenuecat-purchases-ios_IntegrationTests-PurchaseTester_Configuration_v1.0_minimal.storekit"))
         #expect(catalog.formatVersion == "1.0")
@@ -44,7 +44,7 @@ import Testing
         #expect(catalog.settings == .defaults)
     }
 
-    @Test func loadsVersion3WithOffersAndNonRenewingInProducts() throws {
+    @Test(.needsSharedFixtures) func loadsVersion3WithOffersAndNonRenewingInProducts() throws {
         let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile(
             "revenuecat-purchases-ios_PurchaseTesterStoreKitConfiguration_v3.0_codeOffers.storekit"))
         #expect(catalog.product(id: "com.revenuecat.purchaseTester.archiveSub.1.20.99")?.type == .nonRenewing)
@@ -62,7 +62,7 @@ import Testing
         #expect(catalog.product(id: "demo2023_mv")?.localizations.isEmpty == true)
     }
 
-    @Test func loadsTheNewestFormat5_0() throws {
+    @Test(.needsSharedFixtures) func loadsTheNewestFormat5_0() throws {
         let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile("revenuecat-purchases-ios_UnitTestsConfiguration_v5.0.storekit"))
         #expect(catalog.formatVersion == "5.0")
         #expect(catalog.product(id: "com.revenuecat.consumable")?.price == Decimal(string: "1.49"))
@@ -142,7 +142,7 @@ import Testing
         #expect(error?.message.contains("/nonexistent/Products.storekit") == true)
     }
 
-    @Test func truncatedFixturesFailCleanly() throws {
+    @Test(.needsSharedFixtures) func truncatedFixturesFailCleanly() throws {
         let data = try Data(contentsOf: Fixtures.storeKitFile("revenuecat-purchases-ios_UnitTestsConfiguration_v5.0.storekit"))
         for length in stride(from: 0, to: data.count, by: 97) {
             #expect(throws: StoreError.self) { try Catalog(data: data.prefix(length), fileName: "cut.storekit") }

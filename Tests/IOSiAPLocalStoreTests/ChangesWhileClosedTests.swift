@@ -54,8 +54,8 @@ import Testing
             #expect(try store.currentEntitlements().isEmpty)
             store.close()
         }
-        let (_, store) = try openGame()
-        let events = try await store.pollFor(.milliseconds(800))  // several ticks of the store's watcher
+        let (local, store) = try openGame()
+        let events = await store.pollSettled(after: local)  // the launch, and a look of the store's watcher after it
         #expect(Self.expired(events).isEmpty, "\(events)")
         #expect(try !store.isEntitled(to: Self.gold))
     }
@@ -91,8 +91,8 @@ import Testing
             #expect(try !store.isEntitled(to: Self.silver))
             store.close()
         }
-        let (_, store) = try openGame()
-        let events = try await store.pollFor(.milliseconds(800))
+        let (local, store) = try openGame()
+        let events = await store.pollSettled(after: local)
         #expect(Self.expired(events).isEmpty, "\(events)")
         #expect(try store.currentEntitlements().map(\.productID) == [Self.gold])
     }
@@ -102,19 +102,70 @@ import Testing
     @Test func aSubscriptionExpiredOutsideWhileTheGameRunsIsToldOnce() async throws {
         try await buyInGame(Self.gold)
         do {
-            let (_, store) = try openGame()
+            let (local, store) = try openGame()
             let manager = try openManager()
             try manager.setAutoRenew(productID: Self.gold, enabled: false)
             try manager.expireSubscription(productID: Self.gold)
             manager.close()
             var events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
-            events += try await store.pollFor(.milliseconds(800))
+            events += await store.pollSettled(after: local)
             #expect(Self.expired(events) == [Self.gold], "\(events)")
             #expect(try !store.isEntitled(to: Self.gold))
             store.close()
         }
-        let (_, store) = try openGame()
-        let events = try await store.pollFor(.milliseconds(800))
+        let (local, store) = try openGame()
+        let events = await store.pollSettled(after: local)
         #expect(Self.expired(events).isEmpty, "\(events)")
+    }
+
+    /// `iosiap-store renew` (the store ends the first period at the renewal) then `iosiap-store expire`, or a refund of
+    /// the renewal, with the game closed: at the next launch the game is told so for the renewal and holds no
+    /// entitlement, although its record of the first period (finished before its end changed) still says it runs.
+    /// The renewal is the subscription's newest transaction, and that decides (issue 23, item 9).
+    @Test(arguments: [false, true])
+    func aSubscriptionRenewedThenEndedWhileTheGameWasClosedEntitlesToNothing(refunded: Bool) async throws {
+        try await buyInGame(Self.gold)
+        do {
+            let manager = try openManager()
+            try manager.forceRenewal(productID: Self.gold)
+            if refunded {
+                let renewal = try #require(try manager.allTransactions().last)
+                #expect(renewal.reason == .renewal)
+                _ = try manager.refund(transactionID: renewal.id)
+            } else {
+                try manager.setAutoRenew(productID: Self.gold, enabled: false)
+                try manager.expireSubscription(productID: Self.gold)
+            }
+            manager.close()
+        }
+        let (_, store) = try openGame()
+        defer { store.close() }
+        let events = try await store.pollUntil {
+            switch $0 {
+            case .expired(let transaction), .revoked(let transaction): transaction.reason == .renewal
+            default: false
+            }
+        }
+        #expect(try !store.isEntitled(to: Self.gold), "\(events)")
+        #expect(try store.currentEntitlements().isEmpty)
+    }
+
+    /// A downgrade that takes effect at a renewal made with the game closed (`iosiap-store buy` of the lower level,
+    /// then `iosiap-store renew`): at the next launch the game holds the new level only, not both.
+    @Test func aDowngradeThatTookEffectWhileTheGameWasClosedKeepsOnlyTheNewLevel() async throws {
+        try await buyInGame(Self.gold)
+        do {
+            let manager = try openManager()
+            _ = try manager.buyProduct(Self.silver)  // a downgrade: from the next renewal
+            try manager.forceRenewal(productID: Self.gold)
+            manager.close()
+        }
+        let (_, store) = try openGame()
+        defer { store.close() }
+        let events = try await store.pollUntil {
+            if case .purchased(nil, let transaction) = $0 { transaction.productID == Self.silver } else { false }
+        }
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.silver], "\(events)")
+        #expect(try !store.isEntitled(to: Self.gold))
     }
 }

@@ -64,7 +64,7 @@ import Testing
         }
         #expect(throws: StoreError.self) { try local.buyFamilySharedProduct("com.iosiap.example.nothing") }
         #expect(try local.allTransactions().isEmpty)
-        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+        #expect(await store.pollSettled(after: local).isEmpty)
     }
 
     @Test func endingTheSharingRevokesItAndOnlyASharedTransactionCanEnd() async throws {
@@ -145,7 +145,7 @@ import Testing
         #expect(told.id == renewal.id)
         #expect(try !store.isEntitled(to: Self.gold))
         clock.advance(by: 601)
-        #expect(try await store.pollFor(.milliseconds(600)).allSatisfy { if case .purchased = $0 { false } else { true } })
+        #expect(await store.pollSettled(after: local).allSatisfy { if case .purchased = $0 { false } else { true } })
         #expect(try await store.subscriptionStatus(groupID: "5E1A7C01")?.state == .revoked)
     }
 

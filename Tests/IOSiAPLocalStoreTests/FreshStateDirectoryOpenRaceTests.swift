@@ -11,18 +11,19 @@ import Testing
 /// shows almost surely.
 @Suite struct FreshStateDirectoryOpenRaceTests {
     @Test(arguments: [("journal.sqlite", Journal.migrations), ("localstore.sqlite", LocalStoreStateMigrations.all)])
-    func twoOpensOfAFreshDatabaseAtOnceNeverHalfMigrateIt(_ file: String, _ migrations: [String]) throws {
+    func twoOpensOfAFreshDatabaseAtOnceNeverHalfMigrateIt(_ file: String, _ migrations: [String]) async throws {
         for round in 0..<250 {
             let folder = TemporaryDirectory()
             let path = folder.url.appendingPathComponent("\(round)-\(file)").path
             let opened = Locked(0)
             let failures = Locked<[StoreError]>([])
+            // The two opens race on threads of their own; the test awaits them (never blocking a thread of the
+            // concurrency pool, which every other test's tasks need).
             let start = DispatchSemaphore(value: 0)
-            let group = DispatchGroup()
+            let ended = AsyncSignal()
             for _ in 0..<2 {
-                group.enter()
                 Thread {
-                    defer { group.leave() }
+                    defer { ended.signal() }
                     start.wait()
                     do throws(StoreError) {
                         let database = try SQLiteDatabase(path: path)
@@ -36,7 +37,8 @@ import Testing
             }
             start.signal()
             start.signal()
-            group.wait()
+            await ended.wait()
+            await ended.wait()
             #expect(failures.withLock { $0 }.isEmpty, "round \(round): \(failures.withLock { $0 })")
             #expect(opened.withLock { $0 } == 2, "round \(round)")
             let database = try SQLiteDatabase(path: path)

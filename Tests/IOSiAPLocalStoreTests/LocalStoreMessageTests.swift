@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func eachKindOfMessageReachesTheRunningGame() async throws {
-        let (_, store) = try open()
+        let (local, store) = try open()
         defer { store.close() }
         let manager = try manager()
         defer { manager.close() }
@@ -35,7 +35,7 @@ import Testing
             let received = try await nextMessage(store)
             #expect(received == StoreMessage(id: String(sent.id), reason: reason))
         }
-        #expect(try await store.pollFor(.milliseconds(600)).isEmpty)  // each told once
+        #expect(await store.pollSettled(after: local).isEmpty)  // each told once
     }
 
     @Test func displayingRecordsItOnceAndUnknownIDsAreRefused() async throws {
@@ -75,9 +75,10 @@ import Testing
         try store.displayMessage(id: again.id)
         store.close()
 
-        (_, store) = try open()
+        let local: LocalStore
+        (local, store) = try open()
         defer { store.close() }
-        #expect(try await store.pollFor(.milliseconds(600)).isEmpty)  // displayed: gone
+        #expect(await store.pollSettled(after: local).isEmpty)  // displayed: gone
     }
 
     @Test func aMessageNeverDeliveredCannotBeDisplayed() async throws {
@@ -117,7 +118,7 @@ import Testing
         #expect(events == [.storefrontChanged(storefront: "DEU")])
         #expect(try await opened.store.storefront() == "DEU")
         try opened.localStore.setStorefront("DEU")  // the same again: no change
-        #expect(try await opened.store.pollFor(.milliseconds(600)).isEmpty)
+        #expect(await opened.store.pollSettled(after: opened.localStore).isEmpty)
     }
 
     @Test func aChangeByAnotherProcessReachesTheGameOnce() async throws {
@@ -129,7 +130,7 @@ import Testing
         let events = try await opened.store.pollUntil { _ in true }
         #expect(events == [.storefrontChanged(storefront: "JPN")])
         try manager.setStorefront("JPN")
-        #expect(try await opened.store.pollFor(.milliseconds(600)).isEmpty)
+        #expect(await opened.store.pollSettled(after: opened.localStore).isEmpty)
     }
 
     @Test func theStorefrontAGameOpensWithIsNoChange() async throws {
@@ -138,8 +139,8 @@ import Testing
         opened = try open()  // back to the catalog's: that is where this launch starts, not a change
         defer { opened.store.close() }
         #expect(try await opened.store.storefront() == "USA")
-        #expect(try await opened.store.pollFor(.milliseconds(600)).isEmpty)
+        #expect(await opened.store.pollSettled(after: opened.localStore).isEmpty)
         #expect(thrownCode { try opened.localStore.setStorefront("XXX") } == .invalidArgument)
-        #expect(try await opened.store.pollFor(.milliseconds(300)).isEmpty)
+        #expect(await opened.store.pollSettled(after: opened.localStore).isEmpty)
     }
 }

@@ -69,7 +69,7 @@ import Testing
         clock.advance(by: 3 * 300 + 1)
         var renewals: [StoreTransaction] = []
         for _ in 0..<20 where renewals.count < 3 {
-            for case .purchased(nil, let renewal) in try await store.pollFor(.milliseconds(100)) { renewals.append(renewal) }
+            for case .purchased(nil, let renewal) in await store.pollSettled(after: local) { renewals.append(renewal) }
         }
         #expect(renewals.map(\.offer) == [redeemed.offer, redeemed.offer, nil])
         let prices = try renewals.map { try verifier.verifyTransaction(try #require($0.signedJWS)).price }
@@ -188,7 +188,7 @@ import Testing
         for (request, code) in cases {
             #expect(thrownCode { try store.requestPayment(request) } == code)
         }
-        #expect(try await store.pollFor(.milliseconds(100)).isEmpty)
+        #expect(await store.pollSettled(after: local).isEmpty)
         #expect(try local.allTransactions().isEmpty)
     }
 

@@ -70,7 +70,7 @@ import Testing
         #expect(try await refundResult(store, try store.beginRefundRequest(transactionID: pro.id)).1 == .success(.submitted))
         try local.declineRefundRequest(transactionID: pro.id)
         #expect(try local.refundRequests().first?.state == .declined)
-        #expect(try await store.pollFor(.milliseconds(600)).isEmpty)
+        #expect(await store.pollSettled(after: local).isEmpty)
         #expect(try store.isEntitled(to: Self.prefix + "pro_upgrade"))
         // Resolved: neither decision applies to it again.
         #expect(throws: StoreError.self) { try local.approveRefundRequest(transactionID: pro.id) }

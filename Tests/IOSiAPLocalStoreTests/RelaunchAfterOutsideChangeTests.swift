@@ -50,12 +50,12 @@ import Testing
             manager.close()
         }
         do {
-            let (_, store) = try open(verifying: verifying)
+            let (local, store) = try open(verifying: verifying)
             var revoked: [UInt64] = []
             let events = try await store.pollUntil { event in
                 if case .revoked(let transaction) = event { revoked.append(transaction.id) }
                 return revoked.count == 2
-            } + store.pollFor(.milliseconds(200))
+            } + store.pollSettled(after: local)
             #expect(Set(revoked) == [pro.id, coins.id], "\(events)")
             #expect(events.count == 2, "\(events)")
             #expect(try !store.isEntitled(to: Self.prefix + "pro_upgrade"))
@@ -63,8 +63,8 @@ import Testing
             store.close()
         }
         // Told once: the next launch has nothing to say.
-        let (_, store) = try open(verifying: verifying)
-        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+        let (local, store) = try open(verifying: verifying)
+        #expect(await store.pollSettled(after: local).isEmpty)
         #expect(try !store.isEntitled(to: Self.prefix + "pro_upgrade"))
     }
 

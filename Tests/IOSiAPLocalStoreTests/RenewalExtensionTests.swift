@@ -25,11 +25,12 @@ import Testing
         return try #require(try store.allTransactions().last)
     }
 
-    /// The end of the game's gold entitlement once it is `end`, polling like a game for up to 4 s; else the last seen.
-    func goldEnd(of game: PurchaseStore, becomes end: Date) async throws -> Date? {
+    /// The end of the game's gold entitlement once it is `end`, polling like a game after each look of its local store
+    /// (up to 40); else the last seen.
+    func goldEnd(of game: PurchaseStore, looking local: LocalStore, becomes end: Date) async throws -> Date? {
         var seen: Date?
         for _ in 0..<40 where seen != end {
-            _ = try await game.pollFor(.milliseconds(100))
+            _ = await game.pollSettled(after: local)
             seen = try game.currentEntitlements().first { $0.productID == Self.gold }?.expirationDate
         }
         return seen
@@ -100,10 +101,10 @@ import Testing
         guard case .extended(let made) = try server.extendRenewalDate(originalTransactionID: paid.originalID, days: 10,
                                                                       requestIdentifier: "outage") else { Issue.record("refused"); return }
         #expect(made.effectiveDate == oldEnd + 10 * Self.day)
-        #expect(try await goldEnd(of: game, becomes: made.effectiveDate) == made.effectiveDate)
+        #expect(try await goldEnd(of: game, looking: local, becomes: made.effectiveDate) == made.effectiveDate)
 
         clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
-        let after = try await game.pollFor(.milliseconds(700))
+        let after = await game.pollSettled(after: local)
         #expect(!after.contains { if case .expired = $0 { true } else { false } }, "\(after)")
         #expect(try game.isEntitled(to: Self.gold))
         let status = try #require(try await game.subscriptionStatus(groupID: "5E1A7C01"))
@@ -131,9 +132,9 @@ import Testing
         let server = try openStore()
         guard case .extended(let made) = try server.extendRenewalDate(originalTransactionID: paid.originalID, days: 10,
                                                                       requestIdentifier: "outage") else { Issue.record("refused"); return }
-        #expect(try await goldEnd(of: game, becomes: made.effectiveDate) == made.effectiveDate)
+        #expect(try await goldEnd(of: game, looking: local, becomes: made.effectiveDate) == made.effectiveDate)
         clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
-        _ = try await game.pollFor(.milliseconds(500))
+        _ = await game.pollSettled(after: local)
         #expect(try game.isEntitled(to: Self.gold))
         game.close()
         server.close()
@@ -162,9 +163,9 @@ import Testing
         let local = try openStore()
         let game = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
         defer { game.close() }
-        #expect(try await goldEnd(of: game, becomes: made.effectiveDate) == made.effectiveDate)
+        #expect(try await goldEnd(of: game, looking: local, becomes: made.effectiveDate) == made.effectiveDate)
         clock.advance(by: oldEnd.timeIntervalSince(clock.now) + Self.day)
-        let after = try await game.pollFor(.milliseconds(500))
+        let after = await game.pollSettled(after: local)
         #expect(!after.contains { if case .expired = $0 { true } else { false } }, "\(after)")
         #expect(try game.isEntitled(to: Self.gold))
     }

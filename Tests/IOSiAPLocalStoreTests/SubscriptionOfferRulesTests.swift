@@ -89,7 +89,7 @@ import Testing
 
     // MARK: - Catalog
 
-    @Test func codeOffersAreReadFromARealFile() throws {
+    @Test(.needsSharedFixtures) func codeOffersAreReadFromARealFile() throws {
         let catalog = try Catalog.load(contentsOf: Fixtures.storeKitFile(
             "revenuecat-purchases-ios_PurchaseTesterStoreKitConfiguration_v3.0_codeOffers.storekit"))
         let p1 = try #require(catalog.product(id: "P1")?.subscription)
@@ -250,7 +250,7 @@ import Testing
         clock.advance(by: 2 * 300 + 1)
         var renewals: [StoreTransaction] = []
         for _ in 0..<20 where renewals.count < 2 {
-            for case .purchased(nil, let renewal) in try await store.pollFor(.milliseconds(100)) { renewals.append(renewal) }
+            for case .purchased(nil, let renewal) in await store.pollSettled(after: local) { renewals.append(renewal) }
         }
         #expect(renewals.map(\.offer) == [redeemed.offer, nil])
         #expect(try renewals.map { try verifier.verifyTransaction(try #require($0.signedJWS)).price } == [4990, 9990])
@@ -325,7 +325,7 @@ import Testing
         #expect(refusal("com.iosiap.example.nope", Self.winBack)?.code == .unknownProduct)
         let never = refusal(Self.gold, Self.winBack)  // the App Store offers it to lapsed subscribers only
         #expect(never?.code == .ineligibleForOffer && never?.message.contains("never subscribed") == true)
-        #expect(try await store.pollFor(.milliseconds(300)).isEmpty)
+        #expect(await store.pollSettled(after: local).isEmpty)
     }
 
     @Test func anUnknownWinBackOfferIsRefusedBeforeTheStore() async throws {

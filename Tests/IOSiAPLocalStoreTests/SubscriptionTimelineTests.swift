@@ -64,7 +64,7 @@ import Testing
         let endedInfo = try verifier.verifyRenewalInfo(try #require(last.signedRenewalInfo))
         #expect(endedInfo.autoRenewStatus == 0 && endedInfo.expirationIntent == 1)  // the user cancelled
         #expect(try !store.isEntitled(to: Self.gold))
-        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // announced once, never renewed again
+        #expect(await store.pollSettled(after: local).isEmpty)  // announced once, never renewed again
     }
 
     @Test func renewalsThatHappenedWhileNoGameRanArriveAtTheNextLaunch() async throws {
@@ -158,7 +158,7 @@ import Testing
         #expect(try local.allTransactions().isEmpty)  // nothing charged until the game continues
         let request = try store.requestPayment(productID: product.id)  // continue now: no products request needed
         guard case .purchased = try await store.pollUntilTerminal(of: request).last else { Issue.record("not purchased"); return }
-        #expect(try await store.pollFor(.milliseconds(400)).isEmpty)  // handed out once
+        #expect(await store.pollSettled(after: local).isEmpty)  // handed out once
         manager.close()
     }
 

@@ -125,6 +125,49 @@ import Testing
         #expect(try renewalExtensionRecords().map { $0.subtype } == ["SUMMARY"])
     }
 
+    /// Apple sends one RENEWAL_EXTENDED per extension: two extensions of one subscription made between two looks are
+    /// two notifications, not one merged; each is told once.
+    @Test func eachExtensionIsNotifiedOnceEvenWithinOneLook() throws {
+        try store.setNotificationURL("http://127.0.0.1:1/notifications")
+        let trial = try store.buyProduct(Self.gold)
+        try store.forceRenewal(productID: Self.gold)  // a paid month: it can be extended
+        try store.recordNotifications()
+        func recorded() throws -> [String] {
+            try store.notificationRecords().map { "\($0.notificationType)/\($0.subtype ?? "")/\($0.transactionID.map(String.init) ?? "")" }
+        }
+        let before = try recorded().count
+        let renewal = try #require(try store.allTransactions().last)
+        for id in ["first", "second"] {
+            guard case .extended = try store.extendRenewalDate(originalTransactionID: trial.originalID, days: 3, requestIdentifier: id) else {
+                Issue.record("not extended")
+                return
+            }
+        }
+        #expect(try store.recordNotifications() == 2)
+        #expect(try recorded().dropFirst(before) == ["RENEWAL_EXTENDED//\(renewal.id)", "RENEWAL_EXTENDED//\(renewal.id)"])
+        #expect(try store.recordNotifications() == 0)
+
+        // A request repeated answers the first result: nothing extended, nothing told.
+        _ = try store.extendRenewalDate(originalTransactionID: trial.originalID, days: 3, requestIdentifier: "first")
+        #expect(try store.recordNotifications() == 0)
+    }
+
+    /// An extension for all subscribers and one for a subscription, then its refund, within one look: both
+    /// extensions are told, before the refund.
+    @Test func extensionsBeforeARefundInOneLook() throws {
+        try store.setNotificationURL("http://127.0.0.1:1/notifications")
+        let trial = try store.buyProduct(Self.gold)
+        try store.forceRenewal(productID: Self.gold)
+        try store.recordNotifications()
+        let renewal = try #require(try store.allTransactions().last)
+        #expect(try extendAll(UUID().uuidString.lowercased()) == 200)
+        _ = try store.extendRenewalDate(originalTransactionID: trial.originalID, days: 2, requestIdentifier: "one")
+        _ = try store.refund(transactionID: renewal.id)
+        try store.recordNotifications()
+        let told = try store.notificationRecords().filter { $0.transactionID == renewal.id }.map(\.notificationType)
+        #expect(told.suffix(3) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENDED", "REFUND"], "\(told)")
+    }
+
     @Test func nothingIsRecordedWithoutAURL() throws {
         _ = try store.buyProduct(Self.gold)  // a free trial: it fails
         #expect(try extendAll(UUID().uuidString) == 200)

@@ -31,11 +31,15 @@ struct ServerAPICredentials {
         return "Bearer " + input + "." + Base64URL.encode(try (signer ?? key).signES256(Array(input.utf8)))
     }
 
-    /// The Server API over `store`'s history, trusting `directory`'s keys; pages read from `pages` when given.
-    static func api(over store: LocalStore, in directory: StateDirectory, pages: (any TransactionHistoryPaging)? = nil) -> ServerAPI {
+    /// The Server API over `store`'s history and App Transaction, trusting `directory`'s keys; pages read from
+    /// `pages` when given; Host checked when `allowedHosts` are given, refusals told to `refusals`.
+    static func api(over store: LocalStore, in directory: StateDirectory, pages: (any TransactionHistoryPaging)? = nil,
+                    allowedHosts: Set<String>? = nil, refusals: (@Sendable (String) -> Void)? = nil) -> ServerAPI {
         ServerAPI(bundleID: bundleID, environment: store.environment,
                   keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                   transactions: { () throws(StoreError) in try store.history().map(ServerAPITransaction.init) },
-                  extensions: store, pages: pages)
+                  extensions: store, pages: pages,
+                  appTransaction: { () throws(StoreError) in try store.signAppTransaction() },
+                  allowedHosts: allowedHosts, refusals: refusals)
     }
 }

@@ -197,21 +197,10 @@ import Testing
         #expect(refunds["hasMore"] as? Bool == false)
     }
 
-    @Test func appTransactionAndConsumption() throws {
+    /// Get App Transaction Info and Send Consumption Information: AppTransactionInfoTests.swift and
+    /// ConsumptionRequestsTests.swift.
+    @Test func lookUpOrderID() throws {
         _ = try store.buyProduct(Self.coins)
-        try expectError(try get("/inApps/v1/transactions/appTransactions/1"), 404, 4040019)
-        try expectError(try get("/inApps/v1/transactions/appTransactions/7"), 404, 4040010)
-        try expectError(try get("/inApps/v1/transactions/appTransactions/x"), 400, 4000006)
-        func put(_ path: String, _ body: String) throws -> ServerAPIResponse {
-            api.handle(ServerAPIRequest(method: "PUT", path: path, authorization: try token(), body: Array(body.utf8)))
-        }
-        let consumption = #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#
-        #expect(try put("/inApps/v2/transactions/consumption/1", consumption).status == 202)
-        #expect(try put("/inApps/v1/transactions/consumption/1", consumption).status == 202)
-        try expectError(try put("/inApps/v2/transactions/consumption/1", "[1]"), 400, 4000000)
-        try expectError(try put("/inApps/v2/transactions/consumption/1", "{"), 400, 4000000)
-        try expectError(try put("/inApps/v2/transactions/consumption/9", consumption), 404, 4040010)
-        #expect(try get("/inApps/v2/transactions/consumption/1").status == 405)
         let order = try json(try get("/inApps/v1/lookup/MK5TTTVWJH"))
         #expect(order["status"] as? Int == 1)
         #expect((order["signedTransactions"] as? [String])?.isEmpty == true)
@@ -246,13 +235,13 @@ import Testing
         #expect(sent.status == 200)
         let notificationToken = try #require(try json(sent)["testNotificationToken"] as? String)
         var attempts: [[String: Any]] = []
-        for _ in 0..<100 where attempts.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil {
             let status = withSender.handle(ServerAPIRequest(method: "GET", path: "/inApps/v1/notifications/test/\(notificationToken)",
                                                             authorization: try token()))
             attempts = try json(status)["sendAttempts"] as? [[String: Any]] ?? []
             let payload = try #require(try json(status)["signedPayload"] as? String)
             #expect(try CompactJWS(payload).header.x5c?.count == 3)
+            return !attempts.isEmpty
         }
         #expect(attempts.first?["sendAttemptResult"] as? String == "NO_RESPONSE")
         try expectError(withSender.handle(ServerAPIRequest(method: "GET", path: "/inApps/v1/notifications/test/not-a-token",

@@ -72,7 +72,7 @@ import Testing
         try store.startNotificationSender(retryDelays: [0.3, 0.3, 0.3], timeout: 2, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
         try await receiver.wait(for: 3)
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil { try store.notificationRecords().first?.sendAttempts.count == 3 }  // the last one recorded too
         let record = try #require(try store.notificationRecords().first)
         #expect(record.sendAttempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"])
         #expect(record.isDelivered && !record.isPending)
@@ -88,12 +88,8 @@ import Testing
         _ = try store.buyProduct(Self.coins)
         try store.startNotificationSender(retryDelays: [0.1], timeout: 1, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
-        var record: ServerNotificationRecord?
-        for _ in 0..<250 {
-            record = try store.notificationRecords().first
-            if record?.isPending == false { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try? await waitUntil { try store.notificationRecords().first?.isPending == false }
+        let record = try store.notificationRecords().first
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["TIMED_OUT", "TIMED_OUT"])
         #expect(record?.isDelivered == false && record?.isPending == false)
     }
@@ -110,8 +106,8 @@ import Testing
         let serve = try openStore()
         try serve.startNotificationSender(interval: .milliseconds(20))
         defer { serve.stopNotificationSender() }
-        try await receiver.wait(for: 1)
-        try await Task.sleep(for: .milliseconds(300))
+        // Both changes were recorded and sent, and nothing else is left to send.
+        try await waitUntil { try !serve.notificationRecords().isEmpty && serve.notificationRecords().allSatisfy(\.isDelivered) }
         // Both changes happened between two looks: the purchase is found new and refunded.
         #expect(receiver.types.sorted() == ["REFUND/", "SUBSCRIBED/INITIAL_BUY"])
         #expect(try serve.notificationRecords().allSatisfy { $0.isDelivered && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"] })
@@ -126,7 +122,7 @@ import Testing
             _ = try store.buyProduct(Self.coins)
             try store.startNotificationSender(interval: .milliseconds(20))
             try await receiver.wait(for: 1)
-            try await Task.sleep(for: .milliseconds(200))
+            try await waitUntil { try store.notificationRecords().first?.isDelivered == true }  // its attempt recorded
             store.close()
         }
         let relaunched = try openStore()
@@ -152,7 +148,7 @@ import Testing
             let outcome = try await store.purchase(PaymentRequest(productID: Self.coins), product: product)
             guard case .purchased = outcome else { Issue.record("\(outcome)"); return }
         }
-        try await Task.sleep(for: .milliseconds(600))
+        try? await waitUntil { try store.notificationRecords().count == 20 }  // recorded by the sender's looks
         let records = try store.notificationRecords()
         #expect(records.count == 20)
         #expect(records.allSatisfy { $0.isPending && !$0.isDelivered })
@@ -187,10 +183,8 @@ final class Receiver: Sendable {
 
     var types: [String] { received.withLock { $0.map { "\($0.type)/\($0.subtype ?? "")" } } }
 
-    func wait(for count: Int, seconds: Double = 10) async throws {
-        for _ in 0..<Int(seconds * 50) where received.withLock({ $0.count }) < count {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+    func wait(for count: Int) async throws {
+        try await waitUntil { received.withLock { $0.count } >= count }
     }
 }
 

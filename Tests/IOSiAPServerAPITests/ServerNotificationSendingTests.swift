@@ -18,11 +18,10 @@ import Testing
         try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: try folder.state)
     }
 
+    /// The first notification once an attempt of it is recorded (`seconds` is no longer used: the wait is `waitUntil`'s,
+    /// which looks once more when a busy machine resumed it late).
     func waitForAttempt(_ store: LocalStore, seconds: Double) async throws -> ServerNotificationRecord? {
-        for _ in 0..<Int(seconds * 50) {
-            if let record = try store.notificationRecords().first, !record.sendAttempts.isEmpty { return record }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try? await waitUntil { try store.notificationRecords().first.map { !$0.sendAttempts.isEmpty } ?? false }
         return try store.notificationRecords().first
     }
 
@@ -39,7 +38,7 @@ import Testing
         let record = try await waitForAttempt(store, seconds: 4)
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"])
         // A hang check, not a figure: the client hung up while the endpoint was still writing.
-        for _ in 0..<100 where endpoint.hangUps.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try? await waitUntil { endpoint.hangUps.withLock { $0 } > 0 }
         #expect(endpoint.hangUps.withLock { $0 } == 1)
         // What the endpoint could write is the socket buffers' worth plus the few KB read, far below its 64 MB.
         #expect(endpoint.written.withLock { $0 } < 4 << 20)
@@ -77,13 +76,13 @@ import Testing
         _ = try store.buyProduct(Self.coins)
         // A deadline far past close, so that a slow machine does not end the POST (TIMED_OUT) before close does.
         try store.startNotificationSender(retryDelays: [60], timeout: 60, interval: .milliseconds(20))
-        for _ in 0..<200 where endpoint.connections.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(1500))
+        try await waitUntil { endpoint.connections.withLock { $0 } > 0 }
+        try await Task.sleep(for: .milliseconds(1500))  // the trickle under way for a while: a byte every half second
         let closing = ContinuousClock.now
         store.close()
         #expect(ContinuousClock.now - closing < .seconds(2))
         // The endpoint's next byte or two after the hang-up fail (a hang check: a byte every half second).
-        for _ in 0..<150 where endpoint.hangUps.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try? await waitUntil { endpoint.hangUps.withLock { $0 } > 0 }
         #expect(endpoint.hangUps.withLock { $0 } == 1)
         let record = try #require(try openStore().notificationRecords().first)
         #expect(record.isPending && record.sendAttempts.isEmpty)
@@ -104,7 +103,8 @@ import Testing
         defer { store.stopNotificationSender() }
         let record = try await waitForAttempt(store, seconds: 4)
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"])
-        try await Task.sleep(for: .milliseconds(200))
+        // The attempt is recorded once its transfer has ended: a redirect followed would have reached the other
+        // place before that.
         #expect(elsewhere.received.withLock { $0.count } == 0)
     }
 
@@ -160,7 +160,7 @@ import Testing
         try store.setNotificationURL(next.url)
         try store.startNotificationSender(retryDelays: [60], timeout: 2, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
-        try await Task.sleep(for: .milliseconds(400))
+        await store.lookForNotificationsNow()  // a look of the sender since the new URL: nothing was due for it
         #expect(next.received.withLock { $0.count } == 0)
         #expect(try store.notificationRecords().filter(\.isPending).isEmpty)
     }

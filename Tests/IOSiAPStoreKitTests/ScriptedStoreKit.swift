@@ -162,11 +162,13 @@ final class ScriptedStoreKit: StoreKitAPI {
     }
 
     func purchase(_ product: FakeProduct, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
+                  promotionalOfferJWS: PromotionalOfferJWS?, introductoryOfferEligibilityJWS: String?,
                   winBackOfferID: String?, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<FakeTransaction> {
         let next = script.withLock { script in
             script.purchaseRequests.append(PaymentRequest(productID: product.id, quantity: quantity, appAccountToken: appAccountToken,
                                                           promotionalOffer: promotionalOffer, uiContext: uiContext,
-                                                          winBackOfferID: winBackOfferID))
+                                                          winBackOfferID: winBackOfferID, promotionalOfferJWS: promotionalOfferJWS,
+                                                          introductoryOfferEligibilityJWS: introductoryOfferEligibilityJWS))
             return script.purchases.isEmpty ? nil : script.purchases.removeFirst()
         }
         guard let next else { throw .unknown }

@@ -44,7 +44,7 @@ import Testing
         let asked = storeKit.script.withLock { $0.purchaseRequests.first }
         #expect(asked == PaymentRequest(productID: "coins", quantity: 4, appAccountToken: token))
         try store.finish(transactionID: 5)
-        _ = try await store.pollFor(.milliseconds(50))
+        _ = await store.pollSettled()
         #expect(storeKit.script.withLock { $0.finished } == [5])
     }
 
@@ -81,7 +81,7 @@ import Testing
     @Test func updatesThatArriveBeforeTheGameAskedAreKept() async throws {
         let backend = StoreKitBackend(api: storeKit)
         storeKit.sendUpdate(.verified(ScriptedStoreKit.transaction(11, "coins")))  // a renewal, say, at launch
-        try await Task.sleep(for: .milliseconds(50))
+        await SerialThreadExecutor.libraryTasks.waitUntilIdle()  // the backend's listener has taken it: the store opens after
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
         let events = try await store.pollUntil { _ in true }
         guard case .purchased(nil, let transaction) = events.first else { Issue.record("\(events)"); return }
@@ -143,7 +143,7 @@ import Testing
         store.close()
         // The next launch: StoreKit has not (yet) reported it again. Its old verdict stands; nothing passes.
         store = try open()
-        let events = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
+        let events = try await store.pollUntil { _ in true } + store.pollSettled()
         guard events.count == 1, case .verificationFailed(nil, let transaction, let error) = events[0] else { Issue.record("\(events)"); return }
         #expect(transaction.id == 6 && error.code == .verificationInvalidSignature)
         #expect(try !store.isEntitled(to: "pro") && store.currentEntitlements().isEmpty)
@@ -151,14 +151,14 @@ import Testing
         // A launch in which StoreKit reports it unverified again: said once, still no entitlement.
         storeKit.script.withLock { $0.unfinished = [.unverified(ScriptedStoreKit.transaction(6, "pro", .nonConsumable), .invalidSignature)] }
         store = try open()
-        let again = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
+        let again = try await store.pollUntil { _ in true } + store.pollSettled()
         #expect(again.count == 1, "\(again)")
         #expect(try !store.isEntitled(to: "pro"))
         store.close()
         // StoreKit verifies it at last: now it is purchased and entitles.
         storeKit.script.withLock { $0.unfinished = [.verified(ScriptedStoreKit.transaction(6, "pro", .nonConsumable))] }
         store = try open()
-        let verified = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
+        let verified = try await store.pollUntil { _ in true } + store.pollSettled()
         guard verified.count == 1, case .purchased(nil, let purchased) = verified[0] else { Issue.record("\(verified)"); return }
         #expect(purchased.id == 6)
         #expect(try store.isEntitled(to: "pro"))
@@ -175,7 +175,7 @@ import Testing
         store.close()
         storeKit.script.withLock { $0.unfinished = [] }  // StoreKit has not reported it yet in this launch
         store = try open()
-        let events = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
+        let events = try await store.pollUntil { _ in true } + store.pollSettled()
         guard events.count == 1, case .verificationFailed(nil, let transaction, _) = events[0] else { Issue.record("\(events)"); return }
         #expect(transaction.id == 9)
     }
@@ -186,7 +186,7 @@ import Testing
         guard case .purchased = try await buy(store, "pro") else { Issue.record("not purchased"); return }
         store.close()  // not finished
         store = try open()
-        let events = try await store.pollUntil { _ in true } + store.pollFor(.milliseconds(100))
+        let events = try await store.pollUntil { _ in true } + store.pollSettled()
         guard events.count == 1, case .purchased(nil, let transaction) = events[0] else { Issue.record("\(events)"); return }
         #expect(transaction.id == 8)
     }
@@ -248,6 +248,7 @@ import Testing
         (.systemError("disk"), .systemError),
         (.unsupported, .unsupportedPlatform),
         (.uiContextRequired("visionOS needs a UIWindowScene"), .unsupportedPlatform),
+        (.unsupportedOption("a JWS-signed offer needs the iOS 26 SDK"), .unsupportedPlatform),
         (.invalidUIContext("not a UIViewController"), .invalidArgument),
         (.unknown, .unknown),
         (.other("new"), .unknown),

@@ -64,9 +64,16 @@ import Testing
         let ids = try await messages(20, from: store).map(\.id)
         let shown = Locked(0)
         for id in ids {
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                if (try? store.displayMessage(id: id, uiContext: Self.scene)) != nil { shown.withLock { $0 += 1 } }
+            // Four game threads at once, threads of their own: showing a message takes a while, and neither this test
+            // nor `concurrentPerform` (whose threads are the concurrency pool's) may block a thread of the pool for it.
+            let done = AsyncSignal()
+            for _ in 0..<4 {
+                Thread {
+                    if (try? store.displayMessage(id: id, uiContext: Self.scene)) != nil { shown.withLock { $0 += 1 } }
+                    done.signal()
+                }.start()
             }
+            for _ in 0..<4 { await done.wait() }
         }
         #expect(shown.withLock { $0 } == 20)
         #expect(storeKit.script.withLock { $0.displayed.count } == 20)

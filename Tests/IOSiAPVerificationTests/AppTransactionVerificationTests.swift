@@ -85,7 +85,7 @@ import Testing
         #expect(try code(try chain.sign(json: payload(receiptType: "Production", appAppleID: 1234)), unconfigured) == .verificationInvalidAppIdentifier)
     }
 
-    @Test func xcodesSignedAppTransactionDecodesWithItsYearOneOriginalPurchaseDate() throws {
+    @Test(.needsSharedFixtures) func xcodesSignedAppTransactionDecodesWithItsYearOneOriginalPurchaseDate() throws {
         let jws = try Fixtures.text("jws/xcode-signed-app-transaction.jws")
         let payload = try SignedDataVerifier.decodeUnverified(jws, as: AppTransactionPayload.self)
         #expect(payload.receiptType == "Xcode" && payload.bundleId == "com.example.naturelab.backyardbirds.example")

@@ -12,24 +12,24 @@ import Testing
 
     func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 
-    @Test func theRealAppleChainVerifiesInsideItsValidity() throws {
+    @Test(.needsSharedFixtures) func theRealAppleChainVerifiesInsideItsValidity() throws {
         let verifier = try ChainVerifier(trustedRoots: [AppleRootCertificate.g3DER], capacity: 4)
         let key = try verifier.leafKey(x5c: try appleChain(), at: date("2026-06-01T00:00:00Z"))
         #expect(key.isP256)
     }
 
-    @Test func theBuiltInRootIsApplesG3() throws {
+    @Test(.needsSharedFixtures) func theBuiltInRootIsApplesG3() throws {
         #expect(AppleRootCertificate.g3DER == (try Fixtures.bytes("certs/AppleRootCA-G3.der")))
     }
 
-    @Test(arguments: ["2025-09-01T00:00:00Z", "2027-11-01T00:00:00Z", "2040-01-01T00:00:00Z"])
+    @Test(.needsSharedFixtures, arguments: ["2025-09-01T00:00:00Z", "2027-11-01T00:00:00Z", "2040-01-01T00:00:00Z"])
     func theRealAppleChainFailsOutsideItsValidity(at time: String) throws {
         let verifier = try ChainVerifier(trustedRoots: [AppleRootCertificate.g3DER], capacity: 4)
         let error = try #require(throws: StoreError.self) { try verifier.leafKey(x5c: try appleChain(), at: date(time)) }
         #expect(error.code == .verificationCertificateNotValidAtDate)
     }
 
-    @Test func theRootIsTheCallersNeverTheOneInX5c() throws {
+    @Test(.needsSharedFixtures) func theRootIsTheCallersNeverTheOneInX5c() throws {
         var chain = try appleChain()
         let other = try SigningChain.create()
         chain[2] = Data(other.root.der).base64EncodedString()  // x5c[2] is ignored ...
@@ -43,7 +43,7 @@ import Testing
 
     /// Apple's library's mock chain has no Authority Key Identifiers: strict checking (OpenSSL's
     /// X509_STRICT, as Apple's Python library uses) refuses it, though its signatures are genuine.
-    @Test func theLibraryMockChainIsRefusedByStrictCheckingButItsSignatureIsGenuine() throws {
+    @Test(.needsSharedFixtures) func theLibraryMockChainIsRefusedByStrictCheckingButItsSignatureIsGenuine() throws {
         let jws = try CompactJWS(try Fixtures.text("jws/mock-testchain-transactionInfo.jws"))
         let verifier = try ChainVerifier(trustedRoots: [try Fixtures.bytes("certs/library-testCA.der")], capacity: 4)
         let error = try #require(throws: StoreError.self) { try verifier.leafKey(x5c: jws.header.x5c, at: date("2023-01-06T00:00:00Z")) }

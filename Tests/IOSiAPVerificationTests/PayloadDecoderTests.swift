@@ -19,19 +19,19 @@ import Testing
         return fast
     }
 
-    @Test(arguments: ["jws/xcode-signed-transaction.jws", "jws/mock-testchain-transactionInfo.jws"])
+    @Test(.needsSharedFixtures, arguments: ["jws/xcode-signed-transaction.jws", "jws/mock-testchain-transactionInfo.jws"])
     func signedTransactionsDecodeAsJSONDecoderDecodesThem(_ fixture: String) throws {
         let fast = try Self.bothRead(SignedTransactionPayload.self, fixture)
         #expect(fast.environment != nil && fast.signedDate != nil)
     }
 
-    @Test(arguments: ["jws/xcode-signed-renewal-info.jws", "jws/mock-testchain-renewalInfo.jws"])
+    @Test(.needsSharedFixtures, arguments: ["jws/xcode-signed-renewal-info.jws", "jws/mock-testchain-renewalInfo.jws"])
     func renewalInfosDecodeAsJSONDecoderDecodesThem(_ fixture: String) throws {
         let fast = try Self.bothRead(RenewalInfoPayload.self, fixture)
         #expect(fast.environment != nil && fast.signedDate != nil)
     }
 
-    @Test func xcodesAppTransactionDecodesAsJSONDecoderDecodesIt() throws {
+    @Test(.needsSharedFixtures) func xcodesAppTransactionDecodesAsJSONDecoderDecodesIt() throws {
         // Its deviceVerification escapes '/' as \/, which the fast path leaves to JSONDecoder: without the
         // escapes, the fast path must read it, negative year-1 date included, as JSONDecoder does.
         let text = String(decoding: try Self.payload(of: try Fixtures.text("jws/xcode-signed-app-transaction.jws")), as: UTF8.self)

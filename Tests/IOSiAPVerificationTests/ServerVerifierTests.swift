@@ -10,7 +10,7 @@ import Testing
     let input = Pipe()
     let port: Int
 
-    init() throws {
+    init() async throws {
         let output = Pipe()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", Fixtures.repositoryRoot.appendingPathComponent("Tests/python/verification_server.py").path,
@@ -18,13 +18,17 @@ import Testing
         server.standardOutput = output
         server.standardInput = input
         try ProcessLaunch.run(server)
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        // The server prints its port once it listens (Python starts in seconds on a busy machine): the blocking read
+        // waits on a thread of its own, not on one of the concurrency pool.
+        let reading = output.fileHandleForReading
+        let line = await onThreadOfItsOwn { String(decoding: reading.availableData, as: UTF8.self) }
         port = Int(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
     }
 
     deinit {
+        // The server ends at the end of its input; Foundation reaps it. Not waited for here: a deinit runs on a thread
+        // of the concurrency pool, which it must not block.
         try? input.fileHandleForWriting.close()
-        server.waitUntilExit()
     }
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }

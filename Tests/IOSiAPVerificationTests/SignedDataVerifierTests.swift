@@ -47,7 +47,7 @@ import Testing
         #expect(verified.quantity == 3)
     }
 
-    @Test func theXcodeSignedFixturesDecodeIntoTheDocumentedFields() throws {
+    @Test(.needsSharedFixtures) func theXcodeSignedFixturesDecodeIntoTheDocumentedFields() throws {
         let jws = try Fixtures.text("jws/xcode-signed-transaction.jws")
         let payload = try SignedDataVerifier.decodeUnverified(jws, as: SignedTransactionPayload.self)
         #expect(payload.productId == "pass.premium")
@@ -62,7 +62,7 @@ import Testing
         #expect(renewal.autoRenewStatus == 1 && renewal.environment == "Xcode")
     }
 
-    @Test func xcodeSignedDataIsRefusedEvenWhenTheCallerTrustsXcodesCertificate() throws {
+    @Test(.needsSharedFixtures) func xcodeSignedDataIsRefusedEvenWhenTheCallerTrustsXcodesCertificate() throws {
         // Xcode signs with one self-signed certificate; Apple's algorithm wants three, always.
         let jws = try Fixtures.text("jws/xcode-signed-transaction.jws")
         let header = try CompactJWS(jws).header

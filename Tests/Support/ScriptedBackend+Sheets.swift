@@ -18,6 +18,9 @@ extension ScriptedBackend {
     /// How many sheets are open.
     public var openSheets: Int { sheetGate.withLock { $0?.count ?? 0 } }
 
+    /// How many sheets have closed and returned to the store (their call of the backend has returned).
+    public var closedSheets: Int { sheetsReturned.withLock { $0 } }
+
     public func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreError) -> RefundRequestOutcome {
         await waitWhileSheetsHeld()
         return .submitted
@@ -35,5 +38,6 @@ extension ScriptedBackend {
             }
             if closed { continuation.resume() }
         }
+        sheetsReturned.withLock { $0 += 1 }
     }
 }

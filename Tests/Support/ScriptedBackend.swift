@@ -21,6 +21,8 @@ public final class ScriptedBackend: StoreBackend {
     private let purchaseReturnGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
     /// While not nil, the refund request and manage subscriptions sheets stay open here (a user reading them).
     let sheetGate = Locked<[CheckedContinuation<Void, Never>]?>(nil)
+    /// How many sheets have closed and returned to the store.
+    let sheetsReturned = Locked(0)
     private let stream: AsyncStream<StoreUpdate>
     private let sink: AsyncStream<StoreUpdate>.Continuation
 

@@ -71,7 +71,7 @@ def main():
 
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1700,1250"]:
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1250"]:
             options.add_argument(argument)
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         driver.get(url)
@@ -128,6 +128,12 @@ def main():
         wait_for("the page confirms the message", lambda: f"price-increase message 1 about {GOLD} sent" in message(), 5)
         wait_for("the game prints the message, displayed", lambda: "event: App Store message 1 (reason 1), displayed: 0" in game_output(), 5)
 
+        # At 1400 px no table scrolls sideways: every row, its actions included, fits its section.
+        too_wide = driver.execute_script(
+            "return [...document.querySelectorAll('section')].filter(s => s.scrollWidth > s.clientWidth + 1)"
+            ".map(s => (s.querySelector('h2') || s).textContent + ': ' + s.scrollWidth + ' > ' + s.clientWidth)")
+        if too_wide:
+            fail(f"sections scroll sideways at 1400 px: {too_wide}")
         driver.execute_script("window.scrollTo(0, 0)")
         os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)
         driver.save_screenshot(screenshot)

@@ -5,7 +5,7 @@
    declare the same functions, with the same return and parameter types, as Include/iosiap/iosiap.h.
    Opaque handles print as void * on the Swift side and are compared as such.
 2. The status codes of iosiap.h must be exactly the raw values of Swift's StoreErrorCode (plus 0).
-3. IOSIAP_MAX_PRODUCT_ID_LENGTH must equal the core's limit.
+3. IOSIAP_MAX_PRODUCT_ID_LENGTH and IOSIAP_MAX_OFFER_JWS_LENGTH must equal the core's limits.
 
 usage: compare_headers.py HAND_HEADER GENERATED_HEADER STORE_ERROR_CODE_SWIFT REQUEST_VALIDATION_SWIFT
 """
@@ -74,10 +74,13 @@ def main():
         problems.append(f"status codes differ: only in the header {sorted(header_codes - swift_codes)}, "
                         f"only in StoreErrorCode {sorted(swift_codes - header_codes)}")
 
-    header_limit = re.search(r"#define IOSIAP_MAX_PRODUCT_ID_LENGTH (\d+)", hand_text).group(1)
-    swift_limit = re.search(r"maximumIdentifierLength = (\d+)", open(validation_path).read()).group(1)
-    if header_limit != swift_limit:
-        problems.append(f"IOSIAP_MAX_PRODUCT_ID_LENGTH is {header_limit}, the core's limit is {swift_limit}")
+    validation_text = open(validation_path).read()
+    for macro, swift_name in [("IOSIAP_MAX_PRODUCT_ID_LENGTH", "maximumIdentifierLength"),
+                              ("IOSIAP_MAX_OFFER_JWS_LENGTH", "maximumOfferJWSLength")]:
+        header_limit = re.search(rf"#define {macro} (\d+)", hand_text).group(1)
+        swift_limit = re.search(rf"{swift_name} = (\d+)", validation_text).group(1)
+        if header_limit != swift_limit:
+            problems.append(f"{macro} is {header_limit}, the core's limit is {swift_limit}")
 
     for problem in problems:
         print("header drift: " + problem)

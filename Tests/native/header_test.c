@@ -19,6 +19,8 @@ int main(void) {
     event.status = IOSIAP_E_SK_PAYMENT_CANCELLED;
     iosiap_app_transaction_free(app);
     if (iosiap_local_set_notification_url(NULL, NULL) == IOSIAP_OK) return 1;  /* since 0.4; no store: refused */
+    /* Since 0.4: an event the callback could not handle, and finish refused for a transaction never delivered. */
+    if (iosiap_event_not_handled(NULL, &event) == IOSIAP_OK || IOSIAP_E_NOT_DELIVERED != -20) return 1;
     {   /* since 0.4: what the store knows about the user, and Family Sharing's controls; no store: refused */
         iosiap_subscription_status_info *status = NULL;
         char *storefront = NULL;
@@ -41,6 +43,8 @@ int main(void) {
             options.delivery == IOSIAP_DELIVERY_POLL && offer.size == sizeof offer && offer.id == NULL &&
             signature.size == sizeof signature && signature.key_id[0] == '\0' && event.kind == 4 && event.status == -102 &&
             IOSIAP_VERSION_NUMBER >= 100 && payment.win_back_offer_id == NULL && sheet != IOSIAP_OK &&
+            payment.version == 4 && payment.offer_jws == NULL && payment.intro_offer_eligibility_jws == NULL &&
+            IOSIAP_MAX_OFFER_JWS_LENGTH == 8192 &&
             iosiap_local_redeem_offer_code(NULL, NULL, "p", "c") != IOSIAP_OK && refund == IOSIAP_E_INVALID_ARGUMENT &&
             refund_request == 0 && manage == IOSIAP_E_INVALID_ARGUMENT && manage_request == 0 && IOSIAP_EVENT_REFUND_REQUEST_FINISHED == 17 &&
             IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED == 18 && IOSIAP_REFUND_REQUEST_CANCELLED != IOSIAP_REFUND_REQUEST_FAILED) ? 0 : 1;

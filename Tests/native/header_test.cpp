@@ -45,6 +45,12 @@ int main() {
         moved.isEligibleForIntroOffer("g") || !moved.transactionHistory().empty() || moved.localBuyFamilyShared("p") == IOSIAP_OK ||
         moved.localStopFamilySharing(1) == IOSIAP_OK)
         return 1;
+    // Nor a payment with an offer signed as a JWS or with an introductory offer eligibility JWS.
+    iosiap::PromotionalOffer signedOffer;
+    signedOffer.offerId = "o";
+    signedOffer.compactJWS = "h.p.s";
+    if (moved.requestPayment("p", signedOffer) == IOSIAP_OK || moved.requestPaymentWithIntroOfferEligibility("p", "h.p.s") == IOSIAP_OK)
+        return 1;
     // Nor takes a notification URL.
     if (moved.localSetNotificationUrl("http://127.0.0.1:1/n") == IOSIAP_OK) return 1;
     return moved.isOpen() ? 1 : 0;

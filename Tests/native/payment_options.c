@@ -1,8 +1,9 @@
 /*
  * iosiap_payment_options in every published version, through the C ABI with the local store: a version 1
- * caller's struct (which ends after offer_signature) and a version 2 caller's (which ends after ui_context)
- * are read up to their end and not a byte further, and ui_context is accepted and ignored by the local store.
- * The example catalog's products have no win-back offers (subscription_offers.c redeems some).
+ * caller's struct (which ends after offer_signature), a version 2 caller's (which ends after ui_context) and a
+ * version 3 caller's (which ends after win_back_offer_id) are read up to their end and not a byte further, and
+ * ui_context is accepted and ignored by the local store. The example catalog's products have no win-back offers
+ * (subscription_offers.c redeems some); offers_jws.c redeems version 4's JWS.
  * usage: payment_options CATALOG STATE_DIRECTORY
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
@@ -51,9 +52,10 @@ int main(int argc, char **argv) {
     iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;
     iosiap_payment_options *v1 = older_version_at_page_end(offsetof(iosiap_payment_options, ui_context));
     iosiap_payment_options *v2 = older_version_at_page_end(offsetof(iosiap_payment_options, win_back_offer_id));
+    iosiap_payment_options *v3 = older_version_at_page_end(offsetof(iosiap_payment_options, offer_jws));
     int game_window = 0; /* stands for the game's UIViewController: the local store never dereferences it */
 
-    if (argc != 3 || v1 == NULL || v2 == NULL) return 2;
+    if (argc != 3 || v1 == NULL || v2 == NULL || v3 == NULL) return 2;
     ids[0] = coins;
     ids[1] = gold;
     open_options.catalog_path = argv[1];
@@ -63,9 +65,9 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_request_products(NULL, store, ids, 2) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
 
-    /* Version 3, the header's: INIT sets it, with no UI context and no win-back offer. */
-    EXPECT(options.version == 3 && IOSIAP_PAYMENT_OPTIONS_VERSION == 3 && options.ui_context == NULL);
-    EXPECT(options.win_back_offer_id == NULL);
+    /* Version 4, the header's: INIT sets it, with no UI context, no win-back offer and no JWS. */
+    EXPECT(options.version == 4 && IOSIAP_PAYMENT_OPTIONS_VERSION == 4 && options.ui_context == NULL);
+    EXPECT(options.win_back_offer_id == NULL && options.offer_jws == NULL && options.intro_offer_eligibility_jws == NULL);
 
     /* Version 1: the fields it has, nothing after them. */
     memcpy(v1, &options, offsetof(iosiap_payment_options, ui_context));
@@ -86,13 +88,21 @@ int main(int argc, char **argv) {
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_quantity == 3);
     EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
 
+    /* Version 3: the fields it has, nothing after them (no JWS is read where version 4 has them). */
+    memcpy(v3, &options, offsetof(iosiap_payment_options, offer_jws));
+    v3->version = 3;
+    v3->quantity = 4;
+    EXPECT(iosiap_request_payment_with_options(NULL, store, coins, v3) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_quantity == 4);
+    EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
+
     /* Version 3 with a win-back offer the product lacks: refused before anything is queued. */
-    options.win_back_offer_id = "no_such_offer";
-    EXPECT(iosiap_request_payment_with_options(NULL, store, gold, &options) == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER);
-    options.win_back_offer_id = NULL;
+    v3->quantity = 1;
+    v3->win_back_offer_id = "no_such_offer";
+    EXPECT(iosiap_request_payment_with_options(NULL, store, gold, v3) == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER);
 
     /* Versions this library does not know are refused before anything is queued. */
-    options.version = 4;
+    options.version = 5;
     EXPECT(iosiap_request_payment_with_options(NULL, store, coins, &options) == IOSIAP_E_INVALID_ARGUMENT);
     EXPECT(strstr(iosiap_last_error_message(), "IOSIAP_PAYMENT_OPTIONS_INIT") != NULL);
 

@@ -17,8 +17,12 @@ expect_status() {  # expect_status STATUS ARGS...
     ok
 }
 
-# Before any game: the catalog must be named.
+# Before any game: the catalog must be named, once; a command given it leaves it remembered.
 expect_status 2 products
+fresh=$work/state-manager-fresh
+"$store_bin" --state "$fresh" --catalog "$catalog" products | grep -q "com.iosiap.example.club_gold_monthly" && ok
+"$store_bin" --state "$fresh" server-key list >/dev/null 2>"$work/stderr" || fail "--catalog was not remembered: $(cat "$work/stderr")"
+"$store_bin" --state "$fresh" products | grep -q "com.iosiap.example.club_gold_monthly" && ok
 run --catalog "$catalog" products | grep -q "com.iosiap.example.club_gold_monthly" && ok
 
 # A game session leaves purchases; the manager then finds the catalog by itself.
@@ -80,6 +84,19 @@ expect_status 2 redeem-code com.iosiap.example.club_gold_monthly
 run help redeem-code | grep -q "offer type 3" && ok
 expect_status 2 sign-offer com.iosiap.example.club_gold_monthly club_gold_winback not-a-uuid
 expect_status 2 sign-offer com.iosiap.example.club_gold_monthly
+# The JWS forms print the compact JWS alone: ES256 with the catalog's key id, the claims Apple's library signs.
+jws_claims() { python3 -c "import base64,json,sys; h,p,s=sys.stdin.read().strip().split('.'); d=lambda t: json.loads(base64.urlsafe_b64decode(t+'='*(-len(t)%4)));
+assert d(h)=={'alg':'ES256','kid':'6C3F0A92','typ':'JWT'}, d(h); print(json.dumps(d(p), sort_keys=True))"; }
+run sign-offer --jws com.iosiap.example.club_gold_monthly club_gold_winback 42 | jws_claims |
+    python3 -c "import json,sys; c=json.load(sys.stdin); assert c['aud']=='promotional-offer' and c['offerIdentifier']=='club_gold_winback' and c['transactionId']=='42', c" && ok
+run sign-intro-eligibility com.iosiap.example.club_gold_monthly deny 42 | jws_claims |
+    python3 -c "import json,sys; c=json.load(sys.stdin); assert c['aud']=='introductory-offer-eligibility' and c['allowIntroductoryOffer'] is False, c" && ok
+run --json sign-intro-eligibility com.iosiap.example.club_gold_monthly allow 42 | python3 -c "import json,sys; assert json.load(sys.stdin)['jws'].count('.')==2" && ok
+expect_status 1 sign-offer --jws com.iosiap.example.club_gold_monthly no_such_offer
+expect_status 2 sign-offer --jws com.iosiap.example.club_gold_monthly
+expect_status 2 sign-intro-eligibility com.iosiap.example.club_gold_monthly maybe 42
+expect_status 2 sign-intro-eligibility com.iosiap.example.club_gold_monthly allow
+expect_status 1 sign-intro-eligibility com.iosiap.example.coins_100 allow 42
 expect_status 0 dialog cancel
 expect_status 0 dialog confirm
 expect_status 0 error set purchase payment-not-allowed
@@ -107,6 +124,23 @@ ok
 ok
 run help >"$work/help.txt"   # read whole: grep -q stops reading early, and pipefail would see the writer's SIGPIPE
 grep -q "^  message KIND PRODUCT \[OFFER\]" "$work/help.txt" && grep -q "^  messages" "$work/help.txt" || fail "help lacks the message commands"
+# products --json lists each subscription's offers whole, and its group; the table names them.
+run --json products | python3 -c "
+import json, sys
+products = {p['id']: p for p in json.load(sys.stdin)}
+gold = products['com.iosiap.example.club_gold_monthly']
+kinds = [(o['kind'], o['id']) for o in gold['offers']]
+assert ('promotional', 'club_gold_winback') in kinds, kinds
+assert all(set(o) == {'kind', 'id', 'paymentMode', 'period', 'periodCount', 'price'} for o in gold['offers']), gold['offers']
+assert gold['groupId'] and isinstance(gold['familyShareable'], bool), gold
+assert products['com.iosiap.example.coins_100']['offers'] == []
+" || fail "products --json lacks the offers"
+run products | grep -q "promotional club_gold_winback" || fail "the products table lacks the offers"
+ok
+# Every command's arguments whole, its description wrapped between words: no line past 100 columns.
+grep -q "^  approve-refund TRANSACTION_ID \[issue|other\]$" "$work/help.txt" || fail "help cuts approve-refund's arguments"
+awk 'length > 100 { exit 1 }' "$work/help.txt" || fail "help has a line longer than 100 columns"
+ok
 ok
 expect_status 0 locale de_DE
 run products | grep -q "0,99" && ok

@@ -3,10 +3,12 @@
 the local App Store. Purchases are made with the transaction manager; the test registers a key of its own,
 points Apple's AppStoreServerAPIClient at the local server, reads transaction info, history (v2, paged and
 filtered), subscription statuses and refunds, extends the subscription (one, and every subscriber of a product,
-under Apple's rules, with the RENEWAL_EXTENSION summaries), sends consumption information and asks for a TEST notification,
-which a loopback endpoint receives; Apple's SignedDataVerifier, trusting the store's root, decodes every signed
-field and the notification. Unknown ids get Apple's errors, and a client with a key
-the state directory does not know gets 401.
+under Apple's rules, with the RENEWAL_EXTENSION summaries), sends consumption information (v2 and v1, refused as Apple
+refuses what it documents as invalid), reads the App Transaction and asks for a TEST notification, which a loopback
+endpoint receives; Apple's SignedDataVerifier, trusting the store's root, decodes every signed field and the
+notification. Unknown ids get Apple's errors; every refused bearer token gets the same 401, naming no key; a request
+naming another host is refused. Then, on a state directory of its own at a fast time rate, a subscription bought and
+left alone while only serve runs renews on time: DID_RENEW is sent and Get All Subscription Statuses shows it active.
 
 usage: server_api_with_apple_library.py IOSIAP_STORE CATALOG WORK_DIRECTORY
 """
@@ -18,15 +20,28 @@ import sys
 import threading
 import time
 import uuid
+import warnings
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import urlparse
+
+import requests
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from appstoreserverlibrary.api_client import APIError, APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.AccountTenure import AccountTenure
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
+from appstoreserverlibrary.models.ConsumptionStatus import ConsumptionStatus
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1
+from appstoreserverlibrary.models.LifetimeDollarsPurchased import LifetimeDollarsPurchased
+from appstoreserverlibrary.models.LifetimeDollarsRefunded import LifetimeDollarsRefunded
+from appstoreserverlibrary.models.Platform import Platform
+from appstoreserverlibrary.models.PlayTime import PlayTime
+from appstoreserverlibrary.models.RefundPreference import RefundPreference
+from appstoreserverlibrary.models.UserStatus import UserStatus
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
@@ -72,19 +87,7 @@ def main():
     store("server-key", "add", KEY_ID, ISSUER_ID, key_file)
 
     # The backend's notification endpoint: a loopback HTTP server that keeps what it is sent.
-    received = []
-
-    class Receiver(BaseHTTPRequestHandler):
-        def do_POST(self):
-            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    receiver = HTTPServer(("127.0.0.1", 0), Receiver)
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    receiver, received = notification_endpoint()
     store("notifications", "url", f"http://127.0.0.1:{receiver.server_address[1]}/notifications")
 
     # serve runs with a developer's proxy settings, naming a proxy that does not exist: the notifications still
@@ -112,6 +115,75 @@ def main():
                                   stdout=subprocess.PIPE, text=True, env=serve_environment)
         url = server.stdout.readline().split(" on ")[-1].strip()
         sent_while_down(url, signing_key, state, received, before)
+    finally:
+        receiver.shutdown()
+        server.terminate()
+        server.wait(timeout=10)
+    renews_while_only_serve_runs(tool, catalog, work, key_file, signing_key, serve_environment)
+
+
+def notification_endpoint():
+    """A loopback HTTP server that keeps the JSON bodies it is POSTed, and the list it keeps them in."""
+    received = []
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    receiver = HTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    return receiver, received
+
+
+def eventually(condition, seconds=30):
+    """Polls `condition` every 0.1 s for at most `seconds`; whether it came true."""
+    for _ in range(int(seconds * 10)):
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
+
+
+def renews_while_only_serve_runs(tool, catalog, work, key_file, signing_key, serve_environment):
+    """A state directory of its own at a fast time rate: a subscription bought, then left alone while only serve
+    runs (no game, no control), renews on time, is notified (DID_RENEW) and reads active with its renewal."""
+    state = os.path.join(work, "state-server-api-clock")
+
+    def store(*arguments):
+        return subprocess.run([tool, "--state", state, "--catalog", catalog, *arguments],
+                              check=True, capture_output=True, text=True).stdout
+
+    store("server-key", "add", KEY_ID, ISSUER_ID, key_file)
+    receiver, received = notification_endpoint()
+    store("notifications", "url", f"http://127.0.0.1:{receiver.server_address[1]}/notifications")
+    store("time-rate", "oneRenewalEveryTwoSeconds")
+    store("buy", PREFIX + "club_gold_monthly")
+    server = subprocess.Popen([tool, "--state", state, "--catalog", catalog, "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, text=True, env=serve_environment)
+    try:
+        url = server.stdout.readline().split(" on ")[-1].strip()
+        root = open(os.path.join(state, "signing", "root.der"), "rb").read()
+        verifier = SignedDataVerifier([root], False, Environment.SANDBOX, BUNDLE_ID, None)
+
+        def types():
+            return [verifier.verify_and_decode_notification(body["signedPayload"]).rawNotificationType for body in list(received)]
+
+        assert eventually(lambda: "DID_RENEW" in types()), types()
+        assert types()[0] == "SUBSCRIBED", types()
+        client = client_for(url, signing_key)
+
+        def renewed():
+            last = client.get_all_subscription_statuses("1").data[0].lastTransactions[0]
+            transaction = verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo)
+            return last.status == Status.ACTIVE and transaction.originalTransactionId == "1" and transaction.transactionId != "1"
+
+        assert eventually(renewed), client.get_all_subscription_statuses("1")
+        print("a subscription left alone while only serve ran renewed on time: DID_RENEW sent, its status active")
     finally:
         receiver.shutdown()
         server.terminate()
@@ -200,12 +272,54 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     assert not refunds.hasMore and [verifier.verify_and_decode_signed_transaction(j).transactionId for j in refunds.signedTransactions] == ["2"]
     checks += 1
 
-    # Send Consumption Information is accepted; the local store signs no App Transaction, so Get App
-    # Transaction Info answers Apple's 4040019 for a customer it knows, and issues no order ids.
+    # Send Consumption Information, checked as Apple documents it: a consented body is accepted; customerConsented
+    # other than true is Apple's 400 (4000035), a field out of its values its own code, a consumption percentage for
+    # an auto-renewable subscription 4000209. Version 1 (deprecated, every field required) likewise.
     client.send_consumption_information("1", ConsumptionRequest(
         customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
-    error = api_error(lambda: client.get_app_transaction_info("1"))
-    assert error.http_status_code == 404 and error.api_error == APIError.APP_TRANSACTION_DOES_NOT_EXIST_ERROR, error
+    client.send_consumption_information("1", ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=True, deliveryStatus=DeliveryStatus.DELIVERED, consumptionPercentage=25_000,
+        refundPreference=RefundPreference.GRANT_PRORATED))
+    error = api_error(lambda: client.send_consumption_information("1", ConsumptionRequest(
+        customerConsented=False, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED)))
+    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_CUSTOMER_CONSENTED, error
+    error = api_error(lambda: client.send_consumption_information("1", ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, rawDeliveryStatus="LOST")))
+    assert error.http_status_code == 400 and error.api_error == APIError.INVALID_DELIVERY_STATUS, error
+    error = api_error(lambda: client.send_consumption_information(subscription_id, ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED, consumptionPercentage=10_000)))
+    assert error.http_status_code == 400 and error.raw_api_error == 4000209, error
+
+    def v1(**changes):
+        fields = dict(customerConsented=True, consumptionStatus=ConsumptionStatus.PARTIALLY_CONSUMED, platform=Platform.APPLE,
+                      sampleContentProvided=False, deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY,
+                      appAccountToken="", accountTenure=AccountTenure.UNDECLARED, playTime=PlayTime.ONE_TO_SIX_HOURS,
+                      lifetimeDollarsRefunded=LifetimeDollarsRefunded.ZERO_DOLLARS,
+                      lifetimeDollarsPurchased=LifetimeDollarsPurchased.UNDECLARED, userStatus=UserStatus.ACTIVE)
+        fields.update(changes)
+        return ConsumptionRequestV1(**fields)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # send_consumption_data: Apple's deprecated version 1
+        client.send_consumption_data("1", v1())
+        client.send_consumption_data(subscription_id, v1(appAccountToken=str(uuid.uuid4())))
+        for changes, code in [(dict(customerConsented=False), APIError.INVALID_CUSTOMER_CONSENTED),
+                              (dict(playTime=None, rawPlayTime=8), APIError.INVALID_PLAY_TIME),
+                              (dict(userStatus=None), APIError.INVALID_USER_STATUS),
+                              (dict(appAccountToken="not-a-uuid"), APIError.INVALID_APP_ACCOUNT_TOKEN)]:
+            error = api_error(lambda: client.send_consumption_data("1", v1(**changes)))
+            assert error.http_status_code == 400 and error.api_error == code, (changes, error)
+    checks += 4
+
+    # Get App Transaction Info: the App Transaction the store signs (`iosiap-store app-transaction`), for any
+    # transactionId, originalTransactionId or appTransactionId of the customer; another id is Apple's 404.
+    signed = json.loads(store("--json", "app-transaction"))
+    app_transaction_id = {row["field"]: row["value"] for row in signed}["appTransactionId"]
+    for any_id in ["1", subscription_id, app_transaction_id]:
+        app = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(any_id).signedAppTransactionInfo)
+        assert app.appTransactionId == app_transaction_id and app.bundleId == BUNDLE_ID, (any_id, app)
+    error = api_error(lambda: client.get_app_transaction_info("999"))
+    assert error.http_status_code == 404 and error.api_error == APIError.TRANSACTION_ID_NOT_FOUND, error
     order = client.look_up_order_id("MK5TTTVWJH")  # the local store issues no order ids: invalid
     assert order.status == OrderLookupStatus.INVALID and order.signedTransactions == [], order
     checks += 3
@@ -367,6 +481,27 @@ def run_checks(url, signing_key, stranger_key, state, store, subscription_id, re
     error = api_error(lambda: client_for(url, stranger_key).get_transaction_info("1"))
     assert error.http_status_code == 401, error
     checks += 3
+
+    # Every refused bearer token gets the same answer, which names no key: a key id the state directory does not
+    # have, the one it has with another key's signature, none.
+    answers = set()
+    for key, key_id in [(signing_key, "NO-SUCH-KEY"), (stranger_key, KEY_ID), (None, None)]:
+        headers = {}
+        if key:
+            refused = AppStoreServerAPIClient(key, key_id, ISSUER_ID, BUNDLE_ID, Environment.SANDBOX)
+            headers["Authorization"] = "Bearer " + refused._generate_token()
+        answer = requests.get(url + "/inApps/v1/transactions/1", headers=headers, timeout=10)
+        answers.add((answer.status_code, answer.headers.get("Content-Type"), answer.text))
+    assert len(answers) == 1 and next(iter(answers))[0] == 401, answers
+    assert KEY_ID not in next(iter(answers))[2], answers
+    # A request naming another host (DNS rebinding) is refused before its token is looked at, on the Server API's
+    # paths as on the page's.
+    authorization = {"Authorization": "Bearer " + client._generate_token()}
+    assert requests.get(url + "/inApps/v1/transactions/1", headers=authorization, timeout=10).status_code == 200
+    for path in ["/inApps/v1/transactions/1", "/inApps/v1/subscriptions/1", "/"]:
+        answer = requests.get(url + path, headers=dict(authorization, Host="evil.example"), timeout=10)
+        assert answer.status_code == 421, (path, answer.status_code, answer.text)
+    checks += 2
     print(f"apple library client: {checks} checks against iosiap-store serve passed")
 
 

@@ -49,8 +49,15 @@ extension Command {
 }
 
 let commands: [Command] = [
-    Command(name: "products", arguments: "", help: "Lists the catalog's products with their prices in the current storefront.") { store, _, out in
-        out.table(["id", "type", "price", "subscription"], try StoreSnapshot(store).products.map { [$0.id, $0.type, $0.price, $0.subscription] })
+    Command(name: "products", arguments: "",
+            help: "Lists the catalog's products with their prices in the current storefront, family sharing and offers\n"
+                + "(with --json each offer whole: kind, id, payment mode, period, count, price; and the group id).") { store, _, out in
+        let products = try StoreSnapshot(store).products
+        if out.json { return out.encoded(products) }
+        out.table(["id", "type", "price", "family", "subscription", "offers"], products.map { product in
+            let offers = product.offers.map { $0.id.isEmpty ? $0.kind : "\($0.kind) \($0.id)" }.joined(separator: ", ")
+            return [product.id, product.type, product.price, product.familyShareable ? "yes" : "", product.subscription, offers]
+        })
     },
     Command(name: "transactions", arguments: "", help: "Lists every transaction: id, product, type, state, dates, finished or not, owned or family-shared.") { store, _, out in
         out.table(["id", "original", "product", "type", "qty", "state", "purchased", "expires", "finished", "renews", "offer", "ownership"],
@@ -80,9 +87,20 @@ let commands: [Command] = [
     Command(name: "settings", arguments: "", help: "Shows the settings in force.") { store, _, out in
         out.table(["setting", "value"], try StoreSnapshot(store).settings)
     },
-    Command(name: "sign-offer", arguments: "PRODUCT OFFER [ACCOUNT_TOKEN]",
-            help: "Signs a promotional offer with the catalog's subscriptionOffersKeyPair, as the game's server would;\n"
-                + "prints what a payment redeeming it passes (the signature is good for 24 hours, its nonce once).") { store, args, out in
+    Command(name: "sign-offer", arguments: "[--jws] PRODUCT OFFER [ACCOUNT_TOKEN | TRANSACTION_ID]",
+            help: "Signs a promotional offer (--jws: as a JWS) with the catalog's subscriptionOffersKeyPair, as the game's server would;\n"
+                + "prints what a payment redeeming it passes (the signature is good for 24 hours, its nonce once).\n"
+                + "Without --jws: the older signature (StoreKit's promotionalOffer(offerID:signature:)), for ACCOUNT_TOKEN if given;\n"
+                + "it prints offerId, keyId, nonce, timestamp and signature.\n"
+                + "With --jws: the offer signed as a JWS (StoreKit's promotionalOffer(_:compactJWS:), iOS 26 SDK; Apple's\n"
+                + "PromotionalOfferV2SignatureCreator), naming TRANSACTION_ID if given (a transaction of the user, or its app\n"
+                + "transaction id); it prints the compact JWS. Its iss is the placeholder 00000000-0000-0000-0000-000000000000.") { store, args, out in
+        if args.first == "--jws" {
+            guard args.count <= 4 else { throw UsageError(message: "unexpected '\(args[4])'") }
+            out.value("jws", try store.signPromotionalOfferJWS(productID: try argument(args, 1, "PRODUCT"), offerID: try argument(args, 2, "OFFER"),
+                                                               transactionID: args.count > 3 ? args[3] : nil))
+            return
+        }
         guard args.count <= 3 else { throw UsageError(message: "unexpected '\(args[3])'") }
         let token = try args.count > 2 ? uuid(args[2], "ACCOUNT_TOKEN") : nil
         let offer = try store.signPromotionalOffer(productID: try argument(args, 0, "PRODUCT"),
@@ -90,6 +108,18 @@ let commands: [Command] = [
         out.table(["offerId", "keyId", "nonce", "timestamp", "signature"],
                   [[offer.offerID, offer.keyID, offer.nonce.uuidString.lowercased(), String(offer.timestamp),
                     offer.signature.base64EncodedString()]])
+    },
+    Command(name: "sign-intro-eligibility", arguments: "PRODUCT allow|deny TRANSACTION_ID",
+            help: "Signs, with the catalog's subscriptionOffersKeyPair, whether a purchase of PRODUCT gets its introductory offer\n"
+                + "(allow) or not (deny), whatever the App Store's rule says, as the game's server would (StoreKit's\n"
+                + "introductoryOfferEligibility(compactJWS:), iOS 26 SDK; Apple's IntroductoryOfferEligibilitySignatureCreator).\n"
+                + "TRANSACTION_ID: a transaction of the user, or its app transaction id (app-transaction shows it).\n"
+                + "Prints the compact JWS (good for 24 hours, its nonce once). Its iss is as sign-offer --jws's.") { store, args, out in
+        guard args.count <= 3 else { throw UsageError(message: "unexpected '\(args[3])'") }
+        let decision = try argument(args, 1, "allow|deny")
+        guard decision == "allow" || decision == "deny" else { throw UsageError(message: "say allow or deny, not '\(decision)'") }
+        out.value("jws", try store.signIntroductoryOfferEligibility(productID: try argument(args, 0, "PRODUCT"), allow: decision == "allow",
+                                                                    transactionID: try argument(args, 2, "TRANSACTION_ID")))
     },
     Command(name: "verify", arguments: "JWS", help: "Verifies a signed transaction with this store's root and bundle id; prints the payload.") { store, args, out in
         guard args.count <= 1 else { throw UsageError(message: "unexpected '\(args[1])'") }

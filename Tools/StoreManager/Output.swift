@@ -17,6 +17,22 @@ struct Output: Sendable {
         }
     }
 
+    /// `value` as JSON (for --json output richer than a table's rows).
+    func encoded(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
+    }
+
+    /// One value: the bare text (for `$(iosiap-store …)`), or with --json an object naming it.
+    func value(_ name: String, _ value: String) {
+        if json {
+            print(String(decoding: (try? JSONSerialization.data(withJSONObject: [name: value], options: [.sortedKeys])) ?? Data(), as: UTF8.self))
+        } else {
+            print(value)
+        }
+    }
+
     func done(_ message: String, _ values: [String: UInt64]) {
         if json {
             var object: [String: Any] = ["ok": true, "message": message]

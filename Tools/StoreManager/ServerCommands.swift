@@ -24,7 +24,9 @@ let serverAPICommands: [Command] = [
                 + "Get App Transaction Info, Send Consumption Information, Extend a Subscription Renewal Date (and for all\n"
                 + "active subscribers of a product, with the status of such a request),\n"
                 + "Request a Test Notification and its status.\n"
-                + "Requests need a bearer token signed with a key added by server-key add. Prints the URLs first.") { store, directory, args, _ in
+                + "Requests need a bearer token signed with a key added by server-key add, and a Host naming this server.\n"
+                + "While it serves, the store's clock moves as in a running game: subscriptions renew, expire and retry\n"
+                + "billing on time at the store's time rate, and are notified. Prints the URLs first.") { store, directory, args, _ in
         var port: UInt16 = 0
         var address = "127.0.0.1"
         var options = args[...]
@@ -41,11 +43,20 @@ let serverAPICommands: [Command] = [
         // Notifications: this process sends the state directory's outbox too (with a game running, whichever
         // leases a notification first sends it), and records what changes while no game runs.
         try store.startNotificationSender()
+        // Time moves as in a running game: renewals, ends, billing retries and grace periods happen (and are
+        // notified) on time, also while no game runs and no control is used.
+        let clock = store.startClock()
         let notifications = ServerNotifications(store: store)
+        // Why a bearer token was refused goes to this log only: the client gets the same 401 whatever the reason.
+        let refusals: @Sendable (String) -> Void = { reason in
+            FileHandle.standardError.write(Data("iosiap-store: refused a Server API request: \(reason)\n".utf8))
+        }
         let api = ServerAPI(bundleID: store.bundleID, environment: store.environment,
                             keys: { () throws(StoreError) in try ServerAPIKeys.load(from: directory) },
                             transactions: history, notifications: notifications,
-                            extensions: store, pages: store)
+                            extensions: store, pages: store,
+                            appTransaction: { () throws(StoreError) in try store.signAppTransaction() },
+                            allowedHosts: ServerAPI.hostNames(listeningOn: address), refusals: refusals)
         // One port: /inApps/... is the Server API (bearer tokens), the rest the page (its own per-run token).
         let page = TransactionManagerPage(store: store, listenAddress: address)
         let server = try ServerAPIHTTPServer(address: address, port: port, handler: TransactionManagerPage.route(api: api, page: page))
@@ -60,6 +71,7 @@ let serverAPICommands: [Command] = [
         FileHandle.standardOutput.write(Data(("App Store Server API for \(store.bundleID) on http://\(address):\(server.port)\n"
             + "Transaction manager on \(page.address(host: address, port: server.port))\n").utf8))
         waitForTermination()
+        clock.stop()
         store.stopNotificationSender()
         server.stop()
     },

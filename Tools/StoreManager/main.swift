@@ -10,9 +10,28 @@ let usage = """
            iosiap-store help [COMMAND]
     The catalog defaults to the one the state directory was last opened with.
     commands:
-    \(commands.map { "  \($0.name) \($0.arguments)".padding(toLength: 44, withPad: " ", startingAt: 0) + ($0.help.split(separator: "\n").first.map(String.init) ?? "") }.joined(separator: "\n"))
+    \(commands.map(helpLine).joined(separator: "\n"))
     exit status: 0 done, 1 the store refused (the reason on stderr), 2 bad arguments
     """
+
+/// A command's line in the usage: its name and arguments, then the first line of its help, wrapped at word
+/// boundaries to 100 columns under a 44-column indent (a longer name and arguments get a line of their own).
+func helpLine(_ command: Command) -> String {
+    let indent = 44, width = 100
+    let head = "  \(command.name) \(command.arguments)"
+    var lines = [head.count < indent ? head.padding(toLength: indent, withPad: " ", startingAt: 0) : head]
+    if head.count >= indent { lines.append(String(repeating: " ", count: indent)) }
+    for word in (command.help.split(separator: "\n").first ?? "").split(separator: " ") {
+        let last = lines[lines.count - 1]
+        let startsLine = last.count == indent
+        if !startsLine, last.count + 1 + word.count > width {
+            lines.append(String(repeating: " ", count: indent) + word)
+        } else {
+            lines[lines.count - 1] = last + (startsLine ? "" : " ") + word
+        }
+    }
+    return lines.joined(separator: "\n")
+}
 
 func fail(_ message: String, _ status: Int32) -> Never {
     FileHandle.standardError.write(Data("iosiap-store: \(message)\n".utf8))
@@ -57,7 +76,16 @@ do {
     if command.arguments.isEmpty, rest.count > 1 { throw UsageError(message: "unexpected '\(rest[1])'") }
     let store = try LocalStore(catalogURL: URL(fileURLWithPath: catalogFile), stateDirectory: directory,
                                bundleID: remembered.bundleID ?? "com.example.game")
-    defer { store.close() }
+    defer {
+        store.close()
+        // `serve`'s notification sender and clock: none of their threads is in libcurl or SQLite as the process exits.
+        _ = store.waitUntilStopped(timeout: .seconds(5))
+    }
+    // A catalog given once is the directory's from now on, as a game's opening makes it (written only when it
+    // changes: a command that only reads takes no write lock).
+    if catalogPath != nil, remembered.catalogPath != store.catalog.sourcePath || remembered.bundleID == nil {
+        try store.rememberCatalog()
+    }
     if let run = command.runInDirectory {
         try run(store, directory, Array(rest.dropFirst()), Output(json: json))
     } else {

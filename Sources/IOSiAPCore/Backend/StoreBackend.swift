@@ -91,8 +91,16 @@ public protocol StoreBackend: Sendable {
     /// The store's own reports. Called once, when the core opens; the stream ends when the backend closes.
     func updates() -> AsyncStream<StoreUpdate>
 
-    /// Stops the backend's background work and ends its update stream.
+    /// Stops the backend's background work and ends its update stream. It returns at once, without waiting for
+    /// the backend's own threads to end (it may be called on a thread of Swift's concurrency pool): see
+    /// `waitUntilStopped`.
     func close()
+
+    /// Waits, after `close`, until the backend's own threads have ended, at most `timeout`; says whether they
+    /// have. It blocks the calling thread: for a caller on a thread of its own, like the C ABI's close, so that
+    /// nothing of the backend runs once it returns.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool")
+    func waitUntilStopped(timeout: Duration) -> Bool
 
     /// A verification failure the store itself decides for `transaction`, overriding the verifier's verdict
     /// (the local store's simulated verification errors). Asked only when the core verifies transactions.
@@ -101,4 +109,8 @@ public protocol StoreBackend: Sendable {
 
 extension StoreBackend {
     public func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError? { nil }
+
+    /// A backend without threads of its own has nothing to wait for.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool")
+    public func waitUntilStopped(timeout: Duration) -> Bool { true }
 }

@@ -25,8 +25,17 @@ package final class JoinableThread: @unchecked Sendable {
         handle = Self.spawn(start)
     }
 
+    deinit {
+        // Neither joined nor detached (its owner only asked it to stop): let go, so that it never lingers once ended.
+        state.withLock { state in
+            if state == .running { pthread_detach(handle) }
+        }
+    }
+
     /// Waits until the thread has ended, at most `timeout`, and says whether it has. Past the timeout it
     /// is detached and ends on its own. A thread joined before answers `true` at once, one detached `false`.
+    /// It blocks the calling thread: async code awaits `join(timeout:) async`.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool; await join(timeout:) async instead")
     @discardableResult
     package func join(timeout: Duration) -> Bool {
         // Under the lock, so that a concurrent join or detach waits for the outcome.
@@ -41,6 +50,13 @@ package final class JoinableThread: @unchecked Sendable {
             state = .joined
             return true
         }
+    }
+
+    /// `join(timeout:)`, waited for on a thread of its own: for async code, which must not block a thread of
+    /// Swift's concurrency pool.
+    @discardableResult
+    package func join(timeout: Duration) async -> Bool {
+        await onThreadOfItsOwn(name: "iosiap.join") { self.join(timeout: timeout) }
     }
 
     /// Lets the thread end on its own, nobody waiting for it.

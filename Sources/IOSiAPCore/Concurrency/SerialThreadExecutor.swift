@@ -4,18 +4,30 @@ import Foundation
 /// (SQLite commits with fsync, a lock another process holds for seconds) never takes a thread from
 /// Swift's small shared pool, which the game and its other tasks need.
 ///
-/// `@unchecked Sendable`: the job list is guarded by `condition`; `thread` is set once in `init`.
-final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
+/// `@unchecked Sendable`: the job list and the idle state are guarded by `condition`; `thread` is set once in `init`.
+package final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
+    /// One thread for the library's own tasks outside any store's worker: StoreKit's listeners, the App Store's
+    /// sheets, the timers of verification retries, the work behind the C ABI's blocking calls. They never wait for
+    /// a thread of Swift's concurrency pool, which the game's own tasks may keep busy (or block): a busy pool delays
+    /// no update, sheet or retry of the store. Each mostly waits suspended, leaving the thread free meanwhile. It
+    /// lives as long as the process.
+    package static let libraryTasks = SerialThreadExecutor(name: "iosiap.tasks")
+
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
+    /// Whether a job is running now, and whether the thread has ended: with `jobs`, whether it is idle.
+    private var running = false
+    private var ended = false
+    /// The tasks waiting in `waitUntilIdle`.
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var thread: JoinableThread?
 
-    init(name: String) {
+    package init(name: String) {
         thread = JoinableThread(name: name) { [self] in run() }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -31,10 +43,32 @@ final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until the thread has ended (after `stop`), at most `timeout`; see `JoinableThread.join`.
+    /// Waits until the thread has ended (after `stop`), at most `timeout`; see `JoinableThread.join`. It blocks
+    /// the calling thread: async code awaits `join(timeout:) async`.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool; await join(timeout:) async instead")
     @discardableResult
     func join(timeout: Duration) -> Bool {
         thread?.join(timeout: timeout) ?? true
+    }
+
+    /// `join(timeout:)`, waited for on a thread of its own.
+    @discardableResult
+    func join(timeout: Duration) async -> Bool {
+        guard let thread else { return true }
+        return await thread.join(timeout: timeout)
+    }
+
+    /// Waits until no job runs or waits here: everything enqueued before the call, and what it enqueued in turn,
+    /// has run (or the thread has ended). A task suspended on something outside (a timer, a continuation another
+    /// thread resumes) is not waited for. The sign, for tests, that the worker has done all it was given.
+    package func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            let idle = ended || (jobs.isEmpty && !running)
+            if !idle { idleWaiters.append(continuation) }
+            condition.unlock()
+            if idle { continuation.resume() }
+        }
     }
 
     /// Lets the thread end on its own.
@@ -47,12 +81,23 @@ final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty && !stopping { condition.wait() }
             if jobs.isEmpty {
+                ended = true
+                let waiters = idleWaiters
+                idleWaiters = []
                 condition.unlock()
+                waiters.forEach { $0.resume() }
                 return
             }
             let job = jobs.removeFirst()
+            running = true
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
+            condition.lock()
+            running = false
+            let waiters = jobs.isEmpty ? idleWaiters : []
+            if jobs.isEmpty { idleWaiters = [] }
+            condition.unlock()
+            waiters.forEach { $0.resume() }
         }
     }
 }

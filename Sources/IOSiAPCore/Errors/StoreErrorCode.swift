@@ -30,6 +30,10 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
     /// A refund request for a transaction already refunded or with a request pending (StoreKit:
     /// `Transaction.RefundRequestError.duplicateRequest`).
     case duplicateRefundRequest = -19
+    /// `finish` of a transaction the game was never told as purchased or restored (for instance the id of a
+    /// `verificationFailed`): refused, so that a genuine purchase whose check has not passed yet is not finished
+    /// unseen; it is delivered once a verifier passes it.
+    case notDelivered = -20
 
     // StoreKit's SKError.Code, offset by -100.
     case unknown = -100
@@ -103,6 +107,7 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
         case .stateDirectoryInUse: "another process uses the state directory"
         case .unavailableOnPlatform: "not available on this platform"
         case .duplicateRefundRequest: "a refund was already requested for this transaction"
+        case .notDelivered: "the transaction was never delivered as purchased or restored"
         case .unknown: "unknown store error"
         case .clientInvalid: "client is not allowed to make the request"
         case .paymentCancelled: "payment cancelled by the user"

@@ -62,6 +62,10 @@ package final class EventQueue: Sendable {
     /// Whether `close` was called.
     package var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// Whether the consumer has started (a first `drain` or `next`): the game has set up what it reads events with
+    /// (the ledger's grants and refund rule).
+    package var hasStartedDraining: Bool { drained.load(ordering: .acquiring) }
+
     /// Blocks the calling thread until an event is queued or the queue is closed: for a delivery thread.
     package func waitForEvents() {
         sleepers.add(1, ordering: .sequentiallyConsistent)

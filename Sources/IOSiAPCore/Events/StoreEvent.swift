@@ -22,7 +22,8 @@ public enum StoreEvent: Sendable, Equatable {
     case purchased(requestID: RequestID?, transaction: StoreTransaction)
     /// A transaction failed verification (or could not be verified yet: `error.code ==
     /// .verificationRetryable`, and a `purchased` event follows once it is). It is neither granted nor
-    /// finished. It ends a payment; during a restore it carries no request id.
+    /// finished, and its id is not one to finish: `finish` refuses it (`notDelivered`) until it is told as
+    /// `purchased`. It ends a payment; during a restore it carries no request id.
     case verificationFailed(requestID: RequestID?, transaction: StoreTransaction, error: StoreError)
     /// A purchase the grant ledger granted and finished (for products registered with the ledger,
     /// instead of `purchased`): show it, there is nothing left to do.
@@ -41,7 +42,9 @@ public enum StoreEvent: Sendable, Equatable {
     case restored(requestID: RequestID, transaction: StoreTransaction)
     /// The restore is over: how many transactions it restored, or why it failed.
     case restoreFinished(requestID: RequestID, result: Result<Int, StoreError>)
-    /// The App Store revoked a transaction (a refund): take back what it granted.
+    /// The App Store revoked a transaction (a refund): take back what it granted, keyed by its id. Told exactly
+    /// once to a handler that returned (its grant in the ledger taken back once): again at the next launch if the
+    /// handler did not return (or the store closed, or the process ended, before it did).
     case revoked(transaction: StoreTransaction)
     /// An auto-renewable subscription ended without renewing: it no longer entitles the user.
     case expired(transaction: StoreTransaction)

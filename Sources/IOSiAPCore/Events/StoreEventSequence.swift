@@ -8,16 +8,23 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
     let ledger: GrantLedger
     let worker: StoreWorker
 
-    /// Iterates the events in order.
+    /// Iterates the events in order. An event counts as handled (a `revoked` is then noted told, and not told again
+    /// at the next launch) once the game asks for the next one: a loop body that throws ends the loop before.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let queue: EventQueue
         let ledger: GrantLedger
         let worker: StoreWorker
+        /// The event last returned, handled once `next` is called again.
+        var returned: StoreEvent?
 
         public mutating func next() async -> StoreEvent? {
+            if let handled = returned {
+                returned = nil
+                worker.delivered(handled)
+            }
             while let event = await queue.next() {
-                if let delivered = ledger.apply(event, storeIsOpen: worker.state.withLock { $0.isOpen }) {
-                    worker.delivered(delivered)
+                if let delivered = ledger.apply(event) {
+                    returned = delivered
                     return delivered
                 }
             }
@@ -26,6 +33,6 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(queue: queue, ledger: ledger, worker: worker)
+        AsyncIterator(queue: queue, ledger: ledger, worker: worker, returned: nil)
     }
 }

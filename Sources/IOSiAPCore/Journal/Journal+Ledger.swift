@@ -2,8 +2,8 @@
 /// the same SQLite transaction as the finish mark, so that a crash leaves a purchase either granted and
 /// finished or neither.
 extension Journal {
-    /// Records `transaction`, grants it and marks it finished, all or nothing. Returns `false`, granting
-    /// nothing, when the transaction was finished before.
+    /// Records `transaction`, grants it and marks it finished (and told: the game hears `granted`), all or nothing.
+    /// Returns `false`, granting nothing, when the transaction was finished before or its record holds a refund.
     /// A grant that cannot be made (a quantity outside 1...10, a balance that would pass `Int64.max`)
     /// throws and changes nothing.
     package func grantAndFinish(_ transaction: StoreTransaction, _ grant: Grant) throws(StoreError) -> Bool {
@@ -11,10 +11,13 @@ extension Journal {
         let amount = try grant.amount(for: transaction)
         return try write { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                let before = try Self.upsert(transaction, payload: payload, finished: false, in: database)
-                guard before != .knownFinished else { return false }
+                let written = try Self.upsert(transaction, payload: payload, finished: false, in: database)
+                guard written.found != .knownFinished, written.record.copy?.isRevoked != true else { return false }
                 let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
-                try database.query("UPDATE transactions SET finished = 1 WHERE id = ?", [id])
+                var granted = written.record
+                granted.finished = true
+                granted.told = true
+                try granted.write(over: written.record, id: id, in: database)
                 var currency: SQLiteValue = .null
                 var entitlement: SQLiteValue = .null
                 switch grant {
@@ -64,23 +67,17 @@ extension Journal {
         }
     }
 
-    /// Marks the grant of a refunded transaction revoked, once; with `deduct`, takes its currency back, as
-    /// far as the balance allows (a balance never goes below zero). Returns the amount taken back.
-    @discardableResult
-    package func revokeGrant(of transactionID: UInt64, deduct: Bool) throws(StoreError) -> Int64 {
-        try write { database throws(StoreError) in
-            try database.transaction { () throws(StoreError) in
-                let id = SQLiteValue.integer(Int64(bitPattern: transactionID))
-                guard let row = try database.query("SELECT currency, amount FROM grants WHERE transaction_id = ? AND revoked = 0", [id]).first
-                else { return 0 }
-                try database.query("UPDATE grants SET revoked = 1 WHERE transaction_id = ?", [id])
-                guard deduct, case .text(let currency) = row[0], let amount = row[1].integer, amount > 0 else { return 0 }
-                let balance = try database.query("SELECT amount FROM balances WHERE currency = ?", [.text(currency)])
-                    .first?.first?.integer ?? 0
-                let taken = min(balance, amount)
-                try database.query("UPDATE balances SET amount = amount - ? WHERE currency = ?", [.integer(taken), .text(currency)])
-                return taken
-            }
-        }
+    /// Takes back what was granted for a refunded transaction `id`, once, inside the caller's SQLite transaction
+    /// (the one that records the refund, or notes it told): marks its grant revoked, and with `deductingCurrency`
+    /// takes its currency back, as far as the balance allows (a balance never goes below zero). The journal's grant
+    /// row says what was granted, so this holds also in a launch where the game registered no grant (yet).
+    static func takeBackGrant(of id: SQLiteValue, deductingCurrency: Bool, in database: SQLiteDatabase) throws(StoreError) {
+        guard let row = try database.query("SELECT currency, amount FROM grants WHERE transaction_id = ? AND revoked = 0", [id]).first
+        else { return }
+        try database.query("UPDATE grants SET revoked = 1 WHERE transaction_id = ?", [id])
+        guard deductingCurrency, case .text(let currency) = row[0], let amount = row[1].integer, amount > 0 else { return }
+        let balance = try database.query("SELECT amount FROM balances WHERE currency = ?", [.text(currency)])
+            .first?.first?.integer ?? 0
+        try database.query("UPDATE balances SET amount = amount - ? WHERE currency = ?", [.integer(min(balance, amount)), .text(currency)])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The core's durable record of every transaction the game was told about, and which ones it finished.
+/// The core's durable record of every transaction the game was told about, and which ones it finished: one
+/// `JournalRecord` per transaction, whose invariants it keeps.
 ///
 /// It lives in `journal.sqlite` in the state directory. A transaction is written here before its event is
 /// queued, and stays unfinished, to be delivered again at the next launch, until the game finishes it.
@@ -55,6 +56,25 @@ package final class Journal: Sendable {
         """
         ALTER TABLE transactions ADD COLUMN revocation_announced INTEGER;
         """,
+        // 6: one verdict per record (`JournalRecord`): `unverified` goes. A row it kept out stays out (verdict 0); a
+        // row that entitled keeps doing so: a 0 beside `unverified = 0` (a later check of some copy failed, or a
+        // launch without a verifier cleared `unverified`) cannot say which copy failed, so it becomes NULL (no
+        // verifier's verdict stands), which entitles as before and which StoreKit's verifier does not take for a pass.
+        """
+        UPDATE transactions SET verdict = NULL WHERE unverified = 0 AND verdict = 0;
+        UPDATE transactions SET verdict = 0 WHERE unverified = 1;
+        ALTER TABLE transactions DROP COLUMN unverified;
+        """,
+        // 7: the record's delivery and refund states (`JournalRecord+Delivery.swift`). `told`: the game was told it
+        // as purchased or restored, which `finish` needs; a row recorded before was told unless a verifier failed
+        // it or has not passed it. `revocation_announced` becomes `refund` (NULL none, 0 to tell, 1 told); a refund
+        // recorded before version 5 left it NULL, and was told then. (Written copies omit a nil `revocationDate`.)
+        """
+        ALTER TABLE transactions ADD COLUMN told INTEGER NOT NULL DEFAULT 0;
+        UPDATE transactions SET told = 1 WHERE verdict IS NOT 0;
+        ALTER TABLE transactions RENAME COLUMN revocation_announced TO refund;
+        UPDATE transactions SET refund = 1 WHERE refund IS NULL AND instr(CAST(payload AS TEXT), '"revocationDate":') > 0;
+        """,
     ]
 
     let database: Locked<SQLiteDatabase>
@@ -73,50 +93,73 @@ package final class Journal: Sendable {
         self.database = Locked(database)
     }
 
-    /// Writes a transaction the store reported, with the verifier's verdict (`.none` when nothing
-    /// verifies), in one commit. Known transactions keep their finish mark; a copy that passed replaces
-    /// theirs, so that a revocation or a new signature is kept, and one that did not pass changes nothing
-    /// but the recorded verdict (what entitles stays as it was). A
-    /// new transaction is written either way, so that it is delivered again, but one that did not pass is
-    /// no entitlement. A transaction first seen through a restore (`finished: true`) is recorded as
-    /// finished: restoring charges nothing.
+    /// Writes a transaction the store reported, with the verifier's verdict on it (`nil` when nothing
+    /// verifies), in one commit, by the record's rules (`JournalRecord`): known transactions keep their finish
+    /// mark, their copy is replaced only by one that ranks higher and did not fail, and their verdict is never
+    /// weakened. A new transaction is written either way, so that it is delivered again, but one that did not
+    /// pass is no entitlement. A transaction first seen through a restore (`finished: true`) is recorded as
+    /// finished: restoring charges nothing. `telling`: the caller tells the game the transaction as purchased or
+    /// restored if the verdict allows it, which the record notes in the same commit (`finish` needs it). A
+    /// refunded copy records the refund (finished, to tell), taking back the grant as `takeBack` says.
     @discardableResult
-    package func record(_ transaction: StoreTransaction, finished: Bool = false,
-                        verdict: RecordedVerdict = .none) throws(StoreError) -> RecordResult {
+    package func record(_ transaction: StoreTransaction, finished: Bool = false, verdict: VerificationOutcome? = nil,
+                        telling: Bool = false, takeBack: TakeBack = .whenTold) throws(StoreError) -> RecordResult {
+        try written(transaction, finished: finished, verdict: verdict, telling: telling, takeBack: takeBack).found
+    }
+
+    /// `record`, returning the record it left.
+    func written(_ transaction: StoreTransaction, finished: Bool = false, verdict: VerificationOutcome? = nil,
+                 telling: Bool = false, takeBack: TakeBack = .whenTold) throws(StoreError) -> Written {
         let payload = try encode(transaction)
         return try write { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                try Self.upsert(transaction, payload: payload, finished: finished, verdict: verdict, in: database)
+                try Self.upsert(transaction, payload: payload, finished: finished, verdict: verdict, telling: telling,
+                                takeBack: takeBack, in: database)
             }
         }
     }
 
-    /// Inserts or updates a transaction inside the caller's SQLite transaction.
-    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool, verdict: RecordedVerdict = .none,
-                       in database: SQLiteDatabase) throws(StoreError) -> RecordResult {
+    /// When a refund the journal records takes back what the grant ledger granted for its purchase.
+    package enum TakeBack: Sendable, Equatable {
+        /// In the commit that records the refund, its currency deducted or not: the game's refund rule is known.
+        case now(deductingCurrency: Bool)
+        /// In the commit that notes it told (`acknowledgeRefund`), by the refund rule of that moment: the game has
+        /// not started taking events yet, and may still set its rule.
+        case whenTold
+    }
+
+    /// What a write found, and the record it left.
+    struct Written {
+        var found: RecordResult
+        var record: JournalRecord
+        /// Whether the write recorded the transaction's refund (none → to tell): its writer tells it.
+        var recordedRefund: Bool
+    }
+
+    /// Inserts a transaction's record, or writes a copy of it over the record held, inside the caller's SQLite
+    /// transaction: the one write every path takes (`record`, `recordRevocation`, the ledger's `grantAndFinish`).
+    /// The record decides what changes (`JournalRecord.writing`), and the row changes only if it is still the one
+    /// read (compare-and-set). A refund it records takes back the grant in the same commit if `takeBack` says
+    /// `now`.
+    static func upsert(_ transaction: StoreTransaction, payload: [UInt8], finished: Bool, verdict: VerificationOutcome? = nil,
+                       telling: Bool = false, takeBack: TakeBack = .whenTold,
+                       in database: SQLiteDatabase) throws(StoreError) -> Written {
         let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
-        if let row = try database.query("SELECT finished FROM transactions WHERE id = ?", [id]).first {
-            switch verdict {
-            case .verified:
-                try database.query("UPDATE transactions SET payload = ?, unverified = 0, verdict = 1 WHERE id = ?", [.blob(payload), id])
-            case .none:
-                try database.query("UPDATE transactions SET payload = ?, unverified = 0 WHERE id = ?", [.blob(payload), id])
-            case .notVerified:
-                // The copy is not kept, but the verdict is: a later launch without a verdict of its own
-                // must not take an earlier "verified" for this one.
-                try database.query("UPDATE transactions SET verdict = 0 WHERE id = ?", [id])
-            }
-            return row[0].integer == 1 ? .knownFinished : .knownUnfinished
+        let held = try JournalRecord.read(id, in: database)
+        var next = held?.writing(transaction, payload: payload, outcome: verdict)
+            ?? JournalRecord(new: transaction, payload: payload, finished: finished, outcome: verdict)
+        if telling && next.allowsTelling(after: verdict) { next.told = true }
+        let recordedRefund = next.recordsRefund(over: held)
+        if let held {
+            try next.write(over: held, id: id, in: database)
+        } else {
+            try next.insert(id: id, productID: transaction.productID, in: database)
         }
-        let verdictValue: SQLiteValue = switch verdict {
-        case .none: .null
-        case .verified: .integer(1)
-        case .notVerified: .integer(0)
+        if recordedRefund, case .now(let deducting) = takeBack {
+            try takeBackGrant(of: id, deductingCurrency: deducting, in: database)
         }
-        try database.query("INSERT INTO transactions (id, product_id, finished, payload, unverified, verdict) VALUES (?, ?, ?, ?, ?, ?)",
-                           [id, .text(transaction.productID), .integer(finished ? 1 : 0), .blob(payload),
-                            .integer(verdict == .notVerified ? 1 : 0), verdictValue])
-        return .inserted
+        let found: RecordResult = held.map { $0.finished ? .knownFinished : .knownUnfinished } ?? .inserted
+        return Written(found: found, record: next, recordedRefund: recordedRefund)
     }
 
     /// Runs a write under the database's lock, unless the directory was released: then `storeNotOpen`, and
@@ -137,46 +180,63 @@ package final class Journal: Sendable {
         lock.release()
     }
 
-    /// Records a revocation that passed verification (`verdict`) in one commit: the refunded copy, finished
-    /// (nothing is left to grant), and not yet announced to the game, so that it is told again at each
-    /// launch until `markRevocationAnnounced`.
-    package func recordRevocation(_ transaction: StoreTransaction, verdict: RecordedVerdict) throws(StoreError) {
-        let payload = try encode(transaction)
+    /// Records a refund that passed verification (`verdict`; `nil` when nothing verifies) in one commit: the
+    /// refunded copy, finished (nothing is left to grant), its refund to tell (told again at each launch until
+    /// `acknowledgeRefund`), and, if `takeBack` says `now`, what the ledger granted for it taken back. Returns
+    /// whether this write recorded the refund: `false` when the record held it already (to tell or told), which a
+    /// second refunded copy never changes.
+    @discardableResult
+    package func recordRevocation(_ transaction: StoreTransaction, verdict: VerificationOutcome?,
+                                  takeBack: TakeBack = .whenTold) throws(StoreError) -> Bool {
+        try written(transaction, finished: true, verdict: verdict, takeBack: takeBack).recordedRefund
+    }
+
+    /// Notes that the game's handler of the `revoked` event of transaction `id` returned: its refund is told, and
+    /// not told again at launch. In the same commit, what the ledger granted for it is taken back if the commit
+    /// that recorded the refund did not (`TakeBack.whenTold`), its currency deducted or not by
+    /// `deductingCurrency`. If it fails, the refund stays to tell: told again at the next launch.
+    package func acknowledgeRefund(_ id: UInt64, deductingCurrency: Bool) throws(StoreError) {
         try write { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                _ = try Self.upsert(transaction, payload: payload, finished: true, verdict: verdict, in: database)
-                try database.query("UPDATE transactions SET finished = 1, revocation_announced = 0 WHERE id = ?",
-                                   [.integer(Int64(bitPattern: transaction.id))])
+                let key = SQLiteValue.integer(Int64(bitPattern: id))
+                guard let held = try JournalRecord.read(key, in: database), held.refund == .toTell else { return }
+                try Self.takeBackGrant(of: key, deductingCurrency: deductingCurrency, in: database)
+                var told = held
+                told.refund = .told
+                try told.write(over: held, id: key, in: database)
             }
         }
     }
 
-    /// Notes that the game was told of the revocation of transaction `id`: it is not told again at launch.
-    package func markRevocationAnnounced(_ id: UInt64) throws(StoreError) {
-        try write { database throws(StoreError) in
-            _ = try database.query("UPDATE transactions SET revocation_announced = 1 WHERE id = ? AND revocation_announced = 0",
-                               [.integer(Int64(bitPattern: id))])
-        }
+    /// The recorded refunds not yet told to a handler that returned (the store closed, the process ended or the
+    /// handler threw before), oldest id first, and apart from them those that cannot be decoded.
+    package func unannouncedRevocations() throws(StoreError) -> JournalRows {
+        try transactions(where: "refund = 0")
     }
 
-    /// The recorded revocations the game was not told of yet (the store closed or the process ended before
-    /// the game had the event), oldest id first, and apart from them those that cannot be decoded.
-    package func unannouncedRevocations() throws(StoreError) -> JournalRows {
-        try transactions(where: "revocation_announced = 0")
+    /// Where the refund of transaction `id` stands; `notRefunded` when the journal has no record of it.
+    func refundState(of id: UInt64) throws(StoreError) -> RefundState {
+        try database.withLock { database throws(StoreError) in
+            RefundState(column: try database.query("SELECT refund FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
+                .first?.first ?? .null)
+        }
     }
 
     /// Marks a transaction finished. Returns `false` if it already was (finishing is idempotent).
-    /// Throws `unknownTransaction` for an id the journal never recorded.
+    /// Throws `unknownTransaction` for an id the journal never recorded, and `notDelivered`, finishing nothing, for
+    /// one it never told the game as purchased or restored (`JournalRecord.told`).
     @discardableResult
     package func markFinished(_ id: UInt64) throws(StoreError) -> Bool {
         try write { database throws(StoreError) in
-            let rows = try database.query("SELECT finished FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
-            guard let row = rows.first else {
-                throw StoreError(.unknownTransaction, "no transaction with id \(id) was delivered to this app")
+            try database.transaction { () throws(StoreError) in
+                let key = SQLiteValue.integer(Int64(bitPattern: id))
+                guard let held = try JournalRecord.read(key, in: database) else {
+                    throw StoreError(.unknownTransaction, "no transaction with id \(id) was delivered to this app")
+                }
+                guard let finished = try held.finishing(id) else { return false }
+                try finished.write(over: held, id: key, in: database)
+                return true
             }
-            if row[0].integer == 1 { return false }
-            try database.query("UPDATE transactions SET finished = 1 WHERE id = ?", [.integer(Int64(bitPattern: id))])
-            return true
         }
     }
 
@@ -217,13 +277,8 @@ package final class Journal: Sendable {
         var readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)] = []
         var unreadable: [UnreadableRow] = []
         for row in rows {
-            let verdict: RecordedVerdict = switch row[3].integer {
-            case 1: .verified
-            case 0: .notVerified
-            default: .none
-            }
             do {
-                readable.append((try decode(row[2].bytes ?? []), verdict))
+                readable.append((try decode(row[2].bytes ?? []), RecordedVerdict(column: row[3])))
             } catch {
                 unreadable.append(unreadableRow(id: row[0], productID: row[1], error))
             }
@@ -236,8 +291,9 @@ package final class Journal: Sendable {
         try transactions(where: "1").readable
     }
 
-    /// The recorded transactions that may entitle the user: all but those that failed verification or wait
-    /// for it, and those that cannot be decoded (left out: see `verifiedTransactionsReadingPastDamage`).
+    /// The recorded transactions that may entitle the user (`JournalRecord.entitles`): all but those that failed
+    /// verification or wait for it, and those that cannot be decoded (left out: see
+    /// `verifiedTransactionsReadingPastDamage`).
     package func verifiedTransactions() throws(StoreError) -> [StoreTransaction] {
         try verifiedTransactionsReadingPastDamage().readable
     }
@@ -247,7 +303,7 @@ package final class Journal: Sendable {
     /// hands over its transaction again (a purchase redelivered, a restore), which rewrites it. Throws only
     /// when the rows cannot be read at all.
     package func verifiedTransactionsReadingPastDamage() throws(StoreError) -> JournalRows {
-        try transactions(where: "unverified = 0")
+        try transactions(where: JournalRecord.entitlingRows)
     }
 
     /// Whether the transaction is recorded as revoked.
@@ -303,8 +359,6 @@ package final class Journal: Sendable {
     }
 
     private func decode(_ bytes: [UInt8]) throws(StoreError) -> StoreTransaction {
-        do { return try JSONDecoder().decode(StoreTransaction.self, from: Data(bytes)) } catch {
-            throw StoreError(.storageFailure, "journal holds an unreadable transaction: \(error)")
-        }
+        try JournalRecord.decode(bytes)
     }
 }

@@ -24,16 +24,28 @@ public struct PaymentRequest: Sendable, Equatable {
     /// `Product.PurchaseOption.winBackOffer(_:)`); the store refuses it with `ineligibleForOffer` unless the
     /// user is a lapsed subscriber of the group. C: `iosiap_payment_options.win_back_offer_id`.
     public let winBackOfferID: String?
+    /// A promotional offer to redeem, signed by the game's server as a JWS (StoreKit 2, iOS 26 / macOS 26 SDK:
+    /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`); instead of `promotionalOffer`, never with it.
+    /// C: `iosiap_payment_options.offer_id` with `offer_jws`.
+    public let promotionalOfferJWS: PromotionalOfferJWS?
+    /// A JWS from the game's server that decides whether this purchase gets the product's introductory offer,
+    /// whatever the App Store's own rule would say (`allowIntroductoryOffer`; StoreKit 2:
+    /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`). C:
+    /// `iosiap_payment_options.intro_offer_eligibility_jws`.
+    public let introductoryOfferEligibilityJWS: String?
 
     /// Creates a payment request; `PurchaseStore` validates it.
     public init(productID: String, quantity: Int = 1, appAccountToken: UUID? = nil,
                 promotionalOffer: SignedPromotionalOffer? = nil, uiContext: UIContext? = nil,
-                winBackOfferID: String? = nil) {
+                winBackOfferID: String? = nil, promotionalOfferJWS: PromotionalOfferJWS? = nil,
+                introductoryOfferEligibilityJWS: String? = nil) {
         self.productID = productID
         self.quantity = quantity
         self.appAccountToken = appAccountToken
         self.promotionalOffer = promotionalOffer
         self.uiContext = uiContext
         self.winBackOfferID = winBackOfferID
+        self.promotionalOfferJWS = promotionalOfferJWS
+        self.introductoryOfferEligibilityJWS = introductoryOfferEligibilityJWS
     }
 }

@@ -49,8 +49,7 @@ public struct StoreSubscriptionInfo: Sendable, Equatable, Codable {
     /// The promotional offers.
     public let promotionalOffers: [SubscriptionOffer]
     /// The win-back offers the App Store configures for lapsed subscribers (StoreKit:
-    /// `Product.SubscriptionInfo.winBackOffers`). The local store's products have none: it does not read a
-    /// `.storekit` file's win-back offers yet.
+    /// `Product.SubscriptionInfo.winBackOffers`; the local store's, from a `.storekit` file's `winbackOffers`).
     public let winBackOffers: [SubscriptionOffer]
 
     /// Creates subscription information.

@@ -28,10 +28,16 @@ final class StateDirectoryLock: @unchecked Sendable {
         release()
     }
 
-    /// Gives the lock up; later calls do nothing.
+    /// Gives the lock up; later calls do nothing. Unlocked before the descriptor is closed: a child process another
+    /// thread is starting (between its fork and its exec) holds a copy of the descriptor for a moment, and the lock,
+    /// which belongs to the open file rather than to a descriptor, would stay held through that copy: a store opened
+    /// again at once would find its directory still in use.
     func release() {
         descriptor.withLock { fd in
-            if fd >= 0 { close(fd) }
+            if fd >= 0 {
+                flock(fd, LOCK_UN)
+                close(fd)
+            }
             fd = -1
         }
     }

@@ -4,10 +4,24 @@ import Foundation
 public enum Entitlements {
     /// The non-consumables and non-renewing subscriptions owned, and the auto-renewable subscriptions whose
     /// period has not ended at `now`; revoked transactions are excluded. One transaction per product: the
-    /// latest purchase.
+    /// latest purchase. An auto-renewable subscription is decided by the newest transaction of its chain (those
+    /// sharing its original transaction, across the levels of its group), as StoreKit's `currentEntitlements`:
+    /// when that one has ended or was refunded, an older one does not keep the subscription (its copy may not say
+    /// that a renewal or a change of level ended it), and a level changed at a renewal leaves only the new one.
     public static func current(from transactions: [StoreTransaction], at now: Date) -> [StoreTransaction] {
+        var newestOfChain: [UInt64: StoreTransaction] = [:]
+        for transaction in transactions where transaction.productType == .autoRenewable {
+            if let kept = newestOfChain[transaction.originalID],
+               (kept.purchaseDate, kept.id) >= (transaction.purchaseDate, transaction.id) {
+                continue
+            }
+            newestOfChain[transaction.originalID] = transaction
+        }
         var latestByProduct: [String: StoreTransaction] = [:]
         for transaction in transactions where isActive(transaction, at: now) {
+            if transaction.productType == .autoRenewable, newestOfChain[transaction.originalID]?.id != transaction.id {
+                continue
+            }
             if let kept = latestByProduct[transaction.productID], kept.purchaseDate >= transaction.purchaseDate {
                 continue
             }

@@ -4,14 +4,16 @@ import Synchronization
 /// granted and finished in one journal transaction, and the game is told `granted` instead of `purchased`.
 /// Redelivery of a finished transaction grants nothing.
 ///
-/// The ledger settles events as the worker queues them (`settle`, called by the `EventQueue`): the grant's
+/// The ledger settles purchases as the worker queues them (`settle`, called by the `EventQueue`): the grant's
 /// commit, with its disk sync, runs on the worker's thread and `granted` is queued only once it is durable,
 /// so `poll` never waits for the disk. A crash between the commit and the game's poll loses the event, not
 /// the grant. The one exception is the launch window: grants are registered right after opening, and a
-/// transaction redelivered at launch may be queued before its product's grant is. So an event queued before
-/// the game's first poll that the worker could not settle yet (a purchase of a product with no grant
-/// registered then, and every refund, since the refund setting may still change) is settled by `apply` as
-/// it leaves the queue, on the game's thread, with the grants and the refund setting of that moment.
+/// transaction redelivered at launch may be queued before its product's grant is. So a purchase queued before
+/// the game's first poll of a product with no grant registered then is granted by `apply` as it leaves the
+/// queue, on the game's thread, with the grants of that moment; if the store closes meanwhile it is withheld,
+/// never handed out plain. Refunds are not the ledger's to settle: the journal takes back what it granted in
+/// the commit that records the refund, or (before the game's first poll, while its refund rule may still
+/// change) in the one that notes the refund told (`Journal.TakeBack`), by `deductsRefundedConsumables`.
 package final class GrantLedger: Sendable {
     private let journal: Journal
     private let rules = Locked<[String: Grant]>([:])
@@ -20,15 +22,10 @@ package final class GrantLedger: Sendable {
     private let deductsRefunds = Atomic<Bool>(false)
     /// Tells the backend about a transaction the ledger finished.
     private let finished: @Sendable (UInt64) -> Void
-    /// The events `settle` left to `apply`, by kind and transaction id, with how many of each are queued.
-    private let deferred = Locked<[Deferred: Int]>([:])
-    /// Mirrors the number of deferred events, so that `apply` takes no lock on the poll path when there are none.
+    /// The purchases `settle` left to `apply`, by transaction id, with how many of each are queued.
+    private let deferred = Locked<[UInt64: Int]>([:])
+    /// Mirrors the number of deferred purchases, so that `apply` takes no lock on the poll path when there are none.
     private let deferredCount = Atomic<Int>(0)
-
-    private enum Deferred: Hashable {
-        case purchase(UInt64)
-        case refund(UInt64)
-    }
 
     init(journal: Journal, finished: @escaping @Sendable (UInt64) -> Void) {
         self.journal = journal
@@ -54,6 +51,9 @@ package final class GrantLedger: Sendable {
         deductsRefunds.store(deducts, ordering: .relaxed)
     }
 
+    /// Whether a refund takes back the currency its purchase granted: the rule the journal's take-back follows.
+    var deductsRefundedConsumables: Bool { deductsRefunds.load(ordering: .relaxed) }
+
     /// The products registered with an entitlement grant named `name`.
     func products(grantingEntitlement name: String) -> Set<String> {
         rules.withLock { rules in Set(rules.filter { $0.value == .entitlement(name) }.keys) }
@@ -61,47 +61,28 @@ package final class GrantLedger: Sendable {
 
     /// The event to queue for `event`, or `nil` when the game has nothing to hear: called on the thread that
     /// queues it (the worker's), before it is queued. A purchase of a registered product is granted and
-    /// finished here; a refund takes back its grant. `beforeFirstPoll`: the game has not polled yet, so what
-    /// cannot be settled with the grants registered now is left to `apply`.
+    /// finished here. `beforeFirstPoll`: the game has not polled yet, so a purchase that cannot be granted with
+    /// the grants registered now is left to `apply`.
     func settle(_ event: StoreEvent, beforeFirstPoll: Bool) -> StoreEvent? {
-        switch event {
-        case .purchased(let requestID, let transaction):
-            if let grant = rule(for: transaction.productID) {
-                return self.grant(transaction, grant, requestID: requestID, event: event)
-            }
-            if beforeFirstPoll { deferToApply(.purchase(transaction.id)) }
-            return event
-        case .revoked(let transaction):
-            if beforeFirstPoll {
-                deferToApply(.refund(transaction.id))
-            } else {
-                revokeGrant(of: transaction)
-            }
-            return event
-        default:
-            return event
+        guard case .purchased(let requestID, let transaction) = event else { return event }
+        if let grant = rule(for: transaction.productID) {
+            return self.grant(transaction, grant, requestID: requestID, event: event)
         }
+        if beforeFirstPoll { deferToApply(transaction.id) }
+        return event
     }
 
     /// The event the game sees for `event` as it leaves the queue, or `nil` when it has nothing left to tell.
-    /// Only events `settle` deferred (queued before the first poll) change here; the rest pass through
+    /// Only purchases `settle` deferred (queued before the first poll) change here; the rest pass through
     /// after one atomic load. Once the store is closed the ledger writes nothing (the journal's directory may
     /// belong to another store): a purchase it was left to grant is withheld then, not handed out plain (the
-    /// game would grant it itself, and the ledger again at the next launch, where it is still unfinished).
-    /// `storeIsOpen` is asked only for an event `settle` deferred: the common event takes no lock here.
-    func apply(_ event: StoreEvent, storeIsOpen: @autoclosure () -> Bool) -> StoreEvent? {
-        guard deferredCount.load(ordering: .acquiring) > 0 else { return event }
-        switch event {
-        case .purchased(let requestID, let transaction):
-            guard takeDeferred(.purchase(transaction.id)), let grant = rule(for: transaction.productID) else { return event }
-            guard storeIsOpen() else { return nil }
-            return self.grant(transaction, grant, requestID: requestID, event: event)
-        case .revoked(let transaction):
-            if takeDeferred(.refund(transaction.id)), storeIsOpen() { revokeGrant(of: transaction) }
-            return event
-        default:
-            return event
-        }
+    /// game would grant it itself, and the ledger again at the next launch, where it is still unfinished), also
+    /// when the store closes on another thread while it is granted.
+    func apply(_ event: StoreEvent) -> StoreEvent? {
+        guard deferredCount.load(ordering: .acquiring) > 0,
+              case .purchased(let requestID, let transaction) = event,
+              takeDeferred(transaction.id), let grant = rule(for: transaction.productID) else { return event }
+        return self.grant(transaction, grant, requestID: requestID, event: event)
     }
 
     private func rule(for productID: String) -> Grant? {
@@ -109,13 +90,13 @@ package final class GrantLedger: Sendable {
         return rules.withLock { $0[productID] }
     }
 
-    private func deferToApply(_ key: Deferred) {
+    private func deferToApply(_ key: UInt64) {
         deferred.withLock { $0[key, default: 0] += 1 }
         deferredCount.add(1, ordering: .releasing)
     }
 
-    /// Removes one deferred `key`; says whether there was one.
-    private func takeDeferred(_ key: Deferred) -> Bool {
+    /// Removes one deferred purchase of transaction `key`; says whether there was one.
+    private func takeDeferred(_ key: UInt64) -> Bool {
         let taken = deferred.withLock { deferred in
             guard let count = deferred[key] else { return false }
             deferred[key] = count == 1 ? nil : count - 1
@@ -150,9 +131,10 @@ package final class GrantLedger: Sendable {
         } catch {
             switch error.code {
             case .storeNotOpen:
-                // Closed: the journal's directory may belong to another store. Unfinished, it is granted at the
-                // next launch.
-                return event
+                // Closed: the journal's directory may belong to another store, and a request in progress gets no
+                // further event. Withheld, not handed out plain (the game would grant it, and the ledger again):
+                // unfinished, it is granted at the next launch.
+                return nil
             case .storageFailure:
                 guard let requestID else { return nil }  // still unfinished: it comes back at the next launch
                 return .failed(requestID: requestID, productID: transaction.productID, error: StoreError(
@@ -169,12 +151,6 @@ package final class GrantLedger: Sendable {
         }
     }
 
-    /// Marks the grant of a refunded transaction revoked (once), taking its currency back if the game asked.
-    /// The journal's grant row says what was granted, so this holds also in a launch where the game registered
-    /// no grant (yet): the refund is told once, and a later launch would not take it back.
-    private func revokeGrant(of transaction: StoreTransaction) {
-        _ = try? journal.revokeGrant(of: transaction.id, deduct: deductsRefunds.load(ordering: .relaxed))
-    }
 
     private static func validateName(_ name: String, _ what: String) throws(StoreError) {
         guard !name.isEmpty, name.utf8.count <= RequestValidation.maximumIdentifierLength else {

@@ -13,10 +13,10 @@ struct LaunchMarks {
         /// A refund being verified: the same refund reported twice (at launch, by the store's updates and its
         /// unfinished list) is checked and told once.
         static let revocationInFlight = Mark(rawValue: 1 << 2)
-        /// Queued as `revoked`: the launch's re-telling of refunds not yet announced and the store's report of a
+        /// Queued as `revoked`: the launch's re-telling of refunds still to tell and the store's report of a
         /// new one can meet.
         static let revocationTold = Mark(rawValue: 1 << 3)
-        /// A refund handed to the game whose announcement the journal has not noted yet.
+        /// A refund whose handler returned, not yet noted told in the journal.
         static let revocationToNote = Mark(rawValue: 1 << 4)
         /// Its journal row was told as `journalRowUnreadable`.
         static let unreadableRowReported = Mark(rawValue: 1 << 5)

@@ -51,7 +51,7 @@ public final class PurchaseStore: Sendable {
         let ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
         // The ledger settles each event as the worker queues it: its commits run on the worker's thread.
         let events = EventQueue { event, beforeFirstDrain in ledger.settle(event, beforeFirstPoll: beforeFirstDrain) }
-        let worker = StoreWorker(backend: backend, journal: journal, events: events, verifier: verifier,
+        let worker = StoreWorker(backend: backend, journal: journal, events: events, ledger: ledger, verifier: verifier,
                                  retryPolicy: retryPolicy, jobs: continuation)
         self.worker = worker
         self.now = now
@@ -116,8 +116,10 @@ public final class PurchaseStore: Sendable {
         try submit { .restore($0) }
     }
 
-    /// Marks a transaction as granted, so it is not delivered again. Idempotent; an id never delivered is
-    /// an `unknownTransaction` error. C: `iosiap_finish_transaction`.
+    /// Marks a transaction as granted, so it is not delivered again. Idempotent; an id the journal never
+    /// recorded is an `unknownTransaction` error, and one the game was never told as `purchased` or `restored`
+    /// (the id of a `verificationFailed`, whose check has not passed) is refused with `notDelivered`, finishing
+    /// nothing: it is delivered once a verifier passes it. C: `iosiap_finish_transaction`.
     public func finish(transactionID: UInt64) throws(StoreError) {
         try ensureOpen()
         if try worker.journal.markFinished(transactionID) {
@@ -129,23 +131,35 @@ public final class PurchaseStore: Sendable {
 
     /// Delivers up to `limit` queued events to `handler` on the calling thread and returns how many it
     /// delivered. Cheap when nothing is queued: call it once per frame. It does not wait for the disk: the
-    /// ledger's grants were committed by the worker (except for events queued before the first poll, see
-    /// `registerGrant`). C: `iosiap_poll`.
+    /// ledger's grants were committed by the worker (except for purchases queued before the first poll, see
+    /// `registerGrant`). A `revoked` is told once `handler` has returned: it is not told again at the next
+    /// launch. C: `iosiap_poll`.
     @discardableResult
     public func poll(limit: Int = .max, _ handler: (StoreEvent) -> Void) -> Int {
+        deliverEvents(limit: limit) { event in
+            handler(event)
+            return true
+        }
+    }
+
+    /// `poll`, with a handler that says whether it handled each event: one it did not handle (a C++ delegate
+    /// threw) is not noted told, so a `revoked` among them is told again at the next launch.
+    /// C: `iosiap_poll` with `iosiap_event_not_handled`.
+    package func deliverEvents(limit: Int, to handler: (StoreEvent) -> Bool) -> Int {
         let batch = worker.events.drain(limit: limit)
         guard !batch.isEmpty else { return 0 }
         var delivered = 0
         for event in batch {
-            guard let event = ledger.apply(event, storeIsOpen: isOpen) else { continue }
-            handler(event)
-            worker.delivered(event)
+            guard let event = ledger.apply(event) else { continue }
+            if handler(event) { worker.delivered(event) }
             delivered += 1
         }
         return delivered
     }
 
-    /// The events as an `AsyncSequence`; it drains the same queue as `poll`, so use one or the other.
+    /// The events as an `AsyncSequence`; it drains the same queue as `poll`, so use one or the other. An event
+    /// counts as handled once the game asks for the next one: a `revoked` whose loop body threw (ending the loop)
+    /// is told again at the next launch.
     public var events: StoreEventSequence { StoreEventSequence(queue: worker.events, ledger: ledger, worker: worker) }
 
     // MARK: - Grant ledger
@@ -154,8 +168,7 @@ public final class PurchaseStore: Sendable {
     /// transaction on the store's worker thread before their event is queued, which reads `granted` instead
     /// of `purchased`. Register at launch, before the first poll: a purchase queued before its product was
     /// registered (one redelivered at launch) is granted as it leaves the queue, if the game has not polled
-    /// before it was queued. Those grants, and refunds queued before the first poll (see
-    /// `setDeductsRefundedConsumables`), are the only commits `poll` makes.
+    /// before it was queued. Those grants are the only commits `poll` makes.
     /// C: `iosiap_ledger_register_currency`, `..._entitlement`.
     public func registerGrant(_ grant: Grant, for productID: String) throws(StoreError) {
         try ensureOpen()
@@ -186,8 +199,9 @@ public final class PurchaseStore: Sendable {
     }
 
     /// Whether a refund takes back the currency its purchase granted (as far as the balance allows).
-    /// Off by default. Set it before the first poll: a refund is applied as it is queued, on the worker, or
-    /// if it was queued before the first poll, as it leaves the queue. C: `iosiap_ledger_set_deduct_refunds`.
+    /// Off by default. Set it before the first poll: a refund is taken back on the worker in the commit that
+    /// records it, or, if it was recorded before the first poll, in the one that notes it told once the game's
+    /// handler of it returned, by the setting of that moment. C: `iosiap_ledger_set_deduct_refunds`.
     public func setDeductsRefundedConsumables(_ deducts: Bool) {
         ledger.setDeductsRefundedConsumables(deducts)
     }
@@ -226,7 +240,7 @@ public final class PurchaseStore: Sendable {
     /// The user's storefront, ISO 3166-1 alpha-3, e.g. "USA". C: `iosiap_storefront`.
     public func storefront() async throws(StoreError) -> String {
         try ensureOpen()
-        return try await worker.backend.storefront()
+        return try await askBackend { backend throws(StoreError) in try await backend.storefront() }
     }
 
     /// Where the subscription of `groupID` stands, with its renewal info; `nil` when the user never subscribed
@@ -237,7 +251,7 @@ public final class PurchaseStore: Sendable {
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus? {
         try ensureOpen()
         try RequestValidation.validateGroupID(groupID)
-        return try await worker.backend.subscriptionStatus(groupID: groupID)
+        return try await askBackend { backend throws(StoreError) in try await backend.subscriptionStatus(groupID: groupID) }
     }
 
     /// Whether a payment for a subscription of `groupID` would get the product's introductory offer now (for a
@@ -247,7 +261,7 @@ public final class PurchaseStore: Sendable {
     public func isEligibleForIntroOffer(groupID: String) async throws(StoreError) -> Bool {
         try ensureOpen()
         try RequestValidation.validateGroupID(groupID)
-        return try await worker.backend.isEligibleForIntroOffer(groupID: groupID)
+        return try await askBackend { backend throws(StoreError) in try await backend.isEligibleForIntroOffer(groupID: groupID) }
     }
 
     /// Every transaction of this user as the store holds it, oldest first: refunded, revoked, expired and
@@ -256,7 +270,7 @@ public final class PurchaseStore: Sendable {
     /// finished. C: `iosiap_transaction_history`.
     public func transactionHistory() async throws(StoreError) -> [StoreTransaction] {
         try ensureOpen()
-        return try await worker.backend.transactionHistory()
+        return try await askBackend { backend throws(StoreError) in try await backend.transactionHistory() }
     }
 
     /// The app's own signed purchase record: the version the user first got and when, for a paid-to-free
@@ -265,7 +279,7 @@ public final class PurchaseStore: Sendable {
     /// C: `iosiap_app_transaction`.
     public func appTransaction() async throws(StoreError) -> StoreAppTransaction {
         try ensureOpen()
-        return try await worker.backend.appTransaction()
+        return try await askBackend { backend throws(StoreError) in try await backend.appTransaction() }
     }
 
     /// Whether transactions are verified before the game hears of them.
@@ -274,9 +288,9 @@ public final class PurchaseStore: Sendable {
     /// Whether this user may make payments. C: `iosiap_can_make_payments`.
     public var canMakePayments: Bool { worker.backend.canMakePayments }
 
-    /// Shows the App Store's sheet where the user enters an offer code, near the game's window scene
-    /// (`uiContext`; StoreKit: `AppStore.presentOfferCodeRedeemSheet(in:)`, iOS and visionOS only, else
-    /// `unsupportedPlatform`). It returns once the sheet is asked for: a code the user redeems reaches the game
+    /// Shows the App Store's sheet where the user enters an offer code, in the game's UI (`uiContext`: its
+    /// window scene on iOS and visionOS, its view controller or window on macOS; StoreKit:
+    /// `AppStore.presentOfferCodeRedeemSheet`; `unsupportedPlatform` on tvOS). It returns once the sheet is asked for: a code the user redeems reaches the game
     /// as a `purchased` event without a request, carrying offer type `offerCode` and the code's reference name.
     /// The local store records the call (`LocalStore.offerCodeRedeemSheetRequests`); `iosiap-store
     /// redeem-code` plays what the user enters. C: `iosiap_present_offer_code_redeem_sheet`.
@@ -285,11 +299,11 @@ public final class PurchaseStore: Sendable {
         try worker.backend.presentOfferCodeRedeemSheet(uiContext: uiContext)
     }
 
-    /// Asks the App Store for a refund of a transaction: shows its refund request sheet near the game's window
-    /// scene (`uiContext`; StoreKit: `Transaction.beginRefundRequest(for:in:)`, iOS and visionOS only). Ends in
+    /// Asks the App Store for a refund of a transaction: shows its refund request sheet in the game's UI
+    /// (`uiContext`: as for the offer code sheet; StoreKit: `Transaction.beginRefundRequest(for:in:)`). Ends in
     /// exactly one `refundRequestFinished`: submitted (Apple decides later; a refund granted arrives as
     /// `revoked`), cancelled by the user, or failed (`duplicateRefundRequest` when the transaction was refunded
-    /// or has a request pending, `unknownTransaction`, `unsupportedPlatform` on macOS and tvOS). Transaction id
+    /// or has a request pending, `unknownTransaction`, `unsupportedPlatform` on tvOS). Transaction id
     /// 0 is refused at once. The local store keeps the request pending until `iosiap-store approve-refund` or
     /// `decline-refund`. C: `iosiap_begin_refund_request`.
     @discardableResult
@@ -334,13 +348,23 @@ public final class PurchaseStore: Sendable {
         executor.detach()  // its thread ends by itself, once the job in progress is done
     }
 
-    /// Closes the store, then waits until its worker thread has ended, at most `timeout` (a server
-    /// verification in progress can take longer); says whether it has. For a caller on a thread of its
-    /// own, like the C ABI's close: in async code, use `close()`.
+    /// Closes the store, then waits until its worker thread and the backend's own threads (the local store's
+    /// watcher) have ended, at most `timeout` each (a server verification in progress can take longer); says
+    /// whether they have. It blocks the calling thread: for a caller on a thread of its own, like the C ABI's
+    /// close. Async code awaits `closeAndWaitForWorker(timeout:) async`, or uses `close()`.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool; await closeAndWaitForWorker(timeout:) async instead")
     @discardableResult
     package func closeAndWaitForWorker(timeout: Duration) -> Bool {
         shutDown()
-        return executor.join(timeout: timeout)
+        let workerEnded = executor.join(timeout: timeout)
+        return worker.backend.waitUntilStopped(timeout: timeout) && workerEnded
+    }
+
+    /// `closeAndWaitForWorker(timeout:)` for async code: the close and the wait run on a thread of their own,
+    /// never on one of Swift's concurrency pool (which the worker's last tasks may need to end).
+    @discardableResult
+    package func closeAndWaitForWorker(timeout: Duration) async -> Bool {
+        await onThreadOfItsOwn(name: "iosiap.close") { self.closeAndWaitForWorker(timeout: timeout) }
     }
 
     private func shutDown() {
@@ -363,12 +387,39 @@ public final class PurchaseStore: Sendable {
     }
 
     /// Blocks the calling thread until an event is queued or the store is closed: for a thread that
-    /// delivers events (the C ABI's `IOSIAP_DELIVERY_THREAD`).
+    /// delivers events (the C ABI's `IOSIAP_DELIVERY_THREAD`). Async code awaits `waitForEvents() async`.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool; await waitForEvents() async instead")
     package func waitForEvents() {
         worker.events.waitForEvents()
     }
 
+    /// `waitForEvents()`, waited for on a thread of its own: for async code (tests), which must not block a
+    /// thread of Swift's concurrency pool.
+    package func waitForEvents() async {
+        await onThreadOfItsOwn(name: "iosiap.wait-for-events") { self.waitForEvents() }
+    }
+
+    /// Waits until the store's worker has done everything it was given so far: the jobs queued, the updates
+    /// the backend sent, the work beside them, and what each of those set off in turn, up to where it waits on
+    /// something outside (a verification server, a sheet the user reads, a retry timer). Then every event that
+    /// came of them is queued: the positive sign a test needs before it says nothing more arrives.
+    package func waitUntilWorkerIdle() async {
+        await executor.waitUntilIdle()
+    }
+
     // MARK: - Private
+
+    /// Runs a query of the backend on the library's own thread, never on one of Swift's concurrency pool: the local
+    /// store answers with SQLite under its locks (behind a look of its watcher in progress, or a write lock another
+    /// process holds for seconds), which must not block a thread the game's tasks need.
+    private func askBackend<Value: Sendable>(
+        _ query: @escaping @Sendable (any StoreBackend) async throws(StoreError) -> Value
+    ) async throws(StoreError) -> Value {
+        let backend = worker.backend
+        return try await withTaskExecutorPreference(SerialThreadExecutor.libraryTasks) { () async throws(StoreError) -> Value in
+            try await query(backend)
+        }
+    }
 
     private func ensureOpen() throws(StoreError) {
         guard isOpen else { throw StoreError(.storeNotOpen, "the store was closed") }

@@ -3,6 +3,9 @@
 enum RequestValidation {
     /// Product ids longer than this (in UTF-8 bytes) are refused (C: `IOSIAP_MAX_PRODUCT_ID_LENGTH`).
     static let maximumIdentifierLength = 255
+    /// A promotional offer or introductory offer eligibility JWS longer than this (in UTF-8 bytes) is refused
+    /// (C: `IOSIAP_MAX_OFFER_JWS_LENGTH`); the servers' JWS are well under 1 KiB.
+    static let maximumOfferJWSLength = 8192
 
     static func validateProductID(_ id: String) throws(StoreError) {
         try validateIdentifier(id, "product id")
@@ -55,8 +58,18 @@ enum RequestValidation {
         if let offer = request.promotionalOffer {
             try validatePromotionalOffer(offer, for: product)
         }
+        if let offer = request.promotionalOfferJWS {
+            guard request.promotionalOffer == nil else {
+                throw StoreError(.invalidArgument, "a payment redeems one promotional offer: signed as a JWS or with the older signature, not both")
+            }
+            try validatePromotionalOffer(offer, for: product)
+        }
+        if let jws = request.introductoryOfferEligibilityJWS {
+            try validateIntroductoryOfferEligibility(jws, for: product)
+        }
         if let offerID = request.winBackOfferID {
-            try validateWinBackOffer(offerID, for: product, alongside: request.promotionalOffer)
+            try validateWinBackOffer(offerID, for: product,
+                                     alongsidePromotionalOffer: request.promotionalOffer != nil || request.promotionalOfferJWS != nil)
         }
         return product
     }
@@ -69,16 +82,50 @@ enum RequestValidation {
                            offer.signature.isEmpty ? "signature" : nil, offer.timestamp <= 0 ? "timestamp" : nil]
             throw StoreError(.missingOfferParams, "promotional offer lacks its \(missing.compactMap { $0 }.joined(separator: ", "))")
         }
-        try validateIdentifier(offer.offerID, "offer id")
         try validateIdentifier(offer.keyID, "key id")
+        try requirePromotionalOffer(offer.offerID, of: product)
+    }
+
+    /// The same checks for an offer signed as a JWS: an offer id and a JWS of a sane length. The JWS itself is
+    /// the store's to check.
+    private static func validatePromotionalOffer(_ offer: PromotionalOfferJWS, for product: StoreProduct) throws(StoreError) {
+        if offer.offerID.isEmpty || offer.compactJWS.isEmpty {
+            let missing = [offer.offerID.isEmpty ? "offer id" : nil, offer.compactJWS.isEmpty ? "JWS" : nil]
+            throw StoreError(.missingOfferParams, "promotional offer lacks its \(missing.compactMap { $0 }.joined(separator: ", "))")
+        }
+        try validateOfferJWS(offer.compactJWS, "promotional offer JWS")
+        try requirePromotionalOffer(offer.offerID, of: product)
+    }
+
+    /// An introductory offer eligibility JWS: present, of a sane length, for an auto-renewable subscription
+    /// (the only products with introductory offers). The JWS itself is the store's to check.
+    private static func validateIntroductoryOfferEligibility(_ jws: String, for product: StoreProduct) throws(StoreError) {
+        guard !jws.isEmpty else { throw StoreError(.invalidArgument, "the introductory offer eligibility JWS is empty") }
+        try validateOfferJWS(jws, "introductory offer eligibility JWS")
+        guard product.type == .autoRenewable else {
+            throw StoreError(.invalidArgument,
+                             "'\(product.id)' is not an auto-renewable subscription; introductory offers apply to those only")
+        }
+    }
+
+    private static func validateOfferJWS(_ jws: String, _ name: String) throws(StoreError) {
+        guard jws.utf8.count <= maximumOfferJWSLength else {
+            throw StoreError(.stringTooLong,
+                             "\(name) is \(jws.utf8.count) bytes long; at most \(maximumOfferJWSLength) are allowed")
+        }
+    }
+
+    /// `offerID` names one of the product's promotional offers.
+    private static func requirePromotionalOffer(_ offerID: String, of product: StoreProduct) throws(StoreError) {
+        try validateIdentifier(offerID, "offer id")
         guard let subscription = product.subscription, product.type == .autoRenewable else {
             throw StoreError(.invalidOfferIdentifier,
                              "'\(product.id)' is not an auto-renewable subscription; promotional offers apply to those only")
         }
-        guard subscription.promotionalOffers.contains(where: { $0.id == offer.offerID }) else {
+        guard subscription.promotionalOffers.contains(where: { $0.id == offerID }) else {
             let known = subscription.promotionalOffers.compactMap(\.id)
             throw StoreError(.invalidOfferIdentifier,
-                             "'\(product.id)' has no promotional offer '\(offer.offerID)'"
+                             "'\(product.id)' has no promotional offer '\(offerID)'"
                              + (known.isEmpty ? "; it has none" : "; it has: \(known.joined(separator: ", "))"))
         }
     }
@@ -86,9 +133,9 @@ enum RequestValidation {
     /// StoreKit's checks of a win-back offer before it asks the App Store: one offer per payment, and an
     /// offer the product has. Eligibility is the store's to decide.
     private static func validateWinBackOffer(_ offerID: String, for product: StoreProduct,
-                                             alongside promotional: SignedPromotionalOffer?) throws(StoreError) {
+                                             alongsidePromotionalOffer: Bool) throws(StoreError) {
         try validateIdentifier(offerID, "win-back offer id")
-        guard promotional == nil else {
+        guard !alongsidePromotionalOffer else {
             throw StoreError(.invalidArgument, "a payment redeems one offer: a promotional offer or a win-back offer, not both")
         }
         guard let subscription = product.subscription, product.type == .autoRenewable else {

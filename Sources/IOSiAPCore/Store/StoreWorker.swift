@@ -7,8 +7,8 @@ enum StoreJob: Sendable {
     case payment(RequestID, PaymentRequest, StoreProduct)
     case restore(RequestID)
     case finish(UInt64)
-    /// The game was handed the `revoked` event of this transaction: the journal notes it (see
-    /// `StoreWorker.revocationDelivered`).
+    /// The game's handler of the `revoked` event of this transaction returned: the journal notes the refund told
+    /// (see `StoreWorker.delivered`).
     case revocationAnnounced(UInt64)
     /// The App Store's sheets, which wait for the user: shown beside the job loop (see `showSheet`).
     case refundRequest(RequestID, transactionID: UInt64, UIContext?)
@@ -84,6 +84,8 @@ final class StoreWorker: Sendable {
     let events: EventQueue
     let state: Locked<SharedStoreState>
     let verifier: (any TransactionVerifier)?
+    /// The grant ledger, for its refund rule: what a refund's take-back deducts.
+    private let ledger: GrantLedger
     private let retryPolicy: VerificationRetryPolicy
     /// Work queued to run beside the job loop, and its sink; the sink finishes when the job queue does
     /// (the store closed), so that queuing work afterwards does nothing.
@@ -100,11 +102,12 @@ final class StoreWorker: Sendable {
     /// How many transactions are verified (and delivered) at once beside the job loop.
     static let verificationConcurrency = 4
 
-    init(backend: any StoreBackend, journal: Journal, events: EventQueue, verifier: (any TransactionVerifier)?,
+    init(backend: any StoreBackend, journal: Journal, events: EventQueue, ledger: GrantLedger, verifier: (any TransactionVerifier)?,
          retryPolicy: VerificationRetryPolicy, jobs: AsyncStream<StoreJob>.Continuation) {
         self.backend = backend
         self.journal = journal
         self.events = events
+        self.ledger = ledger
         self.state = Locked(SharedStoreState())
         self.verifier = verifier
         self.retryPolicy = retryPolicy
@@ -140,11 +143,11 @@ final class StoreWorker: Sendable {
             // transaction unfinished, and the next launch's sync finishes it again.
             try? await backend.finish(transactionID: transactionID)
         case .revocationAnnounced(let transactionID):
-            // Failing, the refund is told again at the next launch: taking back is idempotent per id.
+            // Failing (the take-back with it too), the refund stays to tell: told again at the next launch.
             // Written, then let go: a close meanwhile finds it still to note and writes it before it lets
-            // the journal's directory go (writing twice is harmless).
+            // the journal's directory go (writing twice is harmless: the second finds it told).
             guard state.withLock({ $0.launch.contains(.revocationToNote, transactionID) }) else { return }
-            try? journal.markRevocationAnnounced(transactionID)
+            acknowledgeRefund(transactionID)
             state.withLock { $0.launch.remove(.revocationToNote, transactionID) }
         }
     }
@@ -180,18 +183,31 @@ final class StoreWorker: Sendable {
         }
     }
 
-    /// Notes the refunds handed to the game that the job loop has not noted yet: close calls it before it
+    /// Notes the refunds handled by the game that the job loop has not noted yet: close calls it before it
     /// lets the journal's directory go.
     func noteDeliveredRevocations() {
         let ids = state.withLock { $0.launch.ids(.revocationToNote) }
-        for id in ids { try? journal.markRevocationAnnounced(id) }
+        for id in ids { acknowledgeRefund(id) }
     }
 
-    /// Called on the game's thread when an event was handed to the game: a `revoked` is acknowledged to the
-    /// journal by the worker (no disk write on the polling thread), or by close if the worker has not yet.
-    /// Until that write, the refund is told again at each launch (a crash before it, or a refund handed to
-    /// the game after close, is told once more; the game takes back per transaction id, so twice takes
-    /// back once).
+    /// Notes refund `id` told, taking back its grant in the same commit if its recording could not (by the game's
+    /// refund rule now). A failure leaves it to tell: told again, and taken back then, at the next launch.
+    private func acknowledgeRefund(_ id: UInt64) {
+        try? journal.acknowledgeRefund(id, deductingCurrency: ledger.deductsRefundedConsumables)
+    }
+
+    /// How a refund recorded now takes back its grant: in the same commit, by the game's refund rule, once the game
+    /// has started taking events (it sets the rule before its first poll); before that, when the refund is noted
+    /// told, by the rule of that moment.
+    private func refundTakeBack() -> Journal.TakeBack {
+        events.hasStartedDraining ? .now(deductingCurrency: ledger.deductsRefundedConsumables) : .whenTold
+    }
+
+    /// Called on the game's thread once the game's handler of an event returned normally (for the event
+    /// sequence: once the game asks for the next event): a `revoked` is noted told in the journal by the worker
+    /// (no disk write on the polling thread), or by close if the worker has not yet. Until that write, the
+    /// refund is told again at each launch (a crash before it, a handler that threw, or a refund handled
+    /// after close, is told once more: the ledger takes back once, a game should take back per transaction id).
     func delivered(_ event: StoreEvent) {
         guard case .revoked(let transaction) = event else { return }
         state.withLock { state in
@@ -253,36 +269,44 @@ final class StoreWorker: Sendable {
         case .revoked(let changed), .expired(let changed): transaction = changed
         case .purchased, .declined, .purchaseIntent, .message, .storefrontChanged: return
         }
-        // A refund the journal has recorded already was told before (a store reports refunds again at launch),
-        // and one being checked now is told by that check.
+        // A refund the record holds already is told by whoever recorded it, or was told (a store reports refunds
+        // again at launch), or is told again at launch; one being checked now is told by that check. The record's
+        // refund state says so, not its copy: a refunded copy an expiry wrote recorded the refund too.
         var isRevocation = false
         if case .revoked = update {
-            guard (try? journal.isRecordedRevoked(transaction.id)) != true,
+            guard ((try? journal.refundState(of: transaction.id)) ?? .notRefunded) == .notRefunded,
                   state.withLock({ $0.launch.insert(.revocationInFlight, transaction.id) }) else { return }
             isRevocation = true
         }
         defer { if isRevocation { state.withLock { $0.launch.remove(.revocationInFlight, transaction.id) } } }
-        guard let verdict = await verifiedStatusChange(update, transaction, attempt: attempt) else { return }
+        let check = await verifiedStatusChange(update, transaction, attempt: attempt)
+        guard check.passed else { return }
+        let verdict = check.verdict
         do {
             if case .revoked = update {
                 // Recorded finished (a revoked transaction has nothing left to grant: it must never come back
-                // as a purchase) and not yet announced: told again at each launch until the game had it.
-                try journal.recordRevocation(transaction, verdict: verdict)
-                tellRevocationOnce(transaction)
+                // as a purchase) and to tell, its grant taken back in the same commit: told again at each launch
+                // until a handler of it returned. Not if another path recorded it meanwhile: that one tells it.
+                if try journal.recordRevocation(transaction, verdict: verdict, takeBack: refundTakeBack()) {
+                    tellRevocationOnce(transaction)
+                }
             } else {
                 // Recorded so that entitlements see it: finished if new, unless the store still holds it
                 // unfinished. Then it is a purchase never delivered (the game died between the charge and the
                 // journal write), and launch redelivery may not have listed it yet: a finished mark would have
                 // it finished unseen. It is delivered first, and stays unfinished until the game (or the
                 // ledger) finishes it.
-                // A refunded copy is never delivered: that would hand out what was refunded.
+                // A refunded copy is never delivered: that would hand out what was refunded. It records the refund
+                // (when the record did not hold it): told after the expiry, once.
                 var undelivered = false
                 if !transaction.isRevoked, try !journal.isRecorded(transaction.id) {
                     undelivered = await unfinishedIDsInStore().contains(transaction.id)
                 }
-                let recorded = try journal.record(transaction, finished: !undelivered, verdict: verdict)
-                if undelivered && recorded != .knownFinished { queuePurchasedOnce(transaction, requestID: nil) }
+                let written = try journal.written(transaction, finished: !undelivered, verdict: verdict, telling: undelivered,
+                                                  takeBack: refundTakeBack())
+                if undelivered && written.found != .knownFinished { queuePurchasedOnce(transaction, requestID: nil) }
                 events.push(.expired(transaction: transaction))
+                if written.recordedRefund { tellRevocationOnce(transaction) }
             }
         } catch {
             // Not journaled: the store reports it again (revocations with its entitlements); an expired
@@ -397,13 +421,15 @@ final class StoreWorker: Sendable {
                             heldUnfinished: UnfinishedInStore, _ progress: RestoreProgress) async {
         // Run in order (no verifier), the restore stops at its first journal error, as it always did.
         if verifier == nil && progress.error != nil { return }
-        let outcome = await verify(transaction)
+        let verdict = await verify(transaction)
+        let outcome: VerificationOutcome?
         do {
             // Restoring charges nothing, so what the journal first hears of here is recorded finished,
             // unless the store still holds it unfinished: a purchase not yet delivered (launch redelivery
             // or an update is about to), which a finished mark would have it take for delivered.
-            try journal.record(transaction, finished: !heldUnfinished.contains(transaction.id),
-                               verdict: outcome.recorded)
+            let written = try journal.written(transaction, finished: !heldUnfinished.contains(transaction.id), verdict: verdict,
+                                              telling: true, takeBack: refundTakeBack())
+            outcome = judged(transaction, verdict, written.record)
         } catch {
             progress.fail(error)
             return
@@ -450,14 +476,16 @@ final class StoreWorker: Sendable {
 
     /// Queues the delivery again of the journal's unfinished transactions, then of what the store still
     /// holds unfinished but the journal lacks (a crash between the charge and the journal write), and the
-    /// finish marks the store missed, after telling again the refunds the game was not handed before. The store is asked first, and its copy of a transaction wins over the
+    /// finish marks the store missed, after telling again the refunds still to tell (no handler of them returned
+    /// before). The store is asked first, and its copy of a transaction wins over the
     /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it
     /// hands transactions over. The journal's copy, judged with its recorded verdict, serves for the rest;
     /// a journal row that cannot be decoded, and that the store no longer holds, is told as
     /// `journalRowUnreadable` (and kept). The work runs beside the request jobs, `verificationConcurrency` transactions at a time, so that a
     /// slow verification server holds up neither requests nor the other transactions.
     private func queueLaunchRedelivery() async {
-        // Refunds recorded but not yet handed to the game (closed or killed before it polled them): told again.
+        // Refunds recorded but still to tell (closed or killed before a handler of them returned, or it threw):
+        // told again.
         if let unannounced = try? journal.unannouncedRevocations() {
             for transaction in unannounced.readable { tellRevocationOnce(transaction) }
             reportUnreadable(unannounced.unreadable)
@@ -520,13 +548,25 @@ final class StoreWorker: Sendable {
         return await verifier.verify(transaction)
     }
 
-    /// The verdict to journal a revocation or an expiration with, or `nil` when it did not pass: then the
-    /// journal keeps what it had and the game hears why; a check that could not complete is tried again.
-    private func verifiedStatusChange(_ update: StoreUpdate, _ transaction: StoreTransaction, attempt: Int) async -> RecordedVerdict? {
+    /// What the game is told of a transaction the journal has just recorded with `verdict` as `record`: the
+    /// verifier's verdict; with none, the one its record holds, which is never weakened: a transaction a verifier
+    /// failed, or has not passed yet, in an earlier launch is told as failed again, and is no entitlement, until a
+    /// verifier passes it. (The same rule made the record told, or not, in that commit: `allowsTelling`.)
+    private func judged(_ transaction: StoreTransaction, _ verdict: VerificationOutcome?, _ record: JournalRecord) -> VerificationOutcome? {
+        guard verdict == nil, record.verdict == .notVerified else { return verdict }
+        return .failed(StoreError(.verificationInvalidSignature, "transaction \(transaction.id) did not pass verification in an "
+            + "earlier launch, and no verifier is set to check it again"))
+    }
+
+    /// Whether a revocation or an expiration passed (or nothing verifies), with the verdict to journal it with.
+    /// One that did not pass changes nothing the journal holds, and the game hears why; a check that could not
+    /// complete is tried again.
+    private func verifiedStatusChange(_ update: StoreUpdate, _ transaction: StoreTransaction,
+                                      attempt: Int) async -> (passed: Bool, verdict: VerificationOutcome?) {
         let outcome = await verify(transaction)
         switch outcome {
         case .verified, nil:
-            return outcome.recorded
+            return (true, outcome)
         case .failed(let error):
             events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
         case .retryLater(let error):
@@ -536,7 +576,7 @@ final class StoreWorker: Sendable {
             }
             retry(attempt: attempt + 1) { await self.applyStatusChange(update, attempt: attempt + 1) }
         }
-        return nil
+        return (false, outcome)
     }
 
     /// Queues `check` beside the job loop after the retry policy's delay before attempt `attempt`: each
@@ -552,12 +592,13 @@ final class StoreWorker: Sendable {
 
     /// Runs `body` in a task of its own, which close cancels: for waits that must hold up neither the job loop,
     /// the work beside it, nor close (a retry timer, a sheet open for the user). After close, starts nothing.
+    /// On the library's own thread, not Swift's concurrency pool: a pool the game keeps busy delays no retry or sheet.
     private func runUntilClose(_ body: @escaping @Sendable () async -> Void) {
         let tasks = ownTasks
         tasks.withLock { state in
             guard let number = state?.next else { return }  // closed
             state?.next += 1
-            state?.running[number] = Task.detached {
+            state?.running[number] = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
                 await body()
                 tasks.withLock { _ = $0?.running.removeValue(forKey: number) }
             }
@@ -571,10 +612,13 @@ final class StoreWorker: Sendable {
     /// queued in this launch.
     private func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0,
                          recorded verdict: RecordedVerdict? = nil) async {
-        let outcome = await verify(transaction, recorded: verdict)
-        let recorded: Journal.RecordResult
+        let checked = await verify(transaction, recorded: verdict)
+        let written: Journal.Written
+        let outcome: VerificationOutcome?
         do {
-            recorded = try journal.record(transaction, verdict: outcome.recorded)
+            // Told in the same commit if the verdict lets it be told now: then `finish` accepts it.
+            written = try journal.written(transaction, verdict: checked, telling: true, takeBack: refundTakeBack())
+            outcome = judged(transaction, checked, written.record)
         } catch {
             // Charged but not durable: say so. The store keeps the transaction unfinished and it is
             // delivered again at the next launch.
@@ -585,7 +629,17 @@ final class StoreWorker: Sendable {
             }
             return
         }
-        if requestID == nil && recorded == .knownFinished { return }
+        if written.record.copy?.isRevoked == true {
+            // Refunded (this copy, or one recorded before): never delivered as a purchase, which would hand out
+            // what was refunded. A request still ends.
+            if written.recordedRefund { tellRevocationOnce(transaction) }
+            if let requestID {
+                events.push(.failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                    .wrongState, "purchase of '\(transaction.productID)' completed as transaction \(transaction.id), which was refunded")))
+            }
+            return
+        }
+        if requestID == nil && written.found == .knownFinished { return }
         switch outcome {
         case .failed(let error):
             events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))

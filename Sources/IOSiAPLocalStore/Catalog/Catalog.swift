@@ -36,18 +36,27 @@ public struct Catalog: Sendable {
         index[id].map { products[$0] }
     }
 
-    /// Reads and validates the file at `url`.
+    /// Reads and validates the file at `url`, or the `Configuration.storekit` of the `.storekit` package (a folder,
+    /// as Xcode saves a configuration with images: `Configuration.storekit` beside `Assets/`) at `url`.
     public static func load(contentsOf url: URL) throws(StoreError) -> Catalog {
+        var isFolder: ObjCBool = false
+        let isPackage = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+        let file = isPackage ? url.appendingPathComponent(packageConfigurationName) : url
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try Data(contentsOf: file)
         } catch {
-            throw StoreError(.catalogNotReadable, "cannot read catalog \(url.path): \(error.localizedDescription)")
+            let what = isPackage ? "the folder \(url.path) has no readable \(packageConfigurationName)" : "cannot read catalog \(url.path)"
+            throw StoreError(.catalogNotReadable, "\(what): \(error.localizedDescription)")
         }
-        var catalog = try Catalog(data: data, fileName: url.lastPathComponent)
+        let fileName = isPackage ? "\(url.lastPathComponent)/\(packageConfigurationName)" : url.lastPathComponent
+        var catalog = try Catalog(data: data, fileName: fileName)
         catalog.sourcePath = url.standardizedFileURL.path
         return catalog
     }
+
+    /// The JSON file inside a `.storekit` package.
+    static let packageConfigurationName = "Configuration.storekit"
 
     /// Validates the JSON `data` of a `.storekit` file; `fileName` names it in errors.
     public init(data: Data, fileName: String) throws(StoreError) {

@@ -34,8 +34,7 @@ struct CatalogReader {
         guard let entry else { return settings }
         if let code = entry._storefront {
             guard let storefront = AppStoreStorefront(code: code) else {
-                throw invalid(".settings._storefront",
-                              "unknown storefront '\(code)'; known: \(AppStoreStorefront.knownCodes.joined(separator: ", "))")
+                throw invalid(".settings._storefront", AppStoreStorefront.unknownMessage(code))
             }
             settings.storefront = storefront
         }
@@ -84,23 +83,18 @@ struct CatalogReader {
             throw invalid("\(path).recurringSubscriptionPeriod",
                           "'\(entry.recurringSubscriptionPeriod)' is not a period like P1W, P1M or P1Y")
         }
-        let introductory: CatalogOffer? = if let offer = entry.introductoryOffer ?? entry.introductoryOffers?.first {
-            try self.offer(offer, idKey: nil,
-                           at: entry.introductoryOffer != nil ? "\(path).introductoryOffer" : "\(path).introductoryOffers[0]")
-        } else {
-            nil
-        }
+        let introductory = try introductoryOffer(of: entry, at: path)
         var promotional: [CatalogOffer] = []
         for (offset, offer) in (entry.adHocOffers ?? []).enumerated() {
-            promotional.append(try self.offer(offer, idKey: "offerID", at: "\(path).adHocOffers[\(offset)]"))
+            if let terms = try self.offer(offer, idKey: "offerID", at: "\(path).adHocOffers[\(offset)]") { promotional.append(terms) }
         }
         var codes: [CatalogCodeOffer] = []
         for (offset, code) in (entry.codeOffers ?? []).enumerated() {
-            codes.append(try codeOffer(code, at: "\(path).codeOffers[\(offset)]"))
+            if let code = try codeOffer(code, at: "\(path).codeOffers[\(offset)]") { codes.append(code) }
         }
         var winBacks: [CatalogWinBackOffer] = []
         for (offset, winBack) in (entry.winbackOffers ?? []).enumerated() {
-            winBacks.append(try winBackOffer(winBack, at: "\(path).winbackOffers[\(offset)]"))
+            if let winBack = try winBackOffer(winBack, at: "\(path).winbackOffers[\(offset)]") { winBacks.append(winBack) }
         }
         return CatalogProduct(
             id: entry.productID, type: .autoRenewable, referenceName: entry.referenceName ?? entry.productID,
@@ -113,12 +107,25 @@ struct CatalogReader {
                 codeOffers: codes, winBackOffers: winBacks))
     }
 
-    /// An offer code: its terms, identified by its reference name, and who may redeem it.
-    private func codeOffer(_ entry: StoreKitConfigurationFile.CodeOfferEntry, at path: String) throws(StoreError) -> CatalogCodeOffer {
-        let terms = try offer(.init(internalID: entry.internalID, offerID: entry.referenceName, referenceName: entry.referenceName,
-                                    paymentMode: entry.paymentMode, subscriptionPeriod: entry.subscriptionPeriod,
-                                    numberOfPeriods: entry.numberOfPeriods, displayPrice: entry.displayPrice),
-                              idKey: "referenceName", at: path)
+    /// The introductory offer: `introductoryOffer`, else (format 5.0, one per billing plan) the billed-up-front
+    /// plan's entry of `introductoryOffers`, else its first; `nil` when there is none or its mode is `none`.
+    private func introductoryOffer(of entry: StoreKitConfigurationFile.SubscriptionEntry,
+                                   at path: String) throws(StoreError) -> CatalogOffer? {
+        if let offer = entry.introductoryOffer {
+            return try self.offer(offer, idKey: nil, at: "\(path).introductoryOffer")
+        }
+        let offers = entry.introductoryOffers ?? []
+        guard let index = offers.firstIndex(where: { ($0.billingPlanType ?? "BILLED_UPFRONT") == "BILLED_UPFRONT" })
+                ?? offers.indices.first else { return nil }
+        return try self.offer(offers[index], idKey: nil, at: "\(path).introductoryOffers[\(index)]")
+    }
+
+    /// An offer code: its terms, identified by its reference name, and who may redeem it; `nil` when its mode is `none`.
+    private func codeOffer(_ entry: StoreKitConfigurationFile.CodeOfferEntry, at path: String) throws(StoreError) -> CatalogCodeOffer? {
+        guard let terms = try offer(.init(internalID: entry.internalID, offerID: entry.referenceName, referenceName: entry.referenceName,
+                                          paymentMode: entry.paymentMode, subscriptionPeriod: entry.subscriptionPeriod,
+                                          numberOfPeriods: entry.numberOfPeriods, displayPrice: entry.displayPrice),
+                                    idKey: "referenceName", at: path) else { return nil }
         var eligibility: Set<OfferCodeEligibility> = []
         for (offset, name) in (entry.eligibility ?? []).enumerated() {
             guard let who = OfferCodeEligibility(rawValue: name) else {
@@ -130,12 +137,13 @@ struct CatalogReader {
         return CatalogCodeOffer(terms: terms, eligibility: eligibility, isStackable: entry.isStackable ?? false)
     }
 
-    /// A win-back offer: its terms and its eligibility rules, each a number of months within 0…120.
-    private func winBackOffer(_ entry: StoreKitConfigurationFile.WinBackOfferEntry, at path: String) throws(StoreError) -> CatalogWinBackOffer {
-        let terms = try offer(.init(internalID: entry.internalID, offerID: entry.offerID, referenceName: entry.referenceName,
-                                    paymentMode: entry.paymentMode, subscriptionPeriod: entry.subscriptionPeriod,
-                                    numberOfPeriods: entry.numberOfPeriods, displayPrice: entry.displayPrice),
-                              idKey: "offerID", at: path)
+    /// A win-back offer: its terms, Xcode's `isEligible` and its eligibility rules, each a number of months within
+    /// 0…120; `nil` when its mode is `none`.
+    private func winBackOffer(_ entry: StoreKitConfigurationFile.WinBackOfferEntry, at path: String) throws(StoreError) -> CatalogWinBackOffer? {
+        guard let terms = try offer(.init(internalID: entry.internalID, offerID: entry.offerID, referenceName: entry.referenceName,
+                                          paymentMode: entry.paymentMode, subscriptionPeriod: entry.subscriptionPeriod,
+                                          numberOfPeriods: entry.numberOfPeriods, displayPrice: entry.displayPrice),
+                                    idKey: "offerID", at: path) else { return nil }
         func months(_ value: Int?, _ key: String) throws(StoreError) -> Int? {
             guard let value else { return nil }
             guard (0...CatalogWinBackOffer.maximumMonths).contains(value) else {
@@ -153,6 +161,7 @@ struct CatalogReader {
         }
         return CatalogWinBackOffer(
             terms: terms,
+            isEligible: entry.isEligible,
             minimumPaidMonths: try months(entry.customerEligibilityPaidSubscriptionDurationInMonths,
                                           "customerEligibilityPaidSubscriptionDurationInMonths"),
             monthsSinceLastSubscribed: since,
@@ -161,8 +170,10 @@ struct CatalogReader {
     }
 
     /// An offer's terms; `idKey` names the key its id comes from (`nil`: an introductory offer, which has none).
+    /// `nil` for payment mode `none`, which Xcode writes for an offer whose type was never chosen: no offer.
     private func offer(_ entry: StoreKitConfigurationFile.OfferEntry, idKey: String?,
-                       at path: String) throws(StoreError) -> CatalogOffer {
+                       at path: String) throws(StoreError) -> CatalogOffer? {
+        guard entry.paymentMode != "none" else { return nil }
         let mode: OfferPaymentMode = switch entry.paymentMode {
         case "free": .freeTrial
         case "payAsYouGo": .payAsYouGo
@@ -176,7 +187,8 @@ struct CatalogReader {
         // Bounded: a charge's end is computed period by period, and App Store Connect's longest offers are a
         // few dozen periods; 120 leaves room without letting a typo stall the store.
         guard (1...120).contains(count) else { throw invalid("\(path).numberOfPeriods", "\(count) is not within 1…120") }
-        let price: Decimal = if mode == .freeTrial {
+        // A paid offer whose price was left empty (Xcode writes "") charges nothing per period and keeps its mode.
+        let price: Decimal = if mode == .freeTrial || entry.displayPrice?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             0
         } else {
             try self.price(entry.displayPrice ?? "", at: "\(path).displayPrice")

@@ -22,11 +22,14 @@ public struct CatalogCodeOffer: Sendable, Equatable {
     public let isStackable: Bool
 }
 
-/// A win-back offer of a subscription (`winbackOffers[]`): its terms and the App Store's rules for the
-/// lapsed subscribers it targets.
+/// A win-back offer of a subscription (`winbackOffers[]`): its terms and who may redeem it: Xcode's
+/// `isEligible` where the file has it, else the App Store's rules for the lapsed subscribers it targets.
 public struct CatalogWinBackOffer: Sendable, Equatable {
     /// The terms; `terms.id` is the offer id.
     public let terms: CatalogOffer
+    /// Xcode's StoreKit testing switch (`isEligible`): when set, the user may redeem the offer exactly when it
+    /// is `true`, whatever their history; `nil` (a file without the key) leaves it to the rules below.
+    public let isEligible: Bool?
     /// The months the customer must have paid for the subscription group, if the offer sets it.
     public let minimumPaidMonths: Int?
     /// How many months ago the customer's last subscription must have ended, if the offer sets it.

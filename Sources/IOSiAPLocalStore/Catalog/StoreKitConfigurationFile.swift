@@ -1,5 +1,11 @@
 /// The JSON of an Xcode `.storekit` file, versions 1.0 to 5.0, as written: every key optional except the
 /// few a product cannot be sold without; unknown keys are ignored. `Catalog` validates and converts it.
+///
+/// Keys real files carry that the local store makes no use of: `internalID` (Xcode's own ids, duplicated
+/// in some files), `subscriptionGroupID` (the enclosing group's id), `billingPlans` (5.0: the product is sold
+/// billed up front, at its `displayPrice`), `appPolicies`, `promotionalImageID`, and the settings
+/// `_storeKitError` (an integer in 1.2 and 2.0 files, before `_storeKitErrors`), `_compatibilityTimeRate`,
+/// `_lastSynchronizedDate` (a fractional or whole number), `_applicationInternalID` and `_developerTeamID`.
 struct StoreKitConfigurationFile: Decodable {
     var identifier: String?
     var products: [ProductEntry]?
@@ -73,9 +79,11 @@ struct StoreKitConfigurationFile: Decodable {
         var isStackable: Bool?
     }
 
-    /// A win-back offer (`winbackOffers[]`, format 3.0+). Every public file has the array empty, so the
-    /// element's keys are not confirmed: the offer's terms use the keys of the other offers, and the
-    /// eligibility the App Store Connect API's names for a win-back offer's customer eligibility.
+    /// A win-back offer (`winbackOffers[]`, format 3.0+). Xcode writes `internalID`, `offerID`, `referenceName`,
+    /// `paymentMode`, `subscriptionPeriod`, `numberOfPeriods` and `displayPrice` (paid modes) as for the other
+    /// offers, and `isEligible`, its StoreKit testing switch for whether the user may redeem it (seen in
+    /// RevenueCat's cordova and KMP samples and Flutter's in_app_purchase example). A hand-written file may set
+    /// the App Store's eligibility rules instead, with the App Store Connect API's names.
     struct WinBackOfferEntry: Decodable {
         var internalID: String?
         var offerID: String?
@@ -84,6 +92,7 @@ struct StoreKitConfigurationFile: Decodable {
         var subscriptionPeriod: String
         var numberOfPeriods: Int?
         var displayPrice: String?
+        var isEligible: Bool?
         var customerEligibilityPaidSubscriptionDurationInMonths: Int?
         var customerEligibilityTimeSinceLastSubscribedInMonths: MonthRange?
         var customerEligibilityWaitBetweenOffersInMonths: Int?
@@ -94,6 +103,8 @@ struct StoreKitConfigurationFile: Decodable {
         }
     }
 
+    /// An introductory or promotional offer. `billingPlanType` (format 5.0) names the billing plan it belongs
+    /// to: `BILLED_UPFRONT`, the plan the local store sells, or `MONTHLY`.
     struct OfferEntry: Decodable {
         var internalID: String?
         var offerID: String?
@@ -102,6 +113,7 @@ struct StoreKitConfigurationFile: Decodable {
         var subscriptionPeriod: String
         var numberOfPeriods: Int?
         var displayPrice: String?
+        var billingPlanType: String?
     }
 
     struct SettingsEntry: Decodable {

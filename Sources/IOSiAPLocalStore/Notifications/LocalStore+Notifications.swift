@@ -12,6 +12,8 @@ final class LocalStoreNotifications: Sendable {
     let state: Locked<LocalStoreState>
     let now: @Sendable () -> Date
     let sender = Locked<NotificationSender?>(nil)
+    /// Senders stopped, until `joinStoppedSenders` waits for their threads.
+    private let stoppedSenders = Locked<[@Sendable () -> NotificationSender?]>([])
     /// The looks `recordNotifications` makes on `state`: it keeps the history it read, so a look reads what changed.
     let recorder: Locked<NotificationRecorder>
 
@@ -26,12 +28,27 @@ final class LocalStoreNotifications: Sendable {
         recorder = Locked(NotificationRecorder(signer: signer, environment: environment))
     }
 
+    /// Stops this process's sender without waiting for its threads (see `joinStoppedSenders`).
     func stopSender() {
-        sender.withLock { sender in
+        guard let stopped = sender.withLock({ sender in
             let running = sender
             sender = nil
             return running
-        }?.stop()
+        }) else { return }
+        stopped.requestStop()
+        // Weakly: a sender with no POST under way is let go at once, and its threads end on their own.
+        stoppedSenders.withLock { $0.append({ [weak stopped] in stopped }) }
+    }
+
+    /// Waits until the threads of the senders stopped so far have ended (each: `NotificationSender.join`); says
+    /// whether they have. For a caller on a thread of its own, so that none is in libcurl when a process exits.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool")
+    func joinStoppedSenders(timeout: Duration) -> Bool {
+        let stopped = stoppedSenders.withLock { senders in
+            defer { senders = [] }
+            return senders.compactMap { $0() }
+        }
+        return stopped.reduce(true) { ended, sender in sender.join(timeout: timeout) && ended }
     }
 }
 
@@ -100,7 +117,14 @@ extension LocalStore {
         }
     }
 
-    /// Stops this process's sender (`close()` does too); what it had not sent stays in the outbox.
+    /// Has this process's sender look now, and returns once a look that started after the call has ended (the POSTs
+    /// it started run on): the sign, for tests, that what was due then has been claimed. At once without a sender.
+    package func lookForNotificationsNow() async {
+        await notifications.sender.withLock { $0 }?.tickNow()
+    }
+
+    /// Stops this process's sender (`close()` does too); what it had not sent stays in the outbox. It does not wait
+    /// for a POST under way to free libcurl's handles: `waitUntilStopped` does.
     public func stopNotificationSender() {
         notifications.stopSender()
     }

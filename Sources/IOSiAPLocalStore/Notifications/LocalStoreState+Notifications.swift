@@ -5,7 +5,7 @@ import IOSiAPVerification
 /// The notification tables of the store's database, created on first use (as `LocalCustomerSheets`'s): the outbox
 /// (each notification signed once, with its send attempts as Apple's sendAttemptItem JSON and when to try next; a
 /// sender leases a row, so two processes never send it together), what the notifications were last worked out
-/// from (one row per transaction), and the notification URL.
+/// from (one row per transaction), the renewal date extensions not yet told, and the notification URL.
 extension LocalStoreState {
     private static let createNotificationTables = """
         CREATE TABLE IF NOT EXISTS notifications (
@@ -51,15 +51,26 @@ extension LocalStoreState {
         WHEN EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
             INSERT INTO notification_changed (id) VALUES (OLD.id);
         END;
+        CREATE TABLE IF NOT EXISTS notification_extended (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            transaction_id INTEGER NOT NULL
+        );
+        CREATE TRIGGER IF NOT EXISTS notification_extension_log AFTER INSERT ON renewal_extensions
+        WHEN EXISTS (SELECT 1 FROM notification_settings WHERE key = 'url') BEGIN
+            INSERT INTO notification_extended (transaction_id) VALUES (NEW.transaction_id);
+        END;
         """
 
     /// Creates the notification tables where they are missing, and the triggers that log which transaction each
     /// write of the history touched while a URL is set (every process's, in the same commit: a look reads what
     /// changed since the last one, not the history); called once per connection, before any use. The update
     /// trigger leaves out the write that only numbers a revision (migration 14's triggers make one after each
-    /// write): it would log every write twice. It replaces one that did not, in state directories made before.
+    /// write): it would log every write twice. It replaces one that did not, in state directories made before. Each
+    /// renewal date extension is logged too (`notification_extended`), in the extension's commit, so that each is
+    /// told once however many a look finds. The newest object is looked for: a state directory made before it has
+    /// it added.
     func prepareNotificationTables() throws(StoreError) {
-        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_log_write'").isEmpty else { return }
+        guard try database.query("SELECT 1 FROM sqlite_master WHERE name = 'notification_extension_log'").isEmpty else { return }
         try database.transaction { () throws(StoreError) in try database.execute(Self.createNotificationTables) }
     }
 
@@ -97,7 +108,7 @@ extension LocalStoreState {
                 try database.execute("UPDATE notifications SET next_attempt = NULL WHERE next_attempt IS NOT NULL")
             }
             if url == nil {
-                try database.execute("DELETE FROM notification_seen")
+                try database.execute("DELETE FROM notification_seen; DELETE FROM notification_extended")
                 try bumpNotificationGeneration()
             } else if !wasSet {
                 try saveSeen(baseline, replacing: [:])
@@ -157,6 +168,18 @@ extension LocalStoreState {
 
     func setNotificationLookStamp(_ stamp: NotificationLookStamp) throws(StoreError) {
         try setNotificationSetting("looked", "\(stamp.generation) \(stamp.changes) \(stamp.nextGraceEnd.map { String($0) } ?? "-")")
+    }
+
+    /// The renewal date extensions not told yet, oldest first: the last entry of their log (0 when none) and the
+    /// transaction each moved the end of.
+    func untoldExtensions() throws(StoreError) -> (through: Int64, transactionIDs: [UInt64]) {
+        let rows = try database.query("SELECT seq, transaction_id FROM notification_extended ORDER BY seq")
+        return (rows.last?[0].integer ?? 0, rows.map { UInt64(bitPattern: $0[1].integer ?? 0) })
+    }
+
+    /// Forgets the extensions told: those up to entry `through` of their log.
+    func forgetExtensions(through: Int64) throws(StoreError) {
+        try database.query("DELETE FROM notification_extended WHERE seq <= ?", [.integer(through)])
     }
 
     // MARK: - What was seen

@@ -51,7 +51,9 @@ struct NotificationRecorder {
         var detector: StoreChangeDetector
         var old: [UInt64: StoreChangeDetector.Seen]
         var notifications: [(payload: NotificationPayload, signed: String, transactionID: UInt64)]
-        /// Nothing to write: no notification, the same seen, the same stamp.
+        /// The last entry of the log of renewal date extensions it told (0: none).
+        var extensionsThrough: Int64
+        /// Nothing to write: no notification, the same seen, the same stamp, no extension told.
         var unchanged: Bool
     }
 
@@ -91,8 +93,10 @@ struct NotificationRecorder {
                 detector = StoreChangeDetector(seen: try state.loadSeen())
             }
             let old = detector.seen ?? [:]
+            let extensions = try state.untoldExtensions()
             var notifications: [(payload: NotificationPayload, signed: String, transactionID: UInt64)] = []
-            for change in detector.changes(in: history?.transactions ?? [], touched: compared, at: now) {
+            for change in detector.changes(in: history?.transactions ?? [], touched: compared, extended: extensions.transactionIDs,
+                                           at: now) {
                 let transaction = try state.transaction(id: change.transaction.id) ?? change.transaction
                 let payload = NotificationPayload(change.type, change.subtype, about: transaction, bundleID: signer.bundleID,
                                                   environment: environment, at: now)
@@ -100,12 +104,12 @@ struct NotificationRecorder {
             }
             let stamp = LocalStoreState.NotificationLookStamp(generation: generation, changes: written.last,
                                                                 nextGraceEnd: Self.nextGraceEnd(detector.seen ?? [:], after: now))
-            if notifications.isEmpty, detector.seen == old, stamp == last {
+            if notifications.isEmpty, detector.seen == old, stamp == last, extensions.through == 0 {
                 return Look(generation: generation, logged: written.last, stamp: stamp, detector: detector, old: old, notifications: [],
-                            unchanged: true)
+                            extensionsThrough: 0, unchanged: true)
             }
             return Look(generation: generation, logged: written.last, stamp: stamp, detector: detector, old: old,
-                        notifications: notifications, unchanged: false)
+                        notifications: notifications, extensionsThrough: extensions.through, unchanged: false)
         }
         if let look, look.notifications.isEmpty, look.detector.seen == look.old {
             // Nothing new: what was seen stays good for the next look, whatever the stamp's write below does.
@@ -129,6 +133,7 @@ struct NotificationRecorder {
                 try state.saveSeen(seen, replacing: look.old)
                 stamp.generation = try state.bumpNotificationGeneration()
             }
+            if look.extensionsThrough > 0 { try state.forgetExtensions(through: look.extensionsThrough) }
             try state.pruneNotificationChanges(keeping: Self.logKept)
             try state.setNotificationLookStamp(stamp)
             return stamp.generation

@@ -171,28 +171,52 @@ final class NotificationSender: @unchecked Sendable {
     /// Stops the thread and ends the POSTs under way at once, without waiting on the network: each is woken and
     /// drops its connection, and its notification stays due (its lease runs out) for the next sender. Waits at
     /// most a second for their threads (nothing is left for them but to free libcurl's handles), so that none
-    /// is in libcurl or OpenSSL when a process exits right after. Stopping twice does nothing.
+    /// is in libcurl or OpenSSL when a process exits right after. Stopping twice does nothing. It blocks the
+    /// calling thread: `requestStop()` then `join(timeout:)` split it.
+    @available(*, noasync, message: "waits for threads; call requestStop() instead")
     func stop() {
+        requestStop()
+        join(timeout: .seconds(60))
+    }
+
+    /// Has the thread look now (record what changed, send what is due) and returns once a look that started after
+    /// the call has ended: a POST it started runs on, on its own thread.
+    func tickNow() async {
+        await watcher?.runNow()
+    }
+
+    /// `stop()` without the wait: nothing is recorded after it, and the POSTs under way are woken; their threads
+    /// and the tick in progress end on their own.
+    func requestStop() {
         guard let posts = stopped.withLock({ stopped -> [Post]? in
             guard !stopped else { return nil }
             stopped = true
             return inFlight.withLock { Array($0.values) }
         }) else { return }
         for post in posts { post.wake() }
+        watcher?.requestStop()
+    }
+
+    /// Waits, after `requestStop()`, until the thread and the POSTs' threads have ended: at most `timeout` for the
+    /// tick in progress, a second for each POST. Says whether all have.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool")
+    @discardableResult
+    func join(timeout: Duration) -> Bool {
         // Once the tick in progress is over, no POST is being started: every thread is in `inFlight`'s POSTs, also
-        // one a tick gave its POST after the wake-up above (that POST sees `stopped` at its first look).
-        watcher?.stop()
+        // one a tick gave its POST after the wake-up (that POST sees `stopped` at its first look).
+        var ended = watcher?.join(timeout: timeout) ?? true
         let threads = inFlight.withLock { inFlight in
             inFlight.values.compactMap { post -> JoinableThread? in
                 defer { post.thread = nil }
                 return post.thread
             }
         }
-        for thread in threads { thread.join(timeout: .seconds(1)) }
+        for thread in threads where !thread.join(timeout: .seconds(1)) { ended = false }
+        return ended
     }
 
     deinit {
-        watcher?.stop()
+        watcher?.requestStop()
     }
 }
 

@@ -19,9 +19,10 @@ import IOSiAPVerification
 /// the current one again), OFFER_REDEEMED (DOWNGRADE) when an offer comes with it; an offer redeemed for the
 /// next renewal of the current product OFFER_REDEEMED (no subtype); a renewal that failed to charge
 /// DID_FAIL_TO_RENEW (GRACE_PERIOD while one applies); the grace period over while still in billing retry
-/// GRACE_PERIOD_EXPIRED; a later end on the same transaction (Extend a Subscription Renewal Date)
-/// RENEWAL_EXTENDED; the end the store announced EXPIRED (VOLUNTARY, BILLING_RETRY, PRODUCT_NOT_FOR_SALE
-/// by the renewal info's expirationIntent 1, 2, 4). The state changes are read from what the store signed
+/// GRACE_PERIOD_EXPIRED; each extension of a subscription's renewal date (Extend a Subscription Renewal Date, or
+/// for all active subscribers) RENEWAL_EXTENDED, one per extension also when a look finds several; the end the
+/// store announced EXPIRED (VOLUNTARY, BILLING_RETRY, PRODUCT_NOT_FOR_SALE by the renewal info's expirationIntent
+/// 1, 2, 4). The state changes are read from what the store signed
 /// (its renewal info), so a notification says what the store says.
 package struct StoreChangeDetector {
     /// What was seen of one transaction.
@@ -47,8 +48,11 @@ package struct StoreChangeDetector {
     /// the server finds when it starts was notified before, or never will be). `history` is ordered by id.
     /// `touched` holds the ids of the transactions written since the last call, when the caller knows them: only
     /// those, their subscriptions and the grace periods time ended are compared, with the same result as
-    /// comparing the whole history (nil).
-    package mutating func changes(in history: [StoreTransaction], touched: Set<UInt64>? = nil,
+    /// comparing the whole history (nil). `extended` lists the transaction ids of the renewal date extensions made
+    /// since the last call, one per extension, oldest first, when the caller knows them: each is one RENEWAL_EXTENDED.
+    /// Without it (nil), a transaction whose end moved later since the last call is one RENEWAL_EXTENDED, however many
+    /// extensions moved it.
+    package mutating func changes(in history: [StoreTransaction], touched: Set<UInt64>? = nil, extended: [UInt64]? = nil,
                                   at now: Date) -> [(type: String, subtype: String?, transaction: StoreTransaction)] {
         guard let before = seen else {
             seen = Dictionary(history.map { ($0.id, Self.seen($0, before: nil, at: now)) }, uniquingKeysWith: { $1 })
@@ -78,19 +82,31 @@ package struct StoreChangeDetector {
         }
         defer { seen = current }
         var found: [(type: String, subtype: String?, transaction: StoreTransaction)] = []
+        // The extensions not yet told, by transaction: each told once, with its transaction as it is now.
+        var extensions = Dictionary(grouping: extended ?? [], by: { $0 }).mapValues(\.count)
         for transaction in compared {
             guard let seenNow = current[transaction.id] else { continue }
             let seenThen = before[transaction.id]
             if seenThen == nil { found.append(contentsOf: Self.newTransaction(transaction, in: history, before: before)) }
+            if extended != nil {
+                // Apple sends one RENEWAL_EXTENDED per extension, before a refund of what it extended.
+                for _ in 0..<(extensions.removeValue(forKey: transaction.id) ?? 0) {
+                    found.append(("RENEWAL_EXTENDED", nil, transaction))
+                }
+            } else if !seenNow.revoked, let then = seenThen?.expiration, let end = seenNow.expiration, end > then {
+                // Only an extension moves a transaction's end later (renewals are new transactions; the store's
+                // other controls end a period early).
+                found.append(("RENEWAL_EXTENDED", nil, transaction))
+            }
             // Apple: REVOKE when a purchase the user had through Family Sharing is no longer shared, REFUND otherwise.
             if seenNow.revoked && seenThen?.revoked != true {
                 found.append((transaction.ownershipType == .familyShared ? "REVOKE" : "REFUND", nil, transaction))
             }
-            // Only an extension moves a transaction's end later (renewals are new transactions; the store's
-            // other controls end a period early).
-            if !seenNow.revoked, let then = seenThen?.expiration, let end = seenNow.expiration, end > then {
-                found.append(("RENEWAL_EXTENDED", nil, transaction))
-            }
+        }
+        // Extensions of transactions this look did not compare (their write is in the same commit as the extension,
+        // so none should be left): told all the same, in the order made.
+        for id in extended ?? [] where extensions[id] != nil {
+            if let transaction = Self.transaction(id, in: history) { found.append(("RENEWAL_EXTENDED", nil, transaction)) }
         }
         // A subscription's plan (auto-renew, the product it renews into, billing retry, its end) is its newest
         // transaction's renewal info: compared chain by chain, newest then with newest now, so that a renewal

@@ -17,7 +17,12 @@ enum SigningChainFiles {
         // The game and the transaction manager may start together: one creates, the other waits and reads.
         let lock = open(folder.appendingPathComponent(".lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StoreError(.storageFailure, "cannot open \(folder.path)/.lock") }
-        defer { close(lock) }
+        // Unlocked before it is closed: a child process being started on another thread may hold a copy of the
+        // descriptor for a moment, which would keep the lock (it belongs to the open file) until its exec.
+        defer {
+            flock(lock, LOCK_UN)
+            close(lock)
+        }
         flock(lock, LOCK_EX)
         let names = ["root.der", "intermediate.der", "leaf.der", "leaf-key.p8"]
         let files = names.map { folder.appendingPathComponent($0) }

@@ -24,8 +24,7 @@ public struct LocalPurchaseStore: Sendable {
         throws(StoreError) -> LocalPurchaseStore {
         if let locale, locale.isEmpty { throw StoreError(.invalidArgument, "locale is empty") }
         if let storefront, AppStoreStorefront(code: storefront) == nil {
-            throw StoreError(.invalidArgument,
-                             "unknown storefront '\(storefront)'; known: \(AppStoreStorefront.knownCodes.joined(separator: ", "))")
+            throw StoreError(.invalidArgument, AppStoreStorefront.unknownMessage(storefront))
         }
         // The purchase store takes the directory (its journal's lock) before the local store opens: refused, the
         // open stops there, before the local store creates or migrates its state or its signing chain.

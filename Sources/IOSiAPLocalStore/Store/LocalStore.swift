@@ -103,19 +103,30 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         let offer = try request.promotionalOffer.map { (signed) throws(StoreError) in
             try offers.check(signed, for: item, appAccountToken: request.appAccountToken, at: now())
         }
+        let offerJWS = try request.promotionalOfferJWS.map { (signed) throws(StoreError) in try offers.check(signed, for: item, at: now()) }
+        let introEligibility = try request.introductoryOfferEligibilityJWS.map { (jws) throws(StoreError) in
+            try offers.checkIntroductoryOfferEligibility(jws, for: item, at: now())
+        }
         if settings.purchaseDialogResponse == .cancel { return .cancelled }
         return try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
-                if let signed = request.promotionalOffer { try offers.redeem(signed, for: item, in: state, at: now()) }
+                if let signed = request.promotionalOffer { try offers.redeem(signed.nonce, for: item, in: state, at: now()) }
+                if let offerJWS { try offers.redeem(offerJWS.claims, for: item, in: state, at: now()) }
+                let introAllowed = try introEligibility.map { (claims) throws(StoreError) in
+                    try offers.redeemIntroductoryOfferEligibility(claims, in: state, at: now())
+                }
                 let winBack = try request.winBackOfferID.map { (id) throws(StoreError) in
                     try SubscriptionOfferRules.winBackOffer(id, of: item, catalog: catalog, in: state, timeRate: settings.timeRate, at: now())
                 }
                 if settings.askToBuyEnabled || settings.interruptedPurchasesEnabled {
-                    // The offer waits with the purchase: a parent's approval charges the offer's price.
-                    try state.addPendingPurchase(request, kind: settings.askToBuyEnabled ? .askToBuy : .interrupted, at: now())
+                    // The offer and the introductory offer decision wait with the purchase: a parent's approval
+                    // charges the price they give.
+                    try state.addPendingPurchase(request, introductoryOfferAllowed: introAllowed,
+                                                 kind: settings.askToBuyEnabled ? .askToBuy : .interrupted, at: now())
                     return .deferred
                 }
-                return .purchased(try charge(item, request, offer: offer ?? winBack, settings, in: state))
+                return .purchased(try charge(item, request, offer: offer ?? offerJWS?.terms ?? winBack,
+                                             introductoryOfferAllowed: introAllowed, settings, in: state))
             }
         }
     }
@@ -255,8 +266,7 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         try? clockwork.tellExtendedSubscriptions()
         try? clockwork.tellUntoldEnds()
         // Best effort: the transaction manager can also be told the catalog (--catalog).
-        try? setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
-        try? setOverride(LocalStoreSettings.Key.bundleID, bundleID)
+        try? rememberCatalog()
         let clockwork = self.clockwork
         watcher.withLock { watcher in
             guard watcher == nil else { return }
@@ -270,10 +280,34 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         return updateStream
     }
 
+    /// Has the watcher look at the state now (what `externalChangeInterval` does: time, other processes' writes)
+    /// and returns once a look that started after the call has ended, its updates sent; at once when no game
+    /// listens (nothing looks then). The sign, for tests, that nothing more comes of what happened before.
+    package func lookNow() async {
+        await watcher.withLock { $0 }?.runNow()
+    }
+
+    /// Returns once `count` looks of the watcher that started after the call have ended, at its own pace (every
+    /// `externalChangeInterval`): for tests of what it finds by itself. At once when no game listens.
+    package func waitForLooks(_ count: Int) async {
+        await watcher.withLock { $0 }?.waitForRuns(count)
+    }
+
+    /// Stops the watcher and the notification sender and ends the update stream, without waiting: a look or a
+    /// POST in progress finishes on its own (nothing is told or recorded after close). `waitUntilStopped` waits.
     public func close() {
-        watcher.withLock { $0 }?.stop()
+        watcher.withLock { $0 }?.requestStop()
         notifications.stopSender()
         updateSink.finish()
+    }
+
+    /// Waits, after `close`, until the watcher's and the notification sender's threads have ended (a look in
+    /// progress, a POST freeing libcurl's handles), at most `timeout` for each; says whether they have. It blocks
+    /// the calling thread: the C ABI's close calls it, so that nothing of the store runs once it returns.
+    @available(*, noasync, message: "blocks a thread of the concurrency pool")
+    public func waitUntilStopped(timeout: Duration) -> Bool {
+        let watcherEnded = watcher.withLock { $0 }?.join(timeout: timeout) ?? true
+        return notifications.joinStoppedSenders(timeout: timeout) && watcherEnded
     }
 
     /// A simulated verification error (`setSimulatedError(_:for: .verification)`) fails every transaction's
@@ -283,7 +317,8 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     }
 
     deinit {
-        watcher.withLock { $0 }?.stop()
+        // Without waiting (the last reference may go on any thread): the watcher's thread ends on its own.
+        watcher.withLock { $0 }?.requestStop()
         notifications.stopSender()
     }
 
@@ -344,8 +379,7 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
 
     private static func knownStorefront(_ code: String) throws(StoreError) -> AppStoreStorefront {
         guard let storefront = AppStoreStorefront(code: code) else {
-            throw StoreError(.invalidArgument,
-                             "unknown storefront '\(code)'; known: \(AppStoreStorefront.knownCodes.joined(separator: ", "))")
+            throw StoreError(.invalidArgument, AppStoreStorefront.unknownMessage(code))
         }
         return storefront
     }
@@ -385,6 +419,13 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         try state.withLock { state throws(StoreError) in
             try state.database.execute("DELETE FROM settings")
         }
+        try rememberCatalog()
+    }
+
+    /// Records this store's catalog file and bundle id as the ones the state directory was last opened with
+    /// (`remembered(in:)`), as a game's store does when it starts listening: `iosiap-store` given `--catalog`
+    /// once opens the directory with it afterwards.
+    public func rememberCatalog() throws(StoreError) {
         try setOverride(LocalStoreSettings.Key.catalogPath, catalog.sourcePath)
         try setOverride(LocalStoreSettings.Key.bundleID, bundleID)
     }
@@ -428,7 +469,8 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
                     guard let redeemed = item.redeemedOffer(id: id) else { return try PromotionalOffers.terms(id, of: item) }
                     return redeemed
                 }
-                return try charge(item, request, offer: offer, settings, pendingID: pending.id, in: state)
+                return try charge(item, request, offer: offer, introductoryOfferAllowed: pending.introductoryOfferAllowed, settings,
+                                  pendingID: pending.id, in: state)
             }
         }
         updateSink.yield(.purchased(transaction))
@@ -860,9 +902,10 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     /// subscription still active, is not charged again: the App Store answers with the transaction that
     /// already grants it (an offer redeemed for it applies from its next renewal). All in one SQL transaction
     /// (a savepoint of the caller's): a charge that fails ends no subscription, and an upgrade's `expired`
-    /// is announced only once it has committed.
+    /// is announced only once it has committed. `introductoryOfferAllowed`: an introductory offer eligibility
+    /// JWS's decision, which replaces the App Store's rule; `nil` when the payment carried none.
     private func charge(_ item: CatalogProduct, _ request: PaymentRequest, offer: (TransactionOffer, CatalogOffer)?,
-                        _ settings: LocalStoreSettings, pendingID: Int64? = nil,
+                        introductoryOfferAllowed: Bool? = nil, _ settings: LocalStoreSettings, pendingID: Int64? = nil,
                         in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
         return try state.database.transaction { () throws(StoreError) in
@@ -902,7 +945,8 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
                     expiration = settings.timeRate.end(of: terms.period, count: terms.periodsPerTransaction, from: purchaseDate)
                     applied = redeemed
                 } else if let intro = subscription.introductoryOffer,
-                          try SubscriptionOfferRules.isEligibleForIntroOffer(inGroup: subscription.groupID, in: state) {
+                          try SubscriptionOfferRules.getsIntroductoryOffer(inGroup: subscription.groupID, allowed: introductoryOfferAllowed,
+                                                                           in: state) {
                     expiration = settings.timeRate.end(of: intro.period, count: intro.periodsPerTransaction, from: purchaseDate)
                     applied = TransactionOffer(type: .introductory, id: nil)
                 } else {
@@ -925,10 +969,32 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     /// clock and a fresh nonce.
     public func signPromotionalOffer(productID: String, offerID: String,
                                      appAccountToken: UUID? = nil) throws(StoreError) -> SignedPromotionalOffer {
+        try offers.sign(offerID, of: try catalogProduct(productID), appAccountToken: appAccountToken, at: now())
+    }
+
+    /// Signs a promotional offer as a JWS with the catalog's `subscriptionOffersKeyPair`, as the game's server
+    /// would with Apple's `PromotionalOfferV2SignatureCreator`: for QA and tests (`iosiap-store sign-offer --jws`).
+    /// `transactionID` (optional): any transaction of the user, or its app transaction id. Issued at the store's
+    /// clock with a fresh nonce; its `iss` is a placeholder (`00000000-0000-0000-0000-000000000000`): a `.storekit`
+    /// key has no issuer id.
+    public func signPromotionalOfferJWS(productID: String, offerID: String, transactionID: String? = nil) throws(StoreError) -> String {
+        try offers.signJWS(offerID, of: try catalogProduct(productID), transactionID: transactionID, at: now())
+    }
+
+    /// Signs whether a purchase of `productID` gets its introductory offer (`allow`), whatever the App Store's own
+    /// rule says, as a JWS with the catalog's key, as the game's server would with Apple's
+    /// `IntroductoryOfferEligibilitySignatureCreator`: for QA and tests (`iosiap-store sign-intro-eligibility`).
+    /// `transactionID`: any transaction of the user, or its app transaction id. Issued, and its `iss` set, as
+    /// `signPromotionalOfferJWS`'s.
+    public func signIntroductoryOfferEligibility(productID: String, allow: Bool, transactionID: String) throws(StoreError) -> String {
+        try offers.signIntroductoryOfferEligibility(allow, of: try catalogProduct(productID), transactionID: transactionID, at: now())
+    }
+
+    private func catalogProduct(_ productID: String) throws(StoreError) -> CatalogProduct {
         guard let item = catalog.product(id: productID) else {
             throw StoreError(.unknownProduct, "product '\(productID)' is not in the catalog")
         }
-        return try offers.sign(offerID, of: item, appAccountToken: appAccountToken, at: now())
+        return item
     }
 
     private func sign(_ transaction: StoreTransaction, _ settings: LocalStoreSettings,

@@ -25,6 +25,9 @@ public struct PendingPurchase: Sendable, Equatable {
     public let offerID: String?
     /// When the child asked.
     public let requestDate: Date
+    /// The decision of the introductory offer eligibility JWS the payment carried (checked when it was asked
+    /// for), or `nil`: the App Store's rule decides when it is charged.
+    public let introductoryOfferAllowed: Bool?
 }
 
 /// What the simulated App Store remembers about its user, in `localstore.sqlite` in the state directory:
@@ -514,14 +517,16 @@ final class LocalStoreState {
 
     // MARK: - Ask to Buy
 
-    func addPendingPurchase(_ request: PaymentRequest, kind: PendingPurchase.Kind, at date: Date) throws(StoreError) {
+    func addPendingPurchase(_ request: PaymentRequest, introductoryOfferAllowed: Bool?, kind: PendingPurchase.Kind,
+                            at date: Date) throws(StoreError) {
+        let offerID = request.promotionalOffer?.offerID ?? request.promotionalOfferJWS?.offerID ?? request.winBackOfferID
         try database.query("""
-            INSERT INTO pending_purchases (product_id, quantity, app_account_token, request_date, kind, offer_id)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO pending_purchases (product_id, quantity, app_account_token, request_date, kind, offer_id, intro_offer_allowed)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """, [.text(request.productID), .integer(Int64(request.quantity)),
                   request.appAccountToken.map { .text($0.uuidString) } ?? .null,
                   .real(date.timeIntervalSince1970), .text(kind.rawValue),
-                  (request.promotionalOffer?.offerID ?? request.winBackOfferID).map { .text($0) } ?? .null])
+                  offerID.map { .text($0) } ?? .null, introductoryOfferAllowed.map { .integer($0 ? 1 : 0) } ?? .null])
         if let id = try database.query("SELECT last_insert_rowid()").first?.first?.integer {
             let productID = request.productID
             noteCommitted { $0.pendingProducts[id] = productID }
@@ -529,12 +534,15 @@ final class LocalStoreState {
     }
 
     func pendingPurchases() throws(StoreError) -> [PendingPurchase] {
-        try database.query("SELECT id, product_id, quantity, app_account_token, request_date, kind, offer_id FROM pending_purchases ORDER BY id")
+        try database.query("""
+            SELECT id, product_id, quantity, app_account_token, request_date, kind, offer_id, intro_offer_allowed
+            FROM pending_purchases ORDER BY id
+            """)
             .map { row in
                 PendingPurchase(id: row[0].integer ?? 0, kind: row[5].text.flatMap(PendingPurchase.Kind.init(rawValue:)) ?? .askToBuy,
                                 productID: row[1].text ?? "", quantity: Int(row[2].integer ?? 1),
                                 appAccountToken: row[3].text.flatMap(UUID.init(uuidString:)), offerID: row[6].text,
-                                requestDate: Self.date(row[4]) ?? Date())
+                                requestDate: Self.date(row[4]) ?? Date(), introductoryOfferAllowed: row[7].integer.map { $0 != 0 })
             }
     }
 

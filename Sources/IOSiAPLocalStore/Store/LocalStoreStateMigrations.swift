@@ -198,5 +198,10 @@ package enum LocalStoreStateMigrations {
         ALTER TABLE transactions ADD COLUMN end_untold INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX transactions_end_untold ON transactions(id) WHERE end_untold = 1;
         """,
+        // 18: the decision of the introductory offer eligibility JWS a waiting purchase carried (1 allow, 0 deny;
+        // NULL: none, the App Store's rule decides when it is charged).
+        """
+        ALTER TABLE pending_purchases ADD COLUMN intro_offer_allowed INTEGER;
+        """,
     ]
 }

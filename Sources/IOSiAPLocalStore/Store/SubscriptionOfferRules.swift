@@ -32,12 +32,19 @@ enum SubscriptionOfferRules {
 
     /// The terms of `item`'s win-back offer `offerID`, refused with `ineligibleForOffer` unless the user is a
     /// lapsed subscriber of the group who meets the offer's rules at `date`. Months are the store's
-    /// simulated months (`timeRate`).
+    /// simulated months (`timeRate`). An offer with Xcode's `isEligible` is decided by it alone, as in Xcode's
+    /// StoreKit testing: redeemable exactly when it is true.
     static func winBackOffer(_ offerID: String, of item: CatalogProduct, catalog: Catalog, in state: LocalStoreState, timeRate: TimeRate,
                              at date: Date) throws(StoreError) -> (TransactionOffer, CatalogOffer) {
         guard let subscription = item.subscription,
               let offer = subscription.winBackOffers.first(where: { $0.terms.id == offerID }) else {
             throw StoreError(.invalidOfferIdentifier, "'\(item.id)' has no win-back offer '\(offerID)' in the catalog")
+        }
+        if let isEligible = offer.isEligible {
+            guard isEligible else {
+                throw StoreError(.ineligibleForOffer, "win-back offer '\(offerID)' has isEligible false in the catalog")
+            }
+            return (TransactionOffer(type: .winBack, id: offerID), offer.terms)
         }
         func ineligible(_ reason: String) -> StoreError {
             StoreError(.ineligibleForOffer, "win-back offer '\(offerID)' is for lapsed subscribers; \(reason)")
@@ -104,6 +111,14 @@ enum SubscriptionOfferRules {
     /// say whether a subscription shared by a family member counts; every subscription the user had counts here.
     static func isEligibleForIntroOffer(inGroup groupID: String, in state: LocalStoreState) throws(StoreError) -> Bool {
         try !state.hasSubscribed(inGroup: groupID)
+    }
+
+    /// Whether a payment in `groupID` gets the product's introductory offer: as the introductory offer eligibility
+    /// JWS it carried decides (`allowed`, StoreKit's `introductoryOfferEligibility(compactJWS:)`: the developer's
+    /// server overrides the rule, either way), else as `isEligibleForIntroOffer`.
+    static func getsIntroductoryOffer(inGroup groupID: String, allowed: Bool?, in state: LocalStoreState) throws(StoreError) -> Bool {
+        if let allowed { return allowed }
+        return try isEligibleForIntroOffer(inGroup: groupID, in: state)
     }
 
     /// The user's subscription in `groupID` that is active at `date`, if any.

@@ -2,12 +2,14 @@
 // decided, and tested on Linux, in StoreKitBackend.
 //
 // What has been checked: scripts/check-storekit.sh type-checks this file on Linux (Swift 6, warnings as errors)
-// against a declarations-only `StoreKit` we transcribed from the iOS 18.0 SDK's interface text
-// (Tests/AppleSDK/StoreKit, with the few UIKit and AppKit classes it names), once as iOS and once each as
-// macOS, tvOS and visionOS with that platform's unavailable APIs made unavailable. What has not: it has never been compiled by Apple's compiler against the
-// real SDK, and never run on Apple hardware. Linux ignores `introduced:` versions, so that every API used here is
-// available at the deployment targets (iOS 18, macOS 15, tvOS 18, visionOS 2) or behind `#available` was checked
-// by reading the declarations, not by a compiler.
+// against two declarations-only `StoreKit`s we transcribed from the SDKs' interface text, the iOS 18.0 + macOS
+// 15.0 SDKs (Tests/AppleSDK/StoreKit18, the deployment targets) and the iOS 26.2 + macOS 26.0 SDKs
+// (Tests/AppleSDK/StoreKit26), with the few UIKit and AppKit classes it names, each as iOS, macOS, tvOS and
+// visionOS with that platform's unavailable APIs made unavailable. What has not: it has never been compiled by
+// Apple's compiler against the real SDK, and never run on Apple hardware. An API the oldest SDK lacks is used only
+// behind `#if canImport(StoreKit, _version: …)` (StoreKit's user-module-version: 814.2 is the iOS 18.2 / macOS
+// 15.2 SDK, 814.4 the 18.4 / 15.4 one) and `#available`; within one SDK Linux ignores `introduced:` versions, so
+// those were checked by reading the declarations.
 //
 // The check cannot set `os(tvOS)` or `os(visionOS)` on Linux, so the platform branches below also honour the
 // IOSIAP_STOREKIT_CHECK_<PLATFORM> condition the check sets; nothing else defines it.
@@ -20,7 +22,7 @@ import Foundation
 import IOSiAPCore
 import StoreKit
 #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
-import AppKit  // NSWindow, the UI context of a purchase
+import AppKit  // NSWindow and NSViewController, the UI context of a purchase or a sheet
 #else
 import UIKit  // UIViewController and UIWindowScene, the UI context of a purchase
 #endif
@@ -35,6 +37,7 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     public func purchase(_ product: LiveProduct, quantity: Int, appAccountToken: UUID?, promotionalOffer: SignedPromotionalOffer?,
+                         promotionalOfferJWS: PromotionalOfferJWS?, introductoryOfferEligibilityJWS: String?,
                          winBackOfferID: String?, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<LiveTransaction> {
         let confirmation = try Self.confirmation(uiContext)
         var options: Set<StoreKit.Product.PurchaseOption> = [.quantity(quantity)]
@@ -45,6 +48,28 @@ public struct LiveStoreKit: StoreKitAPI {
                                                                          timestamp: Int(offer.timestamp), signature: offer.signature)
             options.insert(.promotionalOffer(offerID: offer.offerID, signature: signature))
         }
+        // Both JWS forms are back-deployed (@backDeployed) to every OS this library runs on, so no #available; an
+        // SDK declares them from StoreKit user-module-version 815 (iOS/macOS 26 SDK; promotionalOffer(_:compactJWS:))
+        // and 814.4 (iOS 18.4 / macOS 15.4 SDK; introductoryOfferEligibility(compactJWS:)).
+        #if canImport(StoreKit, _version: 815)  // back-deployed: no #available
+        if let offer = promotionalOfferJWS {
+            options.formUnion(StoreKit.Product.PurchaseOption.promotionalOffer(offer.offerID, compactJWS: offer.compactJWS))
+        }
+        #else
+        if promotionalOfferJWS != nil {
+            throw .unsupportedOption("a JWS-signed promotional offer needs a library built with the iOS 26 / macOS 26 SDK "
+                + "(StoreKit's promotionalOffer(_:compactJWS:)); this one was built with an older SDK, whose StoreKit takes "
+                + "only the older offer signature")
+        }
+        #endif
+        #if canImport(StoreKit, _version: 814.4)  // back-deployed: no #available
+        if let jws = introductoryOfferEligibilityJWS { options.insert(.introductoryOfferEligibility(compactJWS: jws)) }
+        #else
+        if introductoryOfferEligibilityJWS != nil {
+            throw .unsupportedOption("an introductory offer eligibility JWS needs a library built with the iOS 18.4 / "
+                + "macOS 15.4 SDK or later (StoreKit's introductoryOfferEligibility(compactJWS:))")
+        }
+        #endif
         if let winBackOfferID {
             // .winBackOffer(_:) takes the product's offer itself (iOS 18, macOS 15, tvOS 18, visionOS 2: the
             // deployment targets).
@@ -68,7 +93,7 @@ public struct LiveStoreKit: StoreKitAPI {
     private enum Confirmation {
         #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
         case automatic
-        case window(NSWindow)
+        case macUI(MacUIObject)
         #else
         #if !(os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS)
         case automatic  // visionOS has no purchase(options:)
@@ -83,10 +108,7 @@ public struct LiveStoreKit: StoreKitAPI {
     private static func confirmation(_ context: UIContext?) throws(StoreKitFailure) -> Confirmation {
         #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
         guard let context else { return .automatic }
-        guard let window = Unmanaged<AnyObject>.fromOpaque(context.pointer).takeUnretainedValue() as? NSWindow else {
-            throw .invalidUIContext("the UI context is not an NSWindow")
-        }
-        return .window(window)
+        return .macUI(try macUIObject(context))
         #else
         guard let context else {
             #if os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS
@@ -105,16 +127,21 @@ public struct LiveStoreKit: StoreKitAPI {
 
     /// `purchase(confirmIn:options:)` with the confirmation's object where this OS has that form, else
     /// `purchase(options:)`. The UIViewController form is iOS/tvOS 18.2 and visionOS 2.2, the NSWindow form
-    /// macOS 15.2 (Apple's documentation), newer than the deployment targets; the UIScene form (iOS/tvOS 17,
-    /// visionOS 1) is older.
+    /// macOS 15.2, newer than the deployment targets and first declared by the SDKs whose StoreKit is
+    /// user-module-version 814.2 (Xcode 16.2), hence the `canImport` version check beside `#available`; the
+    /// UIScene form (iOS/tvOS 17, visionOS 1) is older.
     private static func purchase(_ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>,
                                  _ confirmation: Confirmation) async throws -> StoreKit.Product.PurchaseResult {
         switch confirmation {
         #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
         case .automatic:
             return try await product.purchase(options: options)
-        case .window(let window):
-            if #available(macOS 15.2, *) { return try await product.purchase(confirmIn: window, options: options) }
+        case .macUI(let object):
+            #if canImport(StoreKit, _version: 814.2)
+            if #available(macOS 15.2, *), let window = await MainActor.run(body: { Self.window(of: object) }) {
+                return try await product.purchase(confirmIn: window, options: options)
+            }
+            #endif
             return try await product.purchase(options: options)
         #else
         #if !(os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS)
@@ -124,9 +151,11 @@ public struct LiveStoreKit: StoreKitAPI {
         case .scene(let scene):
             return try await product.purchase(confirmIn: scene, options: options)
         case .viewController(let viewController):
+            #if canImport(StoreKit, _version: 814.2)
             if #available(iOS 18.2, tvOS 18.2, visionOS 2.2, *) {
                 return try await product.purchase(confirmIn: viewController, options: options)
             }
+            #endif
             #if os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS
             throw StoreKitFailure.uiContextRequired("before visionOS 2.2 a purchase needs the game's UIWindowScene, "
                 + "not a UIViewController, as its UI context")
@@ -138,8 +167,16 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     public func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure) {
-        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
-        throw .unsupported  // AppStore.presentOfferCodeRedeemSheet(in:) is unavailable on macOS and tvOS
+        #if os(tvOS) || IOSIAP_STOREKIT_CHECK_TVOS
+        throw .unsupported  // StoreKit has no offer code sheet on tvOS
+        #elseif os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
+        let object = try Self.macUIObject(uiContext, for: "the offer code sheet")
+        // AppStore.presentOfferCodeRedeemSheet(from: NSViewController), macOS 15 (the deployment target). Not
+        // awaited, as on iOS. The task holds the view controller (one made for a window without one) meanwhile.
+        Task { @MainActor in
+            guard let controller = Self.viewController(of: object) else { return }  // a window with no content at all
+            try? await AppStore.presentOfferCodeRedeemSheet(from: controller)
+        }
         #else
         let scene = try Self.windowScene(uiContext, for: "the offer code sheet")
         // The sheet is UI: on the main actor, not awaited by the caller (the game's thread must not block on
@@ -149,15 +186,22 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     public func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitRefundRequestStatus {
-        #if os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS
-        // Unavailable on tvOS; on macOS StoreKit's sheet takes an NSViewController, not the NSWindow a macOS UI
-        // context is.
-        throw .unsupported
+        #if os(tvOS) || IOSIAP_STOREKIT_CHECK_TVOS
+        throw .unsupported  // StoreKit has no refund request sheet on tvOS
+        #else
+        #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
+        let object = try Self.macUIObject(uiContext, for: "the refund request sheet")
+        guard let controller = await MainActor.run(body: { Self.viewController(of: object) }) else {
+            throw .invalidUIContext("the refund request sheet shows from an NSViewController; the NSWindow given has no content view")
+        }
+        // Transaction.beginRefundRequest(for:in: NSViewController), macOS 12; run on the main actor like iOS's.
+        let sheet = Task { @MainActor in try await StoreKit.Transaction.beginRefundRequest(for: transactionID, in: controller) }
         #else
         let scene = try Self.windowScene(uiContext, for: "the refund request sheet")
         // On the main actor, where StoreKit runs its sheets; awaited here, beside the store's jobs (never on the
         // game's thread), until the sheet closes.
         let sheet = Task { @MainActor in try await StoreKit.Transaction.beginRefundRequest(for: transactionID, in: scene) }
+        #endif
         let status: StoreKit.Transaction.RefundRequestStatus
         do { status = try await sheet.value } catch { throw Self.failure(error) }
         switch status {
@@ -177,6 +221,51 @@ public struct LiveStoreKit: StoreKitAPI {
         do { try await sheet.value } catch { throw Self.failure(error) }
         #endif
     }
+
+    #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
+    /// What a macOS UI context points to (an Objective-C object, as iosiap.h asks), of a class checked here.
+    private enum MacUIObject {
+        case window(NSWindow)
+        case viewController(NSViewController)
+    }
+
+    private static func macUIObject(_ context: UIContext) throws(StoreKitFailure) -> MacUIObject {
+        let object = Unmanaged<AnyObject>.fromOpaque(context.pointer).takeUnretainedValue()
+        if let window = object as? NSWindow { return .window(window) }
+        if let viewController = object as? NSViewController { return .viewController(viewController) }
+        throw .invalidUIContext("the UI context is neither an NSWindow nor an NSViewController")
+    }
+
+    private static func macUIObject(_ context: UIContext?, for sheet: String) throws(StoreKitFailure) -> MacUIObject {
+        guard let context else {
+            throw .uiContextRequired("\(sheet) needs the game's NSViewController or NSWindow as its UI context")
+        }
+        return try macUIObject(context)
+    }
+
+    /// The view controller a sheet shows from: the context itself, its window's content view controller, or,
+    /// for a window without one (SDL's and GLFW's windows have a content view only), a view controller made to
+    /// host the window's content view. `nil` only for a window without content.
+    @MainActor private static func viewController(of object: MacUIObject) -> NSViewController? {
+        switch object {
+        case .viewController(let viewController): return viewController
+        case .window(let window):
+            if let controller = window.contentViewController { return controller }
+            guard let contentView = window.contentView else { return nil }
+            let host = NSViewController(nibName: nil, bundle: nil)
+            host.view = contentView  // set, so the controller loads no view of its own
+            return host
+        }
+    }
+
+    /// The window a purchase's confirmation shows in: the context itself, or its view controller's window.
+    @MainActor private static func window(of object: MacUIObject) -> NSWindow? {
+        switch object {
+        case .window(let window): window
+        case .viewController(let viewController): viewController.viewIfLoaded?.window  // never loads a view (macOS 14+)
+        }
+    }
+    #endif
 
     #if !(os(macOS) || os(tvOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_TVOS)
     /// The game's UIWindowScene a sheet shows in: the object `context` points to (an Objective-C object, as
@@ -378,8 +467,9 @@ public struct LiveStoreKit: StoreKitAPI {
         do { result = try await StoreKit.AppTransaction.shared } catch { throw Self.failure(error) }
         let jws = result.jwsRepresentation
         func read(_ app: StoreKit.AppTransaction) -> StoreKitAppTransaction {
-            // appTransactionID and originalPlatform are properties from iOS 18.4 (macOS 15.4) on, newer than the
-            // deployment targets: read from the record's JSON, which carries them wherever the App Store signs them.
+            // appTransactionID and originalPlatform are declared from the iOS 18.4 / macOS 15.4 SDK on (back-deployed),
+            // which the deployment targets' SDK lacks: read from the record's JSON, which carries them wherever the
+            // App Store signs them.
             let json = (try? JSONSerialization.jsonObject(with: app.jsonRepresentation)) as? [String: Any]
             return StoreKitAppTransaction(
                 appID: app.appID, appVersion: app.appVersion, appVersionID: app.appVersionID, bundleID: app.bundleID,
@@ -406,8 +496,11 @@ public struct LiveStoreKit: StoreKitAPI {
             case .notEntitled: return .notEntitled
             case .unknown: return .unknown
             default:
-                // `unsupported` is iOS 18.4+ (macOS 15.4, tvOS 18.4, visionOS 2.4), newer than the deployment targets.
+                // `unsupported` is iOS 18.4+ (macOS 15.4, tvOS 18.4, visionOS 2.4), newer than the deployment
+                // targets, and first declared by the SDKs whose StoreKit is user-module-version 814.4 (Xcode 16.3).
+                #if canImport(StoreKit, _version: 814.4)
                 if #available(iOS 18.4, macOS 15.4, tvOS 18.4, visionOS 2.4, *), case .unsupported = error { return .unsupported }
+                #endif
                 return .other(String(describing: error))
             }
         }

@@ -5,7 +5,11 @@ import IOSiAPSignedData
 extension CompactJWS {
     /// Signs `payload` with `key` as ES256 with the certificate chain `x5c` (DER, leaf first).
     package static func sign(payload: [UInt8], key: PrivateKey, x5c: [[UInt8]]) throws(StoreError) -> String {
-        let header = Header(alg: "ES256", x5c: x5c.map { Data($0).base64EncodedString() }, kid: nil, typ: "JWT")
+        try sign(payload: payload, key: key, header: Header(alg: "ES256", x5c: x5c.map { Data($0).base64EncodedString() }, kid: nil, typ: "JWT"))
+    }
+
+    /// Signs `payload` with `key` under `header`, whose `alg` must be ES256.
+    package static func sign(payload: [UInt8], key: PrivateKey, header: Header) throws(StoreError) -> String {
         let headerJSON: Data
         do { headerJSON = try JSONEncoder().encode(header) } catch {
             throw StoreError(.systemError, "cannot encode a JWS header: \(error)")

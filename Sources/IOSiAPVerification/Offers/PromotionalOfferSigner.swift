@@ -13,7 +13,7 @@ public struct PromotionalOfferSigner: Sendable {
     public let keyID: String
     /// The app the offers are for.
     public let bundleID: String
-    private let key: PrivateKey
+    let key: PrivateKey  // internal: the JWS forms (PromotionalOfferSigner+JWS.swift) sign with it too
 
     /// How long a signature stays good after its timestamp.
     public static let validity: TimeInterval = 24 * 60 * 60

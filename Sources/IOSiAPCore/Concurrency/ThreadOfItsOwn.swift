@@ -1,0 +1,32 @@
+import Foundation
+
+/// Runs `body` on a new thread named `name` and waits for it without holding a thread of Swift's concurrency pool:
+/// the async form of a call that blocks its caller (a join, a semaphore, a lock another process holds).
+///
+/// The pool has as many threads as the machine has cores, and a task that blocks one holds up every other task
+/// until it returns: on two cores, two such waits stop all of them. So async code never makes a blocking call
+/// itself; it hands it to a thread of its own, as this does.
+package func onThreadOfItsOwn<Value: Sendable, Failure: Error>(
+    name: String = "iosiap.blocking", _ body: @escaping @Sendable () throws(Failure) -> Value
+) async throws(Failure) -> Value {
+    let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
+        let thread = Thread {
+            #if os(Linux)
+            // Signals for the process (a child's SIGCHLD) go to other threads, as they do past the pool's (libdispatch
+            // blocks them on its threads): a blocking call here is not cut short by EINTR, which some callers
+            // (Foundation's FileHandle on Linux) treat as fatal.
+            var all = sigset_t()
+            sigfillset(&all)
+            pthread_sigmask(SIG_BLOCK, &all, nil)
+            #endif
+            do throws(Failure) {
+                continuation.resume(returning: .success(try body()))
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+    return try result.get()
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// One transaction's delivery record: its row in the journal, which every path (a payment, launch redelivery, the
+/// backend's updates, a restore, the grant ledger, finish) reads and changes only inside one SQLite transaction, as
+/// a compare-and-set on the row it read there.
+///
+/// Its invariants keep the promises of DESIGN.md §1:
+/// 1. **Nothing paid is lost.** One record per transaction id, written in one commit before any event of it is
+///    queued; it stays unfinished, delivered again at each launch, until the game (or the ledger, in the commit
+///    that grants it) finishes it.
+/// 2. **Nothing is granted twice.** `finished` never goes back to unfinished, and a grant is written only in the
+///    commit that sets it.
+/// 3. **The copy is replaced only by one that ranks higher** (`ranks(_:above:)`): a revoked copy is never replaced
+///    by an unrevoked one; otherwise the newer signed date wins. A late copy (a retried check, launch redelivery's
+///    snapshot, the ledger's event) never undoes a recorded refund or expiry.
+/// 4. **The verdict is never weakened.** A copy a verifier failed, or could not check, never replaces the one held;
+///    a failed or pending verdict stays until a verifier passes that copy; a write without a verifier never changes
+///    the verdict. The record entitles (`entitles`) unless its verdict is failed or pending.
+/// 5. **Delivery moves forward only: journaled → told → finished.** `told` is set in the commit after which the
+///    game is told the transaction as purchased or restored (never for a copy a verifier failed or has not passed),
+///    and `finish` is refused (`notDelivered`) for a record never told: an id the game only saw in a
+///    `verificationFailed` is not finished unseen. A refunded record is finished.
+/// 6. **A refund is told exactly once to a handler that returned.** Its state moves forward only: none → to tell
+///    (set by whichever write first holds a refunded copy, in the commit that takes back what the ledger granted
+///    for it, or, before the game has set its refund rule, in the commit that notes it told) → told (written only
+///    after the game's handler of `revoked` returned). A refund still to tell is told again at each launch; a
+///    second refunded copy never makes it "to tell" again. See `JournalRecord+Delivery.swift`.
+struct JournalRecord: Sendable, Equatable {
+    /// The copy held, or `nil` when its stored payload cannot be decoded (a damaged row: any copy replaces it).
+    var copy: StoreTransaction?
+    /// The stored bytes of `copy`: what the compare-and-set compares.
+    var payload: [UInt8]
+    var finished: Bool
+    /// The verdict on `copy`.
+    var verdict: RecordedVerdict
+    /// Whether the game was told the transaction as purchased or restored: what `finish` needs.
+    var told: Bool
+    /// Where its refund stands.
+    var refund: RefundState
+
+    /// Whether the record may entitle the user: unless a verifier failed its copy or has not passed it yet.
+    var entitles: Bool { verdict != .notVerified }
+    /// `entitles` as an SQL condition on the journal's rows.
+    static let entitlingRows = "verdict IS NOT 0"
+
+    /// Whether `incoming`, a copy of the transaction `held` is a copy of, may replace it: a revoked copy is never
+    /// replaced by an unrevoked one; otherwise the newer signed date wins. Copies signed at the same time, or whose
+    /// signed date cannot be read (a store that does not sign), rank by arrival: the later replaces the earlier.
+    /// Any copy replaces an unreadable one (`nil`).
+    static func ranks(_ incoming: StoreTransaction, above held: StoreTransaction?) -> Bool {
+        guard let held else { return true }
+        if incoming.isRevoked != held.isRevoked { return incoming.isRevoked }
+        guard let new = incoming.signedDateFromJWS, let old = held.signedDateFromJWS else { return true }
+        return new >= old
+    }
+
+    /// The record after a write of `incoming` (stored as `payload`) with the verifier's `outcome` (`nil`: nothing
+    /// verifies): the one transition every write path goes through. A refunded copy it keeps records the refund.
+    func writing(_ incoming: StoreTransaction, payload: [UInt8], outcome: VerificationOutcome?) -> JournalRecord {
+        var next = self
+        switch outcome {
+        case .verified:
+            guard Self.ranks(incoming, above: copy) else { break }
+            next.copy = incoming
+            next.payload = payload
+            next.verdict = .verified
+        case nil:
+            // Nothing verifies: the copy may move up, but the verdict stays what a verifier last said.
+            guard Self.ranks(incoming, above: copy) else { break }
+            next.copy = incoming
+            next.payload = payload
+        case .failed:
+            // Kept out; it says something of the copy held only if it is that copy (a certificate revoked since).
+            if let copy, copy.isSameCopy(as: incoming) { next.verdict = .notVerified }
+        case .retryLater:
+            // A check that could not complete says nothing of the copy held.
+            break
+        }
+        return next.recordingRefund()
+    }
+
+    // MARK: - SQL
+
+    /// The record of transaction `id`, read inside the caller's SQLite transaction; `nil` if there is none.
+    static func read(_ id: SQLiteValue, in database: SQLiteDatabase) throws(StoreError) -> JournalRecord? {
+        guard let row = try database.query("SELECT payload, finished, verdict, told, refund FROM transactions WHERE id = ?", [id])
+            .first else { return nil }
+        let payload = row[0].bytes ?? []
+        return JournalRecord(copy: try? decode(payload), payload: payload, finished: row[1].integer == 1,
+                             verdict: RecordedVerdict(column: row[2]), told: row[3].integer == 1, refund: RefundState(column: row[4]))
+    }
+
+    /// Writes this record over `held`, the one read in the same SQLite transaction, as a compare-and-set: the row
+    /// changes only if it still is `held`. Writes nothing when nothing changed.
+    func write(over held: JournalRecord, id: SQLiteValue, in database: SQLiteDatabase) throws(StoreError) {
+        guard self != held else { return }
+        try database.query("""
+            UPDATE transactions SET payload = ?, verdict = ?, finished = ?, told = ?, refund = ?
+            WHERE id = ? AND payload = ? AND verdict IS ? AND finished = ? AND told = ? AND refund IS ?
+            """, [.blob(payload), verdict.column, .integer(finished ? 1 : 0), .integer(told ? 1 : 0), refund.column,
+                  id, .blob(held.payload), held.verdict.column, .integer(held.finished ? 1 : 0), .integer(held.told ? 1 : 0),
+                  held.refund.column])
+        guard database.changes == 1 else {
+            throw StoreError(.storageFailure, "the journal's record of transaction \(id.integer ?? 0) changed while it was written")
+        }
+    }
+
+    /// Inserts this record as transaction `id`'s, inside the caller's SQLite transaction.
+    func insert(id: SQLiteValue, productID: String, in database: SQLiteDatabase) throws(StoreError) {
+        try database.query("INSERT INTO transactions (id, product_id, finished, payload, verdict, told, refund) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           [id, .text(productID), .integer(finished ? 1 : 0), .blob(payload), verdict.column, .integer(told ? 1 : 0),
+                            refund.column])
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(StoreError) -> StoreTransaction {
+        do { return try JSONDecoder().decode(StoreTransaction.self, from: Data(bytes)) } catch {
+            throw StoreError(.storageFailure, "journal holds an unreadable transaction: \(error)")
+        }
+    }
+}
+
+extension JournalRecord {
+    /// The record of a transaction the journal did not hold, written with the verifier's `outcome` (`nil`: none).
+    init(new transaction: StoreTransaction, payload: [UInt8], finished: Bool, outcome: VerificationOutcome?) {
+        self.init(copy: transaction, payload: payload, finished: finished, verdict: outcome.recorded, told: false, refund: .notRefunded)
+        self = recordingRefund()
+    }
+}
+
+extension RecordedVerdict {
+    /// The journal's `verdict` column: 1 verified, 0 failed or pending, NULL none (nothing verified it).
+    init(column: SQLiteValue) {
+        self = switch column.integer {
+        case 1: .verified
+        case 0: .notVerified
+        default: .none
+        }
+    }
+
+    var column: SQLiteValue {
+        switch self {
+        case .none: .null
+        case .verified: .integer(1)
+        case .notVerified: .integer(0)
+        }
+    }
+}
+
+extension StoreTransaction {
+    /// When the store signed this copy: the `signedDate` of its JWS payload (read, not verified: it only orders
+    /// copies of one transaction, and a copy that did not pass a verifier never replaces another); `nil` when it
+    /// has no JWS or the payload has no readable date.
+    var signedDateFromJWS: Date? {
+        guard let jws = signedJWS else { return nil }
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        struct Payload: Decodable { var signedDate: Double? }
+        guard let data = Data(base64Encoded: base64),
+              let milliseconds = (try? JSONDecoder().decode(Payload.self, from: data))?.signedDate else { return nil }
+        return Date(timeIntervalSince1970: milliseconds / 1000)
+    }
+
+    /// Whether `other` is this very copy: the same signature, or for a store that does not sign, the same fields.
+    func isSameCopy(as other: StoreTransaction) -> Bool {
+        if let jws = signedJWS, let otherJWS = other.signedJWS { return jws == otherJWS }
+        return self == other
+    }
+}

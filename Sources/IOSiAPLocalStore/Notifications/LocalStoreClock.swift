@@ -1,0 +1,42 @@
+import Foundation
+import IOSiAPCore
+
+/// The local store's clock moving in a process that serves its state directory without a game
+/// (`iosiap-store serve`): every `interval`, what a running game's store does on its own
+/// (`LocalStore.updates()`'s watcher): the subscriptions whose period is over renew at the store's time rate, or
+/// end, go into billing retry and out of it, their grace periods end; so the Server API reads them as they are and
+/// the notification sender (`startNotificationSender`) tells of them on time. Made by `LocalStore.startClock`;
+/// `stop()` (or letting it go) stops it and waits for a tick under way.
+///
+/// Beside a running game on the same state directory, both move the clock: each tick decides inside one SQL
+/// transaction, so a renewal is made once, by whichever comes first; what this process changes, the game learns as
+/// another process's change (and an end as one it was not told of). It hands out no purchase intent and no App Store
+/// message: those wait for the game.
+public final class LocalStoreClock: Sendable {
+    private let watcher: PeriodicWatcher
+
+    fileprivate init(store: LocalStore, interval: Duration) {
+        // The store is held until the clock stops: the clock is what keeps serving it.
+        watcher = PeriodicWatcher(name: "iosiap.localstore.clock", interval: interval) {
+            try? store.advanceTime()  // a failing look is tried again at the next tick
+        }
+    }
+
+    /// Stops the clock; returns once a tick under way has ended. Stopping twice does nothing.
+    public func stop() {
+        watcher.stop()
+    }
+
+    deinit {
+        watcher.stop()
+    }
+}
+
+extension LocalStore {
+    /// Starts moving the store's clock from this process, as a running game's store does, for a process that serves
+    /// the state directory without one (`iosiap-store serve`): see `LocalStoreClock`. Keep the clock, and stop it
+    /// when done.
+    public func startClock(interval: Duration = LocalStore.externalChangeInterval) -> LocalStoreClock {
+        LocalStoreClock(store: self, interval: interval)
+    }
+}
