@@ -30,8 +30,14 @@ import Testing
         try store.startNotificationSender(retryDelays: [], timeout: 2, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
         let clock = store.startClock(interval: .milliseconds(50))
-        defer { clock.stop() }
-        try await body(receiver, bought)
+        // Stopped with `await`: its wait for a tick under way must not block a thread of the concurrency pool.
+        do {
+            try await body(receiver, bought)
+        } catch {
+            await clock.stop()
+            throw error
+        }
+        await clock.stop()
     }
 
     /// The subscription's entry in Get All Subscription Statuses: its status and its newest transaction.

@@ -6,7 +6,7 @@ import IOSiAPCore
 /// (`LocalStore.updates()`'s watcher): the subscriptions whose period is over renew at the store's time rate, or
 /// end, go into billing retry and out of it, their grace periods end; so the Server API reads them as they are and
 /// the notification sender (`startNotificationSender`) tells of them on time. Made by `LocalStore.startClock`;
-/// `stop()` (or letting it go) stops it and waits for a tick under way.
+/// `stop()` stops it and waits for a tick under way; letting it go stops it without waiting.
 ///
 /// Beside a running game on the same state directory, both move the clock: each tick decides inside one SQL
 /// transaction, so a renewal is made once, by whichever comes first; what this process changes, the game learns as
@@ -22,13 +22,23 @@ public final class LocalStoreClock: Sendable {
         }
     }
 
-    /// Stops the clock; returns once a tick under way has ended. Stopping twice does nothing.
+    /// Stops the clock; returns once a tick under way has ended. Stopping twice does nothing. It blocks the calling
+    /// thread: async code awaits `stop() async`.
+    @available(*, noasync, message: "waits for a tick under way; await stop() async instead")
     public func stop() {
         watcher.stop()
     }
 
+    /// `stop()` for async code: the wait for a tick under way runs on a thread of its own, never on one of Swift's
+    /// concurrency pool.
+    public func stop() async {
+        await onThreadOfItsOwn(name: "iosiap.localstore.clock-stop") { self.stop() }
+    }
+
     deinit {
-        watcher.stop()
+        // Without waiting (the last reference may go on any thread, a thread of the pool too): a tick under way
+        // ends on its own, and the thread with it.
+        watcher.requestStop()
     }
 }
 
