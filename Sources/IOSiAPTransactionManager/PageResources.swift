@@ -119,8 +119,10 @@ enum PageResources {
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: .25em .4em; border-bottom: 1px solid #e5e5ea; vertical-align: top; }
         th { font-weight: 600; color: #6e6e73; font-size: .9em; white-space: nowrap; }
-        /* Cells wrap (long ids anywhere) so that a row and its actions fit the page; each form stays whole. */
-        td { overflow-wrap: anywhere; }
+        /* Cells wrap between words, product ids anywhere, so that a row and its actions fit the page; each form
+           stays whole. */
+        td { overflow-wrap: break-word; }
+        #transactions td:nth-child(3), #pending td:nth-child(3), #products td:first-child { overflow-wrap: anywhere; }
         td form { display: inline-flex; gap: .25em; margin: .1em .5em .1em 0; white-space: nowrap; }
         .state-refunded, .state-expired { color: #b3261e; font-weight: 600; }
         .state-active { color: #1b7f3b; font-weight: 600; }
