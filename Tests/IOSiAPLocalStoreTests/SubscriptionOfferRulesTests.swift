@@ -20,41 +20,28 @@ import Testing
 
     /// The example catalog with offer codes and win-back offers on club gold (9.99 a month, a free week first).
     static func catalog() throws -> Catalog {
-        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.exampleCatalog)) as! [String: Any]
-        var groups = json["subscriptionGroups"] as! [[String: Any]]
-        for g in groups.indices {
-            var subscriptions = groups[g]["subscriptions"] as! [[String: Any]]
-            for s in subscriptions.indices where subscriptions[s]["productID"] as? String == gold {
-                subscriptions[s]["codeOffers"] = [
-                    ["referenceName": newCode, "eligibility": ["new"], "internalID": "C0DE0001", "isStackable": false,
-                     "paymentMode": "payUpFront", "displayPrice": "4.99", "subscriptionPeriod": "P3M", "numberOfPeriods": 1],
-                    ["referenceName": expiredCode, "eligibility": ["expired"], "internalID": "C0DE0002", "isStackable": true,
-                     "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1],
-                    ["referenceName": existingCode, "eligibility": ["existing"], "internalID": "C0DE0003", "isStackable": false,
-                     "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1],
-                ]
-                subscriptions[s]["winbackOffers"] = [
-                    ["offerID": winBack, "referenceName": "Half price back", "internalID": "B4CC0001", "paymentMode": "payAsYouGo",
-                     "displayPrice": "4.99", "subscriptionPeriod": "P1M", "numberOfPeriods": 2],
-                    ["offerID": loyalWinBack, "referenceName": "For the loyal", "internalID": "B4CC0002", "paymentMode": "free",
-                     "subscriptionPeriod": "P1M", "numberOfPeriods": 1,
-                     "customerEligibilityPaidSubscriptionDurationInMonths": 6,
-                     "customerEligibilityTimeSinceLastSubscribedInMonths": ["minimum": 0, "maximum": 12]],
-                ]
-            }
-            groups[g]["subscriptions"] = subscriptions
-        }
-        json["subscriptionGroups"] = groups
-        return try Catalog(data: try JSONSerialization.data(withJSONObject: json), fileName: "offers.storekit")
+        try ExampleCatalog.with([
+            "codeOffers": [
+                ["referenceName": newCode, "eligibility": ["new"], "internalID": "C0DE0001", "isStackable": false,
+                 "paymentMode": "payUpFront", "displayPrice": "4.99", "subscriptionPeriod": "P3M", "numberOfPeriods": 1],
+                ["referenceName": expiredCode, "eligibility": ["expired"], "internalID": "C0DE0002", "isStackable": true,
+                 "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1],
+                ["referenceName": existingCode, "eligibility": ["existing"], "internalID": "C0DE0003", "isStackable": false,
+                 "paymentMode": "free", "subscriptionPeriod": "P1M", "numberOfPeriods": 1],
+            ],
+            "winbackOffers": [
+                ["offerID": winBack, "referenceName": "Half price back", "internalID": "B4CC0001", "paymentMode": "payAsYouGo",
+                 "displayPrice": "4.99", "subscriptionPeriod": "P1M", "numberOfPeriods": 2],
+                ["offerID": loyalWinBack, "referenceName": "For the loyal", "internalID": "B4CC0002", "paymentMode": "free",
+                 "subscriptionPeriod": "P1M", "numberOfPeriods": 1,
+                 "customerEligibilityPaidSubscriptionDurationInMonths": 6,
+                 "customerEligibilityTimeSinceLastSubscribedInMonths": ["minimum": 0, "maximum": 12]],
+            ],
+        ], onSubscription: gold, fileName: "offers.storekit")
     }
 
     func open() async throws -> (LocalStore, PurchaseStore) {
-        let clock = self.clock
-        let local = try LocalStore(catalog: Self.catalog(), stateDirectory: folder.state, now: { clock.now })
-        try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)  // a month is 300 s, a week 70 s
-        let store = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
-        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.gold]))
-        return (local, store)
+        try await ExampleCatalog.open(Self.catalog(), in: folder, clock: clock, loading: Self.gold)
     }
 
     /// The transaction manager's connection to the game's state directory (another process in real use).

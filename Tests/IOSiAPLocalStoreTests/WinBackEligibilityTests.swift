@@ -18,33 +18,20 @@ import Testing
 
     /// The example catalog with three win-back offers on club gold, in the shape of RevenueCat's and Flutter's files.
     static func catalog() throws -> Catalog {
-        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.exampleCatalog)) as! [String: Any]
-        var groups = json["subscriptionGroups"] as! [[String: Any]]
-        for g in groups.indices {
-            var subscriptions = groups[g]["subscriptions"] as! [[String: Any]]
-            for s in subscriptions.indices where subscriptions[s]["productID"] as? String == gold {
-                subscriptions[s]["winbackOffers"] = [
-                    ["internalID": "D11E21B6", "isEligible": true, "offerID": eligible, "paymentMode": "free",
-                     "referenceName": "Winback 1m0", "subscriptionPeriod": "P1M"],
-                    ["displayPrice": "0.99", "internalID": "91AB5625", "isEligible": false, "numberOfPeriods": 1, "offerID": ineligible,
-                     "paymentMode": "payAsYouGo", "referenceName": "Win Back Offer", "subscriptionPeriod": "P1W"],
-                    ["internalID": "D11E21B7", "offerID": byTheRules, "paymentMode": "free", "referenceName": "By the rules",
-                     "subscriptionPeriod": "P1M"],
-                ]
-            }
-            groups[g]["subscriptions"] = subscriptions
-        }
-        json["subscriptionGroups"] = groups
-        return try Catalog(data: try JSONSerialization.data(withJSONObject: json), fileName: "winback.storekit")
+        try ExampleCatalog.with([
+            "winbackOffers": [
+                ["internalID": "D11E21B6", "isEligible": true, "offerID": eligible, "paymentMode": "free",
+                 "referenceName": "Winback 1m0", "subscriptionPeriod": "P1M"],
+                ["displayPrice": "0.99", "internalID": "91AB5625", "isEligible": false, "numberOfPeriods": 1, "offerID": ineligible,
+                 "paymentMode": "payAsYouGo", "referenceName": "Win Back Offer", "subscriptionPeriod": "P1W"],
+                ["internalID": "D11E21B7", "offerID": byTheRules, "paymentMode": "free", "referenceName": "By the rules",
+                 "subscriptionPeriod": "P1M"],
+            ],
+        ], onSubscription: gold, fileName: "winback.storekit")
     }
 
     func open() async throws -> (LocalStore, PurchaseStore) {
-        let clock = self.clock
-        let local = try LocalStore(catalog: Self.catalog(), stateDirectory: folder.state, now: { clock.now })
-        try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)  // a month is 300 s, a week 70 s
-        let store = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
-        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.gold]))
-        return (local, store)
+        try await ExampleCatalog.open(Self.catalog(), in: folder, clock: clock, loading: Self.gold)
     }
 
     func outcome(_ store: PurchaseStore, _ offerID: String) async throws -> StoreEvent? {
