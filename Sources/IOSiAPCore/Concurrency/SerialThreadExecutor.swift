@@ -9,8 +9,10 @@ package final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// One thread for the library's own tasks outside any store's worker: StoreKit's listeners, the App Store's
     /// sheets, the timers of verification retries, the work behind the C ABI's blocking calls. They never wait for
     /// a thread of Swift's concurrency pool, which the game's own tasks may keep busy (or block): a busy pool delays
-    /// no update, sheet or retry of the store. Each mostly waits suspended, leaving the thread free meanwhile. It
-    /// lives as long as the process.
+    /// no update, sheet or retry of the store. Most of them wait suspended, leaving the thread free meanwhile; the
+    /// store's queries (`PurchaseStore`'s storefront, status, history) also run here, and one waiting on another
+    /// process's lock of the local store's database holds the others up until it ends. It lives as long as the
+    /// process.
     package static let libraryTasks = SerialThreadExecutor(name: "iosiap.tasks")
 
     private let condition = NSCondition()

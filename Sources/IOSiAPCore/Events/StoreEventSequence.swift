@@ -9,7 +9,8 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
     let worker: StoreWorker
 
     /// Iterates the events in order. An event counts as handled (a `revoked` is then noted told, and not told again
-    /// at the next launch) once the game asks for the next one: a loop body that throws ends the loop before.
+    /// at the next launch) once the game asks for the next one: a loop body that throws, a `break` and a cancelled
+    /// task all end the loop before, so the last event taken is told again at the next launch.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let queue: EventQueue
         let ledger: GrantLedger

@@ -158,8 +158,8 @@ public final class PurchaseStore: Sendable {
     }
 
     /// The events as an `AsyncSequence`; it drains the same queue as `poll`, so use one or the other. An event
-    /// counts as handled once the game asks for the next one: a `revoked` whose loop body threw (ending the loop)
-    /// is told again at the next launch.
+    /// counts as handled once the game asks for the next one: a `revoked` whose loop ended before (a throw, a
+    /// `break`, a cancelled task) is told again at the next launch.
     public var events: StoreEventSequence { StoreEventSequence(queue: worker.events, ledger: ledger, worker: worker) }
 
     // MARK: - Grant ledger
