@@ -118,6 +118,43 @@ import Testing
         #expect(Self.expired(events).isEmpty, "\(events)")
     }
 
+    /// An end the game was handed but whose check could not complete before the game closed (server verification
+    /// down, then the game quits or dies) is handed again at the next launch: the end is the store's until the
+    /// game's journal has recorded it, not once it was handed over (issue 23, item 8; found by the simulation).
+    @Test(arguments: [false, true])
+    func anEndTheGameCouldNotRecordIsToldAgainAtTheNextLaunch(whileRunning: Bool) async throws {
+        try await buyInGame(Self.gold)
+        let down = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "server down"))
+        let slowRetries = VerificationRetryPolicy(initial: .seconds(3600))
+        func expireOutside() throws {
+            let manager = try openManager()
+            try manager.setAutoRenew(productID: Self.gold, enabled: false)
+            try manager.expireSubscription(productID: Self.gold)
+            manager.close()
+        }
+        if !whileRunning { try expireOutside() }
+        do {
+            let local = try openManager()
+            let store = try PurchaseStore(backend: local, stateDirectory: folder.state,
+                                          verifier: ScriptedVerifier(Array(repeating: down, count: 20)), retryPolicy: slowRetries)
+            if whileRunning {
+                _ = await store.pollSettled(after: local)
+                try expireOutside()
+            }
+            let events = try await store.pollUntil { if case .verificationFailed = $0 { true } else { false } }
+            #expect(Self.expired(events).isEmpty, "\(events)")
+            store.close()
+        }
+        let (_, store) = try openGame()
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        #expect(Self.expired(events) == [Self.gold], "\(events)")
+        #expect(try !store.isEntitled(to: Self.gold))
+        store.close()
+        let (local, again) = try openGame()
+        let later = await again.pollSettled(after: local)
+        #expect(Self.expired(later).isEmpty, "\(later)")
+    }
+
     /// `iosiap-store renew` (the store ends the first period at the renewal) then `iosiap-store expire`, or a refund of
     /// the renewal, with the game closed: at the next launch the game is told so for the renewal and holds no
     /// entitlement, although its record of the first period (finished before its end changed) still says it runs.

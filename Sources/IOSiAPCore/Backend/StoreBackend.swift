@@ -105,10 +105,16 @@ public protocol StoreBackend: Sendable {
     /// A verification failure the store itself decides for `transaction`, overriding the verifier's verdict
     /// (the local store's simulated verification errors). Asked only when the core verifies transactions.
     func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError?
+
+    /// The journal has recorded the end a `StoreUpdate.expired` reported: a store that reports an end again at
+    /// each launch until it is recorded (the local store) stops reporting this one. StoreKit needs no such word.
+    func endRecorded(transactionID: UInt64)
 }
 
 extension StoreBackend {
     public func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError? { nil }
+
+    public func endRecorded(transactionID: UInt64) {}
 
     /// A backend without threads of its own has nothing to wait for.
     @available(*, noasync, message: "blocks a thread of the concurrency pool")

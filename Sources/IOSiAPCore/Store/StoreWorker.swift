@@ -305,6 +305,7 @@ final class StoreWorker: Sendable {
                 let written = try journal.written(transaction, finished: !undelivered, verdict: verdict, telling: undelivered,
                                                   takeBack: refundTakeBack())
                 if undelivered && written.found != .knownFinished { queuePurchasedOnce(transaction, requestID: nil) }
+                backend.endRecorded(transactionID: transaction.id)
                 events.push(.expired(transaction: transaction))
                 if written.recordedRefund { tellRevocationOnce(transaction) }
             }

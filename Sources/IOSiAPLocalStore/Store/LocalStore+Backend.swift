@@ -61,6 +61,10 @@ extension LocalStore {
         try state.withLock { state throws(StoreError) in try state.markFinished(transactionID) }
     }
 
+    public func endRecorded(transactionID: UInt64) {
+        try? state.withLock { state throws(StoreError) in try state.endRecorded(transactionID) }
+    }
+
     public var canMakePayments: Bool { true }
 
     public func storefront() async throws(StoreError) -> String {

@@ -13,7 +13,8 @@ struct LocalStoreClockwork: Sendable {
     let sink: AsyncStream<StoreUpdate>.Continuation
     /// Set once a purchase store listens to this store: only then are App Store purchase intents taken
     /// (the transaction manager, which also opens the store, must leave them for the game), and only then is
-    /// an end this store makes told to a game; until then it is marked untold (`markEndUntold`).
+    /// an end this store makes told to a game at once. Either way it stays marked untold (`markEndUntold`) until
+    /// the game's journal has recorded it.
     let gameListens = Locked(false)
     /// The storefront the listening game last heard of: `nil` until a purchase store listens.
     private let toldStorefront = Locked<String?>(nil)
@@ -66,12 +67,13 @@ struct LocalStoreClockwork: Sendable {
         }
     }
 
-    /// Tells the listening game the ends of subscriptions that a store without a game made (the transaction
-    /// manager, while the game was closed or beside it: `expire`, auto-renew off, an upgrade bought outside), as
-    /// `expired`, each once: at launch, as its record of them may still hold the old end, and at each tick. Those
+    /// Tells the listening game, as `expired`, the ends of subscriptions its journal has not recorded yet: made by
+    /// a store without a game (the transaction manager, while the game was closed or beside it: `expire`,
+    /// auto-renew off, an upgrade bought outside), or handed to a game that closed or died before recording them.
+    /// Each once per launch: at launch, as its record of them may still hold the old end, and at each tick. Those
     /// in `told` were just reported by the look for other processes' changes.
     func tellUntoldEnds(excluding told: Set<UInt64> = [], in state: LocalStoreState) throws(StoreError) {
-        try state.takeUntoldEnds(excluding: told).forEach { sink.yield(.expired($0)) }
+        try state.untoldEnds(excluding: told).forEach { sink.yield(.expired($0)) }
     }
 
     /// Tells the listening game the storefront in force once it differs from the one it last heard of, whoever
@@ -114,7 +116,7 @@ struct LocalStoreClockwork: Sendable {
         // of now is marked for the next game to hear of.
         let listens = gameListens.withLock { $0 }
         let announce = { [sink] (update: StoreUpdate) throws(StoreError) in
-            if case .expired(let ended) = update, !listens { try state.markEndUntold(ended.id) }
+            if case .expired(let ended) = update { try state.markEndUntold(ended.id, handedHere: listens) }
             state.database.onCommit { sink.yield(update) }
         }
         // Read first: most ticks find nothing due, and need no write lock.

@@ -43,6 +43,9 @@ final class LocalStoreState {
         var ownNew = Set<UInt64>()
         var revoked = Set<UInt64>()
         var announcedExpiries = Set<UInt64>()
+        /// The ends marked untold that this connection handed to its game already: handed once per launch, and
+        /// again at the next launch until the game's journal has recorded them (`endRecorded`).
+        var handedEnds = Set<UInt64>()
         var pendingProducts: [Int64: String] = [:]
         /// The ends of the subscriptions active at the last look, by transaction id: another process may move
         /// them later (a renewal date extension by `iosiap-store serve`).
@@ -370,28 +373,31 @@ final class LocalStoreState {
     }
 
     /// Marks the end of the subscription whose newest transaction is `id` (announced, or made by an upgrade) as
-    /// not told to any game: the store that made it has no game listening. Inside the caller's SQL transaction.
-    func markEndUntold(_ id: UInt64) throws(StoreError) {
+    /// not yet recorded by the game: whoever made it, and whether a game listens or not, the end stays marked
+    /// until the game's journal has recorded it (`endRecorded`), so that a game that closes or dies first hears
+    /// of it at its next launch. One this connection announces to its own game counts as handed to it. Inside the
+    /// caller's SQL transaction.
+    func markEndUntold(_ id: UInt64, handedHere: Bool) throws(StoreError) {
         try database.query("UPDATE transactions SET end_untold = 1 WHERE id = ?", [.integer(Int64(bitPattern: id))])
+        if handedHere { noteCommitted { $0.handedEnds.insert(id) } }
     }
 
-    /// Takes the ends marked untold, oldest id first, for the listening game to hear of once: each is cleared, and
-    /// counts as an announcement this connection has seen, so that the next look for other processes' changes
-    /// does not report it again. Those in `told` (reported by that look already) are cleared, not returned.
-    func takeUntoldEnds(excluding told: Set<UInt64>) throws(StoreError) -> [StoreTransaction] {
-        // Read first, through the index: most of the time there is none, and a write lock every tick would be wasted.
-        guard try !database.query("SELECT 1 FROM transactions INDEXED BY transactions_end_untold WHERE end_untold = 1 LIMIT 1").isEmpty else {
-            return []
-        }
-        return try database.transaction { () throws(StoreError) in
-            let ended = try transactions(where: "id IN (SELECT id FROM transactions INDEXED BY transactions_end_untold WHERE end_untold = 1)")
-            for transaction in ended {  // those read, not one another process marks meanwhile
-                try database.query("UPDATE transactions SET end_untold = 0 WHERE id = ?", [.integer(Int64(bitPattern: transaction.id))])
-            }
-            let ids = Set(ended.map(\.id))
-            noteCommitted { $0.announcedExpiries.formUnion(ids) }
-            return ended.filter { !told.contains($0.id) }
-        }
+    /// The ends marked untold that this connection has not handed to its game yet, oldest id first: each is
+    /// handed once per launch, and counts as an announcement this connection has seen, so that the next look for
+    /// other processes' changes does not report it again. Those in `told` (reported by that look already) count as
+    /// handed, and are not returned.
+    func untoldEnds(excluding told: Set<UInt64>) throws(StoreError) -> [StoreTransaction] {
+        let ended = try transactions(where: "id IN (SELECT id FROM transactions INDEXED BY transactions_end_untold WHERE end_untold = 1)")
+            .filter { !known.handedEnds.contains($0.id) }
+        let ids = Set(ended.map(\.id))
+        known.handedEnds.formUnion(ids.union(told))
+        known.announcedExpiries.formUnion(ids)
+        return ended.filter { !told.contains($0.id) }
+    }
+
+    /// The game's journal recorded the end of transaction `id`: it is no longer handed to a game.
+    func endRecorded(_ id: UInt64) throws(StoreError) {
+        try database.query("UPDATE transactions SET end_untold = 0 WHERE id = ? AND end_untold = 1", [.integer(Int64(bitPattern: id))])
     }
 
     /// Records a purchase started in the App Store, with the offer it redeems, for the game to hear of.
