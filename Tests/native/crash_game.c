@@ -24,9 +24,10 @@ static void on_event(const iosiap_event *event, void *user_data) {
         fprintf(stderr, "crash_game: ungranted purchase %" PRIu64 "\n", event->transaction->id);
         exit(3);
     }
-    if (event->kind == IOSIAP_EVENT_GRANTED && event->request_id == 0) {
-        /* A purchase an earlier, killed launch was charged for but never granted. */
-        printf("recovered %" PRIu64 "\n", event->transaction->id);
+    if (event->kind == IOSIAP_EVENT_GRANTED) {
+        /* Each grant the game is told of, so that the campaign can count one told twice; with no request, a
+           purchase an earlier, killed launch was charged for but never granted. */
+        printf("%s %" PRIu64 "\n", event->request_id == 0 ? "recovered" : "granted", event->transaction->id);
         fflush(stdout);
     }
     if (event->request_id != 0 && event->kind != IOSIAP_EVENT_PURCHASING) ended++;

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The lifecycle simulation (see scripts/simulate.py): scripts/simulate.sh [SEEDS] [FIRST_SEED].
+# Runs SEEDS seeds (default 100) from FIRST_SEED (default 1); IOSIAP_SIMULATE_SECONDS=S stops starting seeds after
+# S seconds (the test command runs about a minute). A divergence prints its seed and a shrunk trace, which
+# `python3 scripts/simulate.py --replay TRACE.json --verbose ...` runs again.
+# IOSIAP_SDK=folder reuses an SDK folder already built by scripts/build-sdk.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+seeds=${1:-100}
+first=${2:-1}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sdk=${IOSIAP_SDK:-}
+if [ -z "$sdk" ]; then
+    sdk=$work/sdk
+    bash scripts/build-sdk.sh "$sdk" 2>/dev/null
+fi
+swift build -c release --product iosiap-store >/dev/null
+cli=$(swift build -c release --show-bin-path)/iosiap-store
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -pthread -I"$sdk/include" Tests/native/sim_game.c \
+    -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/sim_game"
+python3 scripts/simulate.py --game "$work/sim_game" --cli "$cli" --catalog Examples/Products.storekit \
+    --seeds "$seeds" --first-seed "$first" --seconds "${IOSIAP_SIMULATE_SECONDS:-0}"
