@@ -176,6 +176,36 @@ final class OutageVerifier: TransactionVerifier, Sendable {
         #expect(try store.isEntitled(to: "pro"))
     }
 
+    /// A refunded copy a verifier failed (forged, or a check that is wrong) is no refund: the payment it answers
+    /// ends in `verificationFailed`, nothing is told revoked, and the genuine copy of the same transaction, once it
+    /// passes, is delivered and entitles. Before, the failed copy recorded the refund and finished the record, so
+    /// the genuine purchase was never delivered (found by review).
+    @Test func aRefundedCopyAVerifierFailedRecordsNoRefund() async throws {
+        let genuine = pro(signed: 0)
+        backend.scriptPurchases(.success(.purchased(pro(signed: 5, revoked: true))))
+        do {
+            let verifier = ScriptedVerifier([.failed(StoreError(.verificationInvalidSignature, "forged"))])
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
+            let request = try store.requestPayment(productID: "pro")
+            var events = try await store.pollUntilTerminal(of: request)
+            guard case .verificationFailed(request, let transaction, _) = events.last else { Issue.record("\(events)"); return }
+            #expect(transaction.id == genuine.id)
+            events.append(contentsOf: await store.pollSettled())
+            #expect(!events.contains { Self.isRevoked($0) }, "\(events)")
+            #expect(try !store.isEntitled(to: "pro"))
+            store.close()
+        }
+        let relaunchedBackend = ScriptedBackend()
+        relaunchedBackend.holdUnfinished([genuine])
+        let store = try PurchaseStore(backend: relaunchedBackend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+        defer { store.close() }
+        let delivered = try await store.pollUntil { $0 == .purchased(requestID: nil, transaction: genuine) }
+        #expect(!delivered.contains { Self.isRevoked($0) }, "\(delivered)")
+        try store.finish(transactionID: genuine.id)
+        #expect(try store.isEntitled(to: "pro"))
+    }
+
     // MARK: - Item 5: told only once the game's handler returned
 
     /// Item 5: a refund taken from the event sequence whose handler did not return (the loop ended by a throw,

@@ -31,9 +31,10 @@ enum RefundState: Sendable, Equatable {
 /// grant, the take-back).
 extension JournalRecord {
     /// The record once it holds a refunded copy: finished (nothing is left to grant; it never comes back as a
-    /// purchase) and, unless its refund was recorded before, to tell.
+    /// purchase) and, unless its refund was recorded before, to tell. Not while a verifier failed the copy or has
+    /// not passed it: an unproven refund must not finish what may be a genuine purchase.
     func recordingRefund() -> JournalRecord {
-        guard copy?.isRevoked == true else { return self }
+        guard copy?.isRevoked == true, verdict != .notVerified else { return self }
         var next = self
         next.finished = true
         if next.refund == .notRefunded { next.refund = .toTell }

@@ -11,7 +11,8 @@ import Foundation
 /// 2. **Nothing is granted twice.** `finished` never goes back to unfinished, and a grant is written only in the
 ///    commit that sets it.
 /// 3. **The copy is replaced only by one that ranks higher** (`ranks(_:above:)`): a revoked copy is never replaced
-///    by an unrevoked one; otherwise the newer signed date wins. A late copy (a retried check, launch redelivery's
+///    by an unrevoked one; otherwise the newer signed date wins. A copy no verifier passed yet is replaced by any
+///    copy one passed, and records no refund. A late copy (a retried check, launch redelivery's
 ///    snapshot, the ledger's event) never undoes a recorded refund or expiry.
 /// 4. **The verdict is never weakened.** A copy a verifier failed, or could not check, never replaces the one held;
 ///    a failed or pending verdict stays until a verifier passes that copy; a write without a verifier never changes
@@ -60,7 +61,8 @@ struct JournalRecord: Sendable, Equatable {
         var next = self
         switch outcome {
         case .verified:
-            guard Self.ranks(incoming, above: copy) else { break }
+            // A copy a verifier passed replaces one none passed, whatever their rank: the unproven copy may be forged.
+            guard verdict == .notVerified || Self.ranks(incoming, above: copy) else { break }
             next.copy = incoming
             next.payload = payload
             next.verdict = .verified

@@ -630,7 +630,7 @@ final class StoreWorker: Sendable {
             }
             return
         }
-        if written.record.copy?.isRevoked == true {
+        if written.record.refund != .notRefunded {
             // Refunded (this copy, or one recorded before): never delivered as a purchase, which would hand out
             // what was refunded. A request still ends.
             if written.recordedRefund { tellRevocationOnce(transaction) }
