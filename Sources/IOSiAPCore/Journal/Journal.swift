@@ -60,10 +60,24 @@ package final class Journal: Sendable {
         // row that entitled keeps doing so: a 0 beside `unverified = 0` (a later check of some copy failed, or a
         // launch without a verifier cleared `unverified`) cannot say which copy failed, so it becomes NULL (no
         // verifier's verdict stands), which entitles as before and which StoreKit's verifier does not take for a pass.
+        // The table is rebuilt without the column rather than altered: `DROP COLUMN` needs SQLite 3.35 (Debian 11
+        // and Ubuntu 20.04 ship older). Foreign keys are off, so `grants` still names the rebuilt table.
         """
         UPDATE transactions SET verdict = NULL WHERE unverified = 0 AND verdict = 0;
         UPDATE transactions SET verdict = 0 WHERE unverified = 1;
-        ALTER TABLE transactions DROP COLUMN unverified;
+        CREATE TABLE transactions_version6 (
+            id INTEGER PRIMARY KEY,
+            product_id TEXT NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            payload BLOB NOT NULL,
+            verdict INTEGER,
+            revocation_announced INTEGER
+        );
+        INSERT INTO transactions_version6 (id, product_id, finished, payload, verdict, revocation_announced)
+            SELECT id, product_id, finished, payload, verdict, revocation_announced FROM transactions;
+        DROP TABLE transactions;
+        ALTER TABLE transactions_version6 RENAME TO transactions;
+        CREATE INDEX transactions_unfinished ON transactions(finished) WHERE finished = 0;
         """,
         // 7: the record's delivery and refund states (`JournalRecord+Delivery.swift`). `told`: the game was told it
         // as purchased or restored, which `finish` needs; a row recorded before was told unless a verifier failed
