@@ -939,9 +939,9 @@ void iosiap_string_free(char *string);
  * iosiap_poll does not wait for the disk, except for a purchase queued before the first poll and before its
  * product was registered (one redelivered at launch): it is granted as it is polled. A refund takes back its grant
  * in the commit that records it, on the library's thread; one recorded before the first poll (while the game may
- * still set its refund rule), in the commit that notes it told, once a callback of its IOSIAP_EVENT_REVOKED has
- * returned, by the rule of that moment: once either way. A transaction delivered again after a crash is never
- * granted twice. With IOSIAP_DELIVERY_THREAD,
+ * still set its refund rule), or told again at launch, as its IOSIAP_EVENT_REVOKED is handed out, before the
+ * callback, by the rule of that moment: once either way, and before the game's handler sees the balance. A
+ * transaction delivered again after a crash is never granted twice. With IOSIAP_DELIVERY_THREAD,
  * register in on_open: delivery starts inside the open call, right after on_open, so once the open has returned
  * a purchase redelivered at launch may already have arrived as IOSIAP_EVENT_PURCHASED, for the game to grant.
  */

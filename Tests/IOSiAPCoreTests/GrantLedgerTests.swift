@@ -181,18 +181,49 @@ import Testing
         return refunded
     }
 
-    /// A refund recorded before the first poll (the game may still set its refund rule) is taken back in the
-    /// commit that notes it told, once the game's handler returned, by the rule of that moment.
+    /// A refund recorded before the first poll (the game may still set its refund rule) is taken back as its event
+    /// is handed out, by the rule of that moment: the game's handler already sees the balance without it. Before,
+    /// it was taken back only once the handler had returned (found by review).
     @Test func aRefundQueuedBeforeTheFirstPollFollowsTheRefundSettingOfThatPoll() async throws {
         let refunded = try await grantedTwoCoinsThenRefunded()
         let relaunchedBackend = ScriptedBackend()  // the first backend's updates ended with its store
         let relaunched = try PurchaseStore(backend: relaunchedBackend, stateDirectory: folder.state)
+        defer { relaunched.close() }
         try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
         relaunchedBackend.send(.revoked(refunded))
         await relaunched.waitForEvents()  // queued before the game sets the refund rule
         relaunched.setDeductsRefundedConsumables(true)
-        #expect(try await relaunched.pollUntil { _ in true } == [.revoked(transaction: refunded)])
-        try await waitUntil { (try? relaunched.balance(of: "coins")) == 0 }
+        var balanceInHandler: [Int64] = []
+        relaunched.poll { event in
+            if event == .revoked(transaction: refunded) { balanceInHandler.append((try? relaunched.balance(of: "coins")) ?? -1) }
+        }
+        #expect(balanceInHandler == [0])
+    }
+
+    /// A refund whose handler never returns normally (it throws at every launch) is told again at each launch, but
+    /// its grant is taken back once, as it is first handed out: the refunded coins are not spendable meanwhile.
+    @Test func aRefundWhoseHandlerKeepsFailingIsTakenBackOnce() async throws {
+        let refunded = try await grantedTwoCoinsThenRefunded()
+        for _ in 0..<2 {
+            let backend = ScriptedBackend()
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+            try store.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+            store.setDeductsRefundedConsumables(true)
+            backend.send(.revoked(refunded))  // a store reports refunds again at launch
+            await store.waitForEvents()  // recorded (or told again) before the first poll
+            var balanceInHandler: [Int64] = []
+            struct GameFailed: Error {}
+            do {
+                for await event in store.events where event == .revoked(transaction: refunded) {
+                    balanceInHandler.append(try store.balance(of: "coins"))
+                    throw GameFailed()
+                }
+            } catch {}
+            #expect(balanceInHandler == [0])
+            store.close()
+        }
+        let journal = try SQLiteDatabase(path: try folder.state.file("journal.sqlite"), create: false)
+        #expect(try journal.query("SELECT refund FROM transactions").first?.first?.integer == 0, "still to tell")
     }
 
     /// The ledger's journal holds what it granted for each transaction, so a refund is taken back in a launch where

@@ -137,8 +137,9 @@ package final class Journal: Sendable {
     package enum TakeBack: Sendable, Equatable {
         /// In the commit that records the refund, its currency deducted or not: the game's refund rule is known.
         case now(deductingCurrency: Bool)
-        /// In the commit that notes it told (`acknowledgeRefund`), by the refund rule of that moment: the game has
-        /// not started taking events yet, and may still set its rule.
+        /// As its `revoked` event is handed out (`takeBackRefund`, from `GrantLedger.apply`), or at the latest in
+        /// the commit that notes it told (`acknowledgeRefund`), by the refund rule of that moment: the game has not
+        /// started taking events yet, and may still set its rule.
         case whenTold
     }
 
@@ -218,6 +219,19 @@ package final class Journal: Sendable {
                 var told = held
                 told.refund = .told
                 try told.write(over: held, id: key, in: database)
+            }
+        }
+    }
+
+    /// Takes back what the ledger granted for refund `id` if nothing took it back yet, its currency deducted or not
+    /// by `deductingCurrency`: as its `revoked` event is handed out, when the commit that recorded it could not.
+    /// Only a refund still to tell; the one noted told later finds it taken back.
+    package func takeBackRefund(_ id: UInt64, deductingCurrency: Bool) throws(StoreError) {
+        try write { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) in
+                let key = SQLiteValue.integer(Int64(bitPattern: id))
+                guard let held = try JournalRecord.read(key, in: database), held.refund == .toTell else { return }
+                try Self.takeBackGrant(of: key, deductingCurrency: deductingCurrency, in: database)
             }
         }
     }

@@ -13,7 +13,8 @@ import Synchronization
 /// queue, on the game's thread, with the grants of that moment; if the store closes meanwhile it is withheld,
 /// never handed out plain. Refunds are not the ledger's to settle: the journal takes back what it granted in
 /// the commit that records the refund, or (before the game's first poll, while its refund rule may still
-/// change) in the one that notes the refund told (`Journal.TakeBack`), by `deductsRefundedConsumables`.
+/// change, and for a refund told again at launch) as its event is handed out (`apply`), by
+/// `deductsRefundedConsumables` then (`Journal.TakeBack`).
 package final class GrantLedger: Sendable {
     private let journal: Journal
     private let rules = Locked<[String: Grant]>([:])
@@ -22,10 +23,17 @@ package final class GrantLedger: Sendable {
     private let deductsRefunds = Atomic<Bool>(false)
     /// Tells the backend about a transaction the ledger finished.
     private let finished: @Sendable (UInt64) -> Void
-    /// The purchases `settle` left to `apply`, by transaction id, with how many of each are queued.
-    private let deferred = Locked<[UInt64: Int]>([:])
-    /// Mirrors the number of deferred purchases, so that `apply` takes no lock on the poll path when there are none.
+    /// What `apply` does as a transaction's event is handed out, by transaction id: the purchases `settle` left to
+    /// grant (how many of its events are queued), and a refund's take-back left for then (`takeBackAtHandOut`).
+    private let atHandOut = Locked<[UInt64: HandOut]>([:])
+    /// Mirrors the number of entries of `atHandOut`'s work, so that `apply` takes no lock on the poll path when
+    /// there is none.
     private let deferredCount = Atomic<Int>(0)
+
+    private struct HandOut {
+        var purchases = 0
+        var takeBack = false
+    }
 
     init(journal: Journal, finished: @escaping @Sendable (UInt64) -> Void) {
         self.journal = journal
@@ -79,10 +87,40 @@ package final class GrantLedger: Sendable {
     /// game would grant it itself, and the ledger again at the next launch, where it is still unfinished), also
     /// when the store closes on another thread while it is granted.
     func apply(_ event: StoreEvent) -> StoreEvent? {
-        guard deferredCount.load(ordering: .acquiring) > 0,
-              case .purchased(let requestID, let transaction) = event,
-              takeDeferred(transaction.id), let grant = rule(for: transaction.productID) else { return event }
-        return self.grant(transaction, grant, requestID: requestID, event: event)
+        guard deferredCount.load(ordering: .acquiring) > 0 else { return event }
+        switch event {
+        case .purchased(let requestID, let transaction):
+            guard take(transaction.id, { entry in
+                      guard entry.purchases > 0 else { return false }
+                      entry.purchases -= 1
+                      return true
+                  }),
+                  let grant = rule(for: transaction.productID) else { return event }
+            return self.grant(transaction, grant, requestID: requestID, event: event)
+        case .revoked(let transaction):
+            if take(transaction.id, { entry in
+                guard entry.takeBack else { return false }
+                entry.takeBack = false
+                return true
+            }) {
+                // Failing (or closed), it is taken back when the refund is noted told, or at the next launch.
+                try? journal.takeBackRefund(transaction.id, deductingCurrency: deductsRefundedConsumables)
+            }
+            return event
+        default:
+            return event
+        }
+    }
+
+    /// Takes back the grant of refund `id` as its `revoked` event is handed out (`apply`), by the refund rule
+    /// then: the commit that recorded it left the take-back for later (before the game's first poll).
+    func takeBackAtHandOut(_ id: UInt64) {
+        let added = atHandOut.withLock { entries in
+            guard entries[id]?.takeBack != true else { return false }
+            entries[id, default: HandOut()].takeBack = true
+            return true
+        }
+        if added { deferredCount.add(1, ordering: .releasing) }
     }
 
     private func rule(for productID: String) -> Grant? {
@@ -91,15 +129,16 @@ package final class GrantLedger: Sendable {
     }
 
     private func deferToApply(_ key: UInt64) {
-        deferred.withLock { $0[key, default: 0] += 1 }
+        atHandOut.withLock { $0[key, default: HandOut()].purchases += 1 }
         deferredCount.add(1, ordering: .releasing)
     }
 
-    /// Removes one deferred purchase of transaction `key`; says whether there was one.
-    private func takeDeferred(_ key: UInt64) -> Bool {
-        let taken = deferred.withLock { deferred in
-            guard let count = deferred[key] else { return false }
-            deferred[key] = count == 1 ? nil : count - 1
+    /// Takes one piece of work of transaction `key` if `taking` finds one (and removes it from the entry); says
+    /// whether it did.
+    private func take(_ key: UInt64, _ taking: (inout HandOut) -> Bool) -> Bool {
+        let taken = atHandOut.withLock { entries in
+            guard var entry = entries[key], taking(&entry) else { return false }
+            entries[key] = entry.purchases == 0 && !entry.takeBack ? nil : entry
             return true
         }
         if taken { deferredCount.subtract(1, ordering: .releasing) }

@@ -287,8 +287,9 @@ final class StoreWorker: Sendable {
                 // Recorded finished (a revoked transaction has nothing left to grant: it must never come back
                 // as a purchase) and to tell, its grant taken back in the same commit: told again at each launch
                 // until a handler of it returned. Not if another path recorded it meanwhile: that one tells it.
-                if try journal.recordRevocation(transaction, verdict: verdict, takeBack: refundTakeBack()) {
-                    tellRevocationOnce(transaction)
+                let takeBack = refundTakeBack()
+                if try journal.recordRevocation(transaction, verdict: verdict, takeBack: takeBack) {
+                    tellRevocationOnce(transaction, takeBack: takeBack)
                 }
             } else {
                 // Recorded so that entitlements see it: finished if new, unless the store still holds it
@@ -302,12 +303,13 @@ final class StoreWorker: Sendable {
                 if !transaction.isRevoked, try !journal.isRecorded(transaction.id) {
                     undelivered = await unfinishedIDsInStore().contains(transaction.id)
                 }
+                let takeBack = refundTakeBack()
                 let written = try journal.written(transaction, finished: !undelivered, verdict: verdict, telling: undelivered,
-                                                  takeBack: refundTakeBack())
+                                                  takeBack: takeBack)
                 if undelivered && written.found != .knownFinished { queuePurchasedOnce(transaction, requestID: nil) }
                 backend.endRecorded(transactionID: transaction.id)
                 events.push(.expired(transaction: transaction))
-                if written.recordedRefund { tellRevocationOnce(transaction) }
+                if written.recordedRefund { tellRevocationOnce(transaction, takeBack: takeBack) }
             }
         } catch {
             // Not journaled: the store reports it again (revocations with its entitlements); an expired
@@ -453,9 +455,13 @@ final class StoreWorker: Sendable {
         events.push(.restoreFinished(requestID: requestID, result: result))
     }
 
-    /// Queues `revoked` for `transaction` unless this launch has queued it already.
-    private func tellRevocationOnce(_ transaction: StoreTransaction) {
+    /// Queues `revoked` for `transaction` unless this launch has queued it already. A refund whose take-back the
+    /// commit that recorded it left for later (`takeBack`, before the game's first poll) is taken back as the
+    /// event is handed out, by the game's refund rule then: the game's handler never sees the refunded grant
+    /// still counted, however often it fails.
+    private func tellRevocationOnce(_ transaction: StoreTransaction, takeBack: Journal.TakeBack) {
         if state.withLock({ $0.launch.insert(.revocationTold, transaction.id) }) {
+            if takeBack == .whenTold { ledger.takeBackAtHandOut(transaction.id) }
             events.push(.revoked(transaction: transaction))
         }
     }
@@ -488,7 +494,8 @@ final class StoreWorker: Sendable {
         // Refunds recorded but still to tell (closed or killed before a handler of them returned, or it threw):
         // told again.
         if let unannounced = try? journal.unannouncedRevocations() {
-            for transaction in unannounced.readable { tellRevocationOnce(transaction) }
+            // Whether an earlier launch took each back is not known here: the take-back at hand-out does it once.
+            for transaction in unannounced.readable { tellRevocationOnce(transaction, takeBack: .whenTold) }
             reportUnreadable(unannounced.unreadable)
         }
         let fromStore = (try? await backend.unfinishedTransactions()) ?? []
@@ -616,9 +623,10 @@ final class StoreWorker: Sendable {
         let checked = await verify(transaction, recorded: verdict)
         let written: Journal.Written
         let outcome: VerificationOutcome?
+        let takeBack = refundTakeBack()
         do {
             // Told in the same commit if the verdict lets it be told now: then `finish` accepts it.
-            written = try journal.written(transaction, verdict: checked, telling: true, takeBack: refundTakeBack())
+            written = try journal.written(transaction, verdict: checked, telling: true, takeBack: takeBack)
             outcome = judged(transaction, checked, written.record)
         } catch {
             // Charged but not durable: say so. The store keeps the transaction unfinished and it is
@@ -633,7 +641,7 @@ final class StoreWorker: Sendable {
         if written.record.refund != .notRefunded {
             // Refunded (this copy, or one recorded before): never delivered as a purchase, which would hand out
             // what was refunded. A request still ends.
-            if written.recordedRefund { tellRevocationOnce(transaction) }
+            if written.recordedRefund { tellRevocationOnce(transaction, takeBack: takeBack) }
             if let requestID {
                 events.push(.failed(requestID: requestID, productID: transaction.productID, error: StoreError(
                     .wrongState, "purchase of '\(transaction.productID)' completed as transaction \(transaction.id), which was refunded")))
