@@ -19,14 +19,17 @@ enum StorageBenchmarks {
         }
     }
 
-    /// Purchases per second, each charged, journaled, delivered and finished (no verification, no ledger).
-    static func purchaseRate(_ count: Int, catalog: URL) async throws -> Double {
+    /// Purchases per second, each charged, journaled, delivered and finished (no verification, no ledger), and the
+    /// write transactions committed per purchase to each database file (each one disk sync).
+    static func purchaseRate(_ count: Int, catalog: URL) async throws -> (rate: Double, commitsPerPurchase: [String: Double]) {
         let folder = scratchDirectory("durable")
         defer { try? FileManager.default.removeItem(at: folder) }
+        SQLiteCommitCounter.start()
         let state = try StateDirectory(folder)
         let local = try LocalStore(catalog: Catalog.load(contentsOf: catalog), stateDirectory: state)
         let store = try PurchaseStore(backend: local, stateDirectory: state)
         try await CryptoBenchmarks.waitForTerminal(store, try store.requestProducts(["com.iosiap.example.coins_100"]))
+        let commitsBefore = SQLiteCommitCounter.commits
         let start = ContinuousClock.now
         for _ in 0..<count {
             let events = try await CryptoBenchmarks.waitForTerminal(store, try store.requestPayment(productID: "com.iosiap.example.coins_100"))
@@ -34,8 +37,10 @@ enum StorageBenchmarks {
             try store.finish(transactionID: transaction.id)
         }
         let elapsed = (ContinuousClock.now - start).timeInterval
+        let commits = SQLiteCommitCounter.commits.mapValues { Double($0) }
         store.close()
-        return Double(count) / elapsed
+        let perPurchase = commits.map { ($0.key, ($0.value - Double(commitsBefore[$0.key] ?? 0)) / Double(count)) }
+        return (Double(count) / elapsed, Dictionary(uniqueKeysWithValues: perPurchase))
     }
 
     /// A state directory whose journal and local store hold `count` transactions, all finished, each with a

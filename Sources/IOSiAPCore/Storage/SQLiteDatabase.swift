@@ -31,6 +31,8 @@ package final class SQLiteDatabase {
     package let path: String
     /// How long a statement waits for a lock another connection holds.
     private let busyTimeout: Duration
+    /// What the commit hook counts for, while the benchmarks count commits (`SQLiteCommitCounter`).
+    private var countedFile: SQLiteCommitCounter.CountedFile?
 
     /// Opens (and, with `create`, creates) the database at `path`, waiting up to `busyTimeout` for a lock
     /// another connection holds.
@@ -49,6 +51,7 @@ package final class SQLiteDatabase {
         handle = connection
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(connection, Int32(clamping: milliseconds))
+        countedFile = SQLiteCommitCounter.install(on: connection, path: path)
     }
 
     deinit {
