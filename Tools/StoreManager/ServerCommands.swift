@@ -43,6 +43,8 @@ let serverAPICommands: [Command] = [
         // Notifications: this process sends the state directory's outbox too (with a game running, whichever
         // leases a notification first sends it), and records what changes while no game runs.
         try store.startNotificationSender()
+        // No game reads this process's updates (the game learns what serve changes from the state): not kept.
+        store.discardUpdates()
         // Time moves as in a running game: renewals, ends, billing retries and grace periods happen (and are
         // notified) on time, also while no game runs and no control is used.
         let clock = store.startClock()

@@ -65,6 +65,13 @@ extension LocalStore {
         try? state.withLock { state throws(StoreError) in try state.endRecorded(transactionID) }
     }
 
+    /// For a process no game listens to (the transaction manager's `serve`): the updates its changes make are
+    /// dropped, not kept for a reader that never comes. What they tell a game, it learns from the state (its
+    /// store's look at other processes' changes, the ends marked untold, launch redelivery). `updates()` ends it.
+    public func discardUpdates() {
+        updateSink.discards.withLock { $0 = true }
+    }
+
     public var canMakePayments: Bool { true }
 
     public func storefront() async throws(StoreError) -> String {
@@ -75,6 +82,7 @@ extension LocalStore {
     /// lock: only then does this store write what the transaction manager reads (the catalog and bundle id
     /// a game last opened the directory with) and start watching time and other processes' writes.
     public func updates() -> AsyncStream<StoreUpdate> {
+        updateSink.discards.withLock { $0 = false }
         clockwork.gameListens.withLock { $0 = true }
         clockwork.rememberStorefront()
         // What changed while no game listened, which the first look at the state took in without telling anyone.

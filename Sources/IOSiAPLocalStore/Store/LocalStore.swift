@@ -24,7 +24,7 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
     let state: Locked<LocalStoreState>
     let now: @Sendable () -> Date
     let updateStream: AsyncStream<StoreUpdate>
-    let updateSink: AsyncStream<StoreUpdate>.Continuation
+    let updateSink: LocalStoreUpdateSink
     /// How many times the game asked for the offer code sheet (`presentOfferCodeRedeemSheet`).
     let offerCodeSheets = Locked(0)
     /// Started by `updates()`, when a purchase store has taken the state directory: a store opened only to
@@ -51,7 +51,8 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         signer = TransactionSigner(chain: try SigningChainFiles.loadOrCreate(in: stateDirectory), bundleID: bundleID)
         offers = PromotionalOffers(signer: catalog.promotionalOfferSigner(bundleID: bundleID))
         let state = Locked(try LocalStoreState(directory: stateDirectory, environment: environment))
-        let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
+        let (stream, continuation) = AsyncStream<StoreUpdate>.makeStream()
+        let sink = LocalStoreUpdateSink(continuation: continuation)
         self.state = state
         (updateStream, updateSink) = (stream, sink)
         // Refunds made while no game ran (the transaction manager, another process): every refund is reported

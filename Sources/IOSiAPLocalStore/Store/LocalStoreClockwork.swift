@@ -10,7 +10,7 @@ struct LocalStoreClockwork: Sendable {
     let state: Locked<LocalStoreState>
     let now: @Sendable () -> Date
     /// Where the updates it finds go: the store's update stream.
-    let sink: AsyncStream<StoreUpdate>.Continuation
+    let sink: LocalStoreUpdateSink
     /// Set once a purchase store listens to this store: only then are App Store purchase intents taken
     /// (the transaction manager, which also opens the store, must leave them for the game), and only then is
     /// an end this store makes told to a game at once. Either way it stays marked untold (`markEndUntold`) until
