@@ -40,11 +40,17 @@ def main():
           == VerificationStatus.INVALID_APP_IDENTIFIER, "another bundle id rejects it")
     check(status(SignedDataVerifier([root], False, Environment.XCODE, bundle_id, None))
           == VerificationStatus.INVALID_ENVIRONMENT, "another environment rejects it")
-    # Signed by another chain's root: the chain does not verify (Apple's library checks the Sandbox chain).
-    other_root = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir,
-                                   "shared", "fixtures", "certs", "AppleRootCA-G3.der"), "rb").read()
-    check(status(SignedDataVerifier([other_root], False, Environment.SANDBOX, bundle_id, None))
-          == VerificationStatus.VERIFICATION_FAILURE, "Apple's root rejects the local store's chain")
+    # Signed by another chain's root: the chain does not verify (Apple's library checks the Sandbox chain). Apple's
+    # root is a public fixture in ../shared (or IOSIAP_SHARED_FIXTURES), which a clone of the repository alone lacks.
+    fixtures = os.environ.get("IOSIAP_SHARED_FIXTURES") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir, "shared", "fixtures")
+    apple_root = os.path.join(fixtures, "certs", "AppleRootCA-G3.der")
+    if os.path.exists(apple_root):
+        other_root = open(apple_root, "rb").read()
+        check(status(SignedDataVerifier([other_root], False, Environment.SANDBOX, bundle_id, None))
+              == VerificationStatus.VERIFICATION_FAILURE, "Apple's root rejects the local store's chain")
+    else:
+        print(f"apple library: skipped the check against Apple's root: {apple_root} is missing (no ../shared beside the clone)")
     print(f"apple library: App Transaction {app.appTransactionId} verified; {check.summary()}")
     return check.exit_status()
 
