@@ -4,8 +4,9 @@
 Each seed makes a trace of steps: purchases of every product type, finishing or not, restores, closes and
 reopens in poll or delivery-thread mode, kill -9 of the game at random moments and inside its callbacks, a
 refund handler that refuses its event, and from outside (the game's own controls while it runs, iosiap-store
-while it runs or is closed) refunds, expiries, renewals, Ask to Buy approvals and declines and purchases; a
-verification server that passes, fails, fails retryably or hangs. Half the seeds run the grant ledger.
+while it runs or is closed) refunds, expiries, renewals, Ask to Buy approvals and declines, purchases, Family
+Sharing purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the
+seeds run the grant ledger.
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
@@ -244,13 +245,16 @@ class World:
         shutil.rmtree(self.work, ignore_errors=True)
 
     # --- the App Store's truth -----------------------------------------------------------------------------
-    def store_rows(self):
+    def store_rows(self, family=False):
+        """The store's transactions: id, product, quantity, end, refund date, upgraded (only family-shared ones if
+        `family`)."""
         path = os.path.join(self.state, "localstore.sqlite")
         if not os.path.exists(path):
             return []
         with sqlite3.connect(path, timeout=10) as store:
+            shared = " WHERE ownership_type = 'FAMILY_SHARED'" if family else ""
             return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded "
-                                 "FROM transactions ORDER BY id").fetchall()
+                                 f"FROM transactions{shared} ORDER BY id").fetchall()
 
     def gold_active(self):
         now = time.time()
@@ -371,6 +375,12 @@ class World:
                     self.cli_run(name, GOLD)
         elif name == "outside-buy":
             self.cli_run("buy", PRODUCTS[pick % 2])
+        elif name == "family-buy":
+            self.cli_run("buy", "--family", PRO)
+        elif name == "stop-family":
+            shared = [r[0] for r in self.store_rows(family=True) if r[4] is None]
+            if shared:
+                self.cli_run("stop-family-sharing", str(shared[pick % len(shared)]))
         elif name == "ask-to-buy":
             self.cli_run("ask-to-buy", "on" if pick % 2 else "off")
         elif name in ("approve", "decline"):
@@ -444,7 +454,7 @@ class World:
 
 NEEDS_GAME = {"buy", "buy-then-kill", "finish", "restore", "refuse-revoked", "die-in", "settle"}
 STEPS = [("open", 14), ("close", 6), ("kill", 6), ("verifier", 5), ("buy", 22), ("buy-then-kill", 3),
-         ("finish", 14), ("restore", 4), ("refund", 8), ("expire", 3), ("renew", 3), ("outside-buy", 3),
+         ("finish", 14), ("restore", 4), ("refund", 8), ("expire", 3), ("renew", 3), ("outside-buy", 3), ("family-buy", 2), ("stop-family", 2),
          ("ask-to-buy", 3), ("approve", 3), ("decline", 2), ("refuse-revoked", 3), ("die-in", 3), ("settle", 6)]
 
 
