@@ -1,0 +1,98 @@
+import Foundation
+
+/// Delivery: verifying a purchased transaction, journaling it with its verdict, and queuing its event once.
+extension StoreWorker {
+    /// The verdict on `transaction`, or `nil` when the store does not verify: the backend's own failure if
+    /// it forces one, else the verifier's.
+    /// `recorded` is the journal's verdict from an earlier launch, for a transaction it delivers again.
+    func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict? = nil) async -> VerificationOutcome? {
+        guard let verifier else { return nil }
+        if let forced = backend.forcedVerificationFailure(of: transaction) { return .failed(forced) }
+        if let recorded { return await verifier.verify(transaction, recorded: recorded) }
+        return await verifier.verify(transaction)
+    }
+
+    /// What the game is told of a transaction the journal has just recorded with `verdict` as `record`: the
+    /// verifier's verdict; with none, the one its record holds, which is never weakened: a transaction a verifier
+    /// failed, or has not passed yet, in an earlier launch is told as failed again, and is no entitlement, until a
+    /// verifier passes it. (The same rule made the record told, or not, in that commit: `allowsTelling`.)
+    func judged(_ transaction: StoreTransaction, _ verdict: VerificationOutcome?, _ record: JournalRecord) -> VerificationOutcome? {
+        guard verdict == nil, record.verdict == .notVerified else { return verdict }
+        return .failed(StoreError(.verificationInvalidSignature, "transaction \(transaction.id) did not pass verification in an "
+            + "earlier launch, and no verifier is set to check it again"))
+    }
+
+    /// Verifies a purchased transaction if the store has a verifier, journals it with the verdict, then
+    /// queues its event. (Verifying first spares a second commit for the verdict; a crash before the journal
+    /// write loses nothing, since the store still holds the transaction unfinished.) Outside a request, a
+    /// transaction finished before is not delivered again (it is never granted twice), nor one already
+    /// queued in this launch.
+    func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0,
+                         recorded verdict: RecordedVerdict? = nil) async {
+        let checked = await verify(transaction, recorded: verdict)
+        let written: Journal.Written
+        let outcome: VerificationOutcome?
+        let takeBack = refundTakeBack()
+        do {
+            // Told in the same commit if the verdict lets it be told now: then `finish` accepts it.
+            written = try journal.written(transaction, verdict: checked, telling: true, takeBack: takeBack)
+            outcome = judged(transaction, checked, written.record)
+        } catch {
+            // Charged but not durable: say so. The store keeps the transaction unfinished and it is
+            // delivered again at the next launch.
+            if let requestID {
+                events.push(.failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                    .storageFailure, "purchase of '\(transaction.productID)' completed but could not be journaled "
+                        + "(\(error.message)); it will be delivered again at the next launch")))
+            }
+            return
+        }
+        if written.record.refund != .notRefunded {
+            // Refunded (this copy, or one recorded before): never delivered as a purchase, which would hand out
+            // what was refunded. A request still ends.
+            if written.recordedRefund { tellRevocationOnce(transaction, takeBack: takeBack) }
+            if let requestID {
+                events.push(.failed(requestID: requestID, productID: transaction.productID, error: StoreError(
+                    .wrongState, "purchase of '\(transaction.productID)' completed as transaction \(transaction.id), which was refunded")))
+            }
+            return
+        }
+        if requestID == nil && written.found == .knownFinished { return }
+        switch outcome {
+        case .failed(let error):
+            events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
+            return
+        case .retryLater(let error):
+            // Still unfinished in the journal: nothing is lost. Said once, retried quietly until it completes.
+            if attempt == 0 {
+                events.push(.verificationFailed(requestID: requestID, transaction: transaction,
+                                                error: StoreError(.verificationRetryable, error.message)))
+            }
+            retry(attempt: attempt + 1) { await self.deliver(transaction, requestID: nil, attempt: attempt + 1) }
+            return
+        case .verified, nil:
+            break
+        }
+        if let requestID {
+            // A request always ends. A store answers a purchase of something already owned with the
+            // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
+            state.withLock { _ = $0.launch.insert(.delivered, transaction.id) }
+            events.push(.purchased(requestID: requestID, transaction: transaction))
+        } else {
+            queuePurchasedOnce(transaction, requestID: nil)
+        }
+    }
+
+    func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {
+        let isFirst = state.withLock { state in
+            guard !state.launch.contains(.deliveredByPayment, transaction.id) else { return false }
+            if state.purchasesInProgress[transaction.productID] != nil {
+                // Perhaps the charge of a purchase still in progress: decided once it returns.
+                state.heldDeliveries.append(transaction)
+                return false
+            }
+            return state.launch.insert(.delivered, transaction.id)
+        }
+        if isFirst { events.push(.purchased(requestID: requestID, transaction: transaction)) }
+    }
+}

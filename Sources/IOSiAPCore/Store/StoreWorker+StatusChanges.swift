@@ -1,0 +1,101 @@
+import Foundation
+
+/// Store updates: purchases from outside a request, messages, and revocations and expirations verified and journaled.
+extension StoreWorker {
+    func handle(_ update: StoreUpdate) async {
+        switch update {
+        case .purchased(let transaction):
+            await deliver(transaction, requestID: nil)
+        case .declined(let productID):
+            events.push(.declined(productID: productID))
+        case .purchaseIntent(let product, let offer):
+            // Loaded, so that the game can pay for it at once.
+            state.withLock { $0.products[product.id] = product }
+            events.push(.purchaseIntent(product: product, offer: offer))
+        case .message(let message):
+            events.push(.storeKitMessage(message: message))
+        case .storefrontChanged(let storefront):
+            events.push(.storefrontChanged(storefront: storefront))
+        case .expired, .revoked:
+            await applyStatusChange(update)
+        }
+    }
+
+    /// Journals a revocation or an expiration once it is verified like a purchase, so that nothing unsigned
+    /// changes the journal, then tells the game. One that fails verification changes nothing; one whose
+    /// verification cannot complete is said once and checked again later, until it completes.
+    func applyStatusChange(_ update: StoreUpdate, attempt: Int = 0) async {
+        let transaction: StoreTransaction
+        switch update {
+        case .revoked(let changed), .expired(let changed): transaction = changed
+        case .purchased, .declined, .purchaseIntent, .message, .storefrontChanged: return
+        }
+        // A refund the record holds already is told by whoever recorded it, or was told (a store reports refunds
+        // again at launch), or is told again at launch; one being checked now is told by that check. The record's
+        // refund state says so, not its copy: a refunded copy an expiry wrote recorded the refund too.
+        var isRevocation = false
+        if case .revoked = update {
+            guard ((try? journal.refundState(of: transaction.id)) ?? .notRefunded) == .notRefunded,
+                  state.withLock({ $0.launch.insert(.revocationInFlight, transaction.id) }) else { return }
+            isRevocation = true
+        }
+        defer { if isRevocation { state.withLock { $0.launch.remove(.revocationInFlight, transaction.id) } } }
+        let check = await verifiedStatusChange(update, transaction, attempt: attempt)
+        guard check.passed else { return }
+        let verdict = check.verdict
+        do {
+            if case .revoked = update {
+                // Recorded finished (a revoked transaction has nothing left to grant: it must never come back
+                // as a purchase) and to tell, its grant taken back in the same commit: told again at each launch
+                // until a handler of it returned. Not if another path recorded it meanwhile: that one tells it.
+                let takeBack = refundTakeBack()
+                if try journal.recordRevocation(transaction, verdict: verdict, takeBack: takeBack) {
+                    tellRevocationOnce(transaction, takeBack: takeBack)
+                }
+            } else {
+                // Recorded so that entitlements see it: finished if new, unless the store still holds it
+                // unfinished. Then it is a purchase never delivered (the game died between the charge and the
+                // journal write), and launch redelivery may not have listed it yet: a finished mark would have
+                // it finished unseen. It is delivered first, and stays unfinished until the game (or the
+                // ledger) finishes it.
+                // A refunded copy is never delivered: that would hand out what was refunded. It records the refund
+                // (when the record did not hold it): told after the expiry, once.
+                var undelivered = false
+                if !transaction.isRevoked, try !journal.isRecorded(transaction.id) {
+                    undelivered = await unfinishedIDsInStore().contains(transaction.id)
+                }
+                let takeBack = refundTakeBack()
+                let written = try journal.written(transaction, finished: !undelivered, verdict: verdict, telling: undelivered,
+                                                  takeBack: takeBack)
+                if undelivered && written.found != .knownFinished { queuePurchasedOnce(transaction, requestID: nil) }
+                backend.endRecorded(transactionID: transaction.id)
+                events.push(.expired(transaction: transaction))
+                if written.recordedRefund { tellRevocationOnce(transaction, takeBack: takeBack) }
+            }
+        } catch {
+            // Not journaled: the store reports it again (revocations with its entitlements); an expired
+            // subscription still ends by the expiration date the journal already has.
+        }
+    }
+
+    /// Whether a revocation or an expiration passed (or nothing verifies), with the verdict to journal it with.
+    /// One that did not pass changes nothing the journal holds, and the game hears why; a check that could not
+    /// complete is tried again.
+    private func verifiedStatusChange(_ update: StoreUpdate, _ transaction: StoreTransaction,
+                                      attempt: Int) async -> (passed: Bool, verdict: VerificationOutcome?) {
+        let outcome = await verify(transaction)
+        switch outcome {
+        case .verified, nil:
+            return (true, outcome)
+        case .failed(let error):
+            events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
+        case .retryLater(let error):
+            if attempt == 0 {
+                events.push(.verificationFailed(requestID: nil, transaction: transaction,
+                                                error: StoreError(.verificationRetryable, error.message)))
+            }
+            retry(attempt: attempt + 1) { await self.applyStatusChange(update, attempt: attempt + 1) }
+        }
+        return (false, outcome)
+    }
+}
