@@ -45,22 +45,4 @@ import Testing
         queue.push(event(8))
         #expect(queue.drain() == [event(8)])
     }
-
-    @Test func settleRunsOnThePushBeforeQueuingAndNotAfterClose() {
-        let seen = Locked<[Bool]>([])
-        let queue = EventQueue { event, beforeFirstDrain in
-            seen.withLock { $0.append(beforeFirstDrain) }
-            guard case .cancelled(let n, _) = event, n != 2 else { return nil }  // 2 is dropped
-            return .cancelled(requestID: n + 100, productID: "p")
-        }
-        queue.push(event(1))
-        queue.push(event(2))
-        #expect(queue.drain() == [event(101)])
-        queue.push(event(3))
-        #expect(seen.withLock { $0 } == [true, true, false])
-        queue.close()
-        queue.push(event(4))
-        #expect(seen.withLock { $0 }.count == 3)
-        #expect(queue.drain() == [event(103)])
-    }
 }

@@ -5,13 +5,8 @@ import Synchronization
 ///
 /// `drain` is the mechanism behind the C ABI's `poll`: two atomic loads when nothing is queued, so a game
 /// can call it every frame. `next()` serves the Swift `AsyncSequence`. Each event reaches one consumer.
-///
-/// An optional `settle` function sees each event on the pushing thread before it is queued, and may replace
-/// or drop it: the store's grant ledger does its disk writes there, on the worker, rather than in `poll`.
+/// It only queues: what an event makes durable (the grant ledger's grants) is written before it is pushed.
 package final class EventQueue: Sendable {
-    /// Turns an event into the one to queue (`nil`: none), told whether nothing has been drained yet.
-    package typealias Settle = @Sendable (_ event: StoreEvent, _ beforeFirstDrain: Bool) -> StoreEvent?
-
     private struct State {
         var events: [StoreEvent] = []
         var head = 0
@@ -26,25 +21,12 @@ package final class EventQueue: Sendable {
     private let sleepers = Atomic<Int>(0)
     private let wakeup = DispatchSemaphore(value: 0)
     private let nextWaiterID = Atomic<Int>(0)
-    private let settle: Settle?
     /// Set by the first `drain` or `next`: from then on the consumer has started.
     private let drained = Atomic<Bool>(false)
-    /// Mirrors `closed`, so that a push after close skips `settle` without taking the lock.
-    private let closedFlag = Atomic<Bool>(false)
+    package init() {}
 
-    package init(settle: Settle? = nil) {
-        self.settle = settle
-    }
-
-    /// Settles an event (on the calling thread), then queues it or hands it straight to a waiting async
-    /// consumer. After close nothing is settled or queued.
+    /// Queues an event, or hands it straight to a waiting async consumer. After close nothing is queued.
     package func push(_ event: StoreEvent) {
-        var event = event
-        if let settle {
-            guard !closedFlag.load(ordering: .acquiring),
-                  let settled = settle(event, !drained.load(ordering: .acquiring)) else { return }
-            event = settled
-        }
         let waiter: CheckedContinuation<StoreEvent?, Never>? = state.withLock { state in
             if state.closed { return nil }
             if !state.waiters.isEmpty { return state.waiters.removeFirst().continuation }
@@ -136,7 +118,6 @@ package final class EventQueue: Sendable {
     package func close() {
         let waiters = state.withLock { state in
             state.closed = true
-            closedFlag.store(true, ordering: .releasing)
             defer { state.waiters.removeAll() }
             return state.waiters
         }

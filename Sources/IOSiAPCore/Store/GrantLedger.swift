@@ -4,7 +4,7 @@ import Synchronization
 /// granted and finished in one journal transaction, and the game is told `granted` instead of `purchased`.
 /// Redelivery of a finished transaction grants nothing.
 ///
-/// The ledger settles purchases as the worker queues them (`settle`, called by the `EventQueue`): the grant's
+/// The ledger settles purchases as the worker queues them (`settle`, called by the worker before it pushes): the grant's
 /// commit, with its disk sync, runs on the worker's thread and `granted` is queued only once it is durable,
 /// so `poll` never waits for the disk. A crash between the commit and the game's poll loses the event, not
 /// the grant. The one exception is the launch window: grants are registered right after opening, and a

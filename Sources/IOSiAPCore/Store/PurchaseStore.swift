@@ -49,8 +49,7 @@ public final class PurchaseStore: Sendable {
         }
         let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
         let ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
-        // The ledger settles each event as the worker queues it: its commits run on the worker's thread.
-        let events = EventQueue { event, beforeFirstDrain in ledger.settle(event, beforeFirstPoll: beforeFirstDrain) }
+        let events = EventQueue()
         let worker = StoreWorker(backend: backend, journal: journal, events: events, ledger: ledger, verifier: verifier,
                                  retryPolicy: retryPolicy, jobs: continuation)
         self.worker = worker

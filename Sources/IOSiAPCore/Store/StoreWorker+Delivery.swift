@@ -77,7 +77,7 @@ extension StoreWorker {
             // A request always ends. A store answers a purchase of something already owned with the
             // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
             state.withLock { _ = $0.launch.insert(.delivered, transaction.id) }
-            events.push(.purchased(requestID: requestID, transaction: transaction))
+            tellPurchase(.purchased(requestID: requestID, transaction: transaction))
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
         }
@@ -93,6 +93,14 @@ extension StoreWorker {
             }
             return state.launch.insert(.delivered, transaction.id)
         }
-        if isFirst { events.push(.purchased(requestID: requestID, transaction: transaction)) }
+        if isFirst { tellPurchase(.purchased(requestID: requestID, transaction: transaction)) }
+    }
+
+    /// Queues a purchase for the game: a product the game registered with the grant ledger is granted and finished
+    /// first, in one commit on this thread, and told as `granted` once durable (`GrantLedger.settle`). After close
+    /// nothing is granted or queued: the purchase is still unfinished, and granted at the next launch.
+    private func tellPurchase(_ purchase: StoreEvent) {
+        guard !events.isClosed, let settled = ledger.settle(purchase, beforeFirstPoll: !events.hasStartedDraining) else { return }
+        events.push(settled)
     }
 }
