@@ -145,7 +145,7 @@ final class OutageVerifier: TransactionVerifier, Sendable {
         let journal = try Journal(directory: folder.state)
         let bought = backend.makeTransaction("coins", quantity: 2)
         try journal.record(bought)
-        let ledger = GrantLedger(journal: journal) { _ in }
+        let ledger = GrantLedger(journal: journal, flights: Locked(TransactionFlights())) { _ in }
         let purchased = StoreEvent.purchased(requestID: nil, transaction: bought)
         #expect(ledger.settle(purchased, beforeFirstPoll: true) == purchased)  // no grant registered yet
         try ledger.register(.currency("coins", amountPerUnit: 100), for: "coins")

@@ -23,20 +23,15 @@ package final class GrantLedger: Sendable {
     private let deductsRefunds = Atomic<Bool>(false)
     /// Tells the backend about a transaction the ledger finished.
     private let finished: @Sendable (UInt64) -> Void
-    /// What `apply` does as a transaction's event is handed out, by transaction id: the purchases `settle` left to
-    /// grant (how many of its events are queued), and a refund's take-back left for then (`takeBackAtHandOut`).
-    private let atHandOut = Locked<[UInt64: HandOut]>([:])
-    /// Mirrors the number of entries of `atHandOut`'s work, so that `apply` takes no lock on the poll path when
-    /// there is none.
+    /// The launch's flights (`TransactionFlights`, shared with the worker): what `apply` does as a transaction's
+    /// event is handed out, the purchases `settle` left to grant and the refunds' take-backs left for then.
+    private let flights: Locked<TransactionFlights>
+    /// Mirrors how much of that work is left, so that `apply` takes no lock on the poll path when there is none.
     private let deferredCount = Atomic<Int>(0)
 
-    private struct HandOut {
-        var purchases = 0
-        var takeBack = false
-    }
-
-    init(journal: Journal, finished: @escaping @Sendable (UInt64) -> Void) {
+    init(journal: Journal, flights: Locked<TransactionFlights>, finished: @escaping @Sendable (UInt64) -> Void) {
         self.journal = journal
+        self.flights = flights
         self.finished = finished
     }
 
@@ -90,19 +85,11 @@ package final class GrantLedger: Sendable {
         guard deferredCount.load(ordering: .acquiring) > 0 else { return event }
         switch event {
         case .purchased(let requestID, let transaction):
-            guard take(transaction.id, { entry in
-                      guard entry.purchases > 0 else { return false }
-                      entry.purchases -= 1
-                      return true
-                  }),
+            guard taken(flights.withLock { $0.takePurchaseToGrant(transaction.id) }),
                   let grant = rule(for: transaction.productID) else { return event }
             return self.grant(transaction, grant, requestID: requestID, event: event)
         case .revoked(let transaction):
-            if take(transaction.id, { entry in
-                guard entry.takeBack else { return false }
-                entry.takeBack = false
-                return true
-            }) {
+            if taken(flights.withLock { $0.takeTakeBackAtHandOut(transaction.id) }) {
                 // Failing (or closed), it is taken back when the refund is noted told, or at the next launch.
                 try? journal.takeBackRefund(transaction.id, deductingCurrency: deductsRefundedConsumables)
             }
@@ -115,12 +102,7 @@ package final class GrantLedger: Sendable {
     /// Takes back the grant of refund `id` as its `revoked` event is handed out (`apply`), by the refund rule
     /// then: the commit that recorded it left the take-back for later (before the game's first poll).
     func takeBackAtHandOut(_ id: UInt64) {
-        let added = atHandOut.withLock { entries in
-            guard entries[id]?.takeBack != true else { return false }
-            entries[id, default: HandOut()].takeBack = true
-            return true
-        }
-        if added { deferredCount.add(1, ordering: .releasing) }
+        if flights.withLock({ $0.addTakeBackAtHandOut(id) }) { deferredCount.add(1, ordering: .releasing) }
     }
 
     private func rule(for productID: String) -> Grant? {
@@ -129,20 +111,14 @@ package final class GrantLedger: Sendable {
     }
 
     private func deferToApply(_ key: UInt64) {
-        atHandOut.withLock { $0[key, default: HandOut()].purchases += 1 }
+        flights.withLock { $0.addPurchaseToGrant(key) }
         deferredCount.add(1, ordering: .releasing)
     }
 
-    /// Takes one piece of work of transaction `key` if `taking` finds one (and removes it from the entry); says
-    /// whether it did.
-    private func take(_ key: UInt64, _ taking: (inout HandOut) -> Bool) -> Bool {
-        let taken = atHandOut.withLock { entries in
-            guard var entry = entries[key], taking(&entry) else { return false }
-            entries[key] = entry.purchases == 0 && !entry.takeBack ? nil : entry
-            return true
-        }
-        if taken { deferredCount.subtract(1, ordering: .releasing) }
-        return taken
+    /// Counts one piece of hand-out work done if `wasTaken`; returns it.
+    private func taken(_ wasTaken: Bool) -> Bool {
+        if wasTaken { deferredCount.subtract(1, ordering: .releasing) }
+        return wasTaken
     }
 
     /// Grants and finishes `transaction` in one journal transaction, and returns what the game hears of it.

@@ -48,10 +48,11 @@ public final class PurchaseStore: Sendable {
             throw error
         }
         let (stream, continuation) = AsyncStream<StoreJob>.makeStream()
-        let ledger = GrantLedger(journal: journal) { continuation.yield(.finish($0)) }
+        let flights = Locked(TransactionFlights())
+        let ledger = GrantLedger(journal: journal, flights: flights) { continuation.yield(.finish($0)) }
         let events = EventQueue()
-        let worker = StoreWorker(backend: backend, journal: journal, events: events, ledger: ledger, verifier: verifier,
-                                 retryPolicy: retryPolicy, jobs: continuation)
+        let worker = StoreWorker(backend: backend, journal: journal, events: events, ledger: ledger, flights: flights,
+                                 verifier: verifier, retryPolicy: retryPolicy, jobs: continuation)
         self.worker = worker
         self.now = now
         self.ledger = ledger

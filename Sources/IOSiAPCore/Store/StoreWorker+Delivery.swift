@@ -76,7 +76,7 @@ extension StoreWorker {
         if let requestID {
             // A request always ends. A store answers a purchase of something already owned with the
             // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
-            state.withLock { _ = $0.launch.insert(.delivered, transaction.id) }
+            flights.withLock { _ = $0.insert(.delivered, transaction.id) }
             tellPurchase(.purchased(requestID: requestID, transaction: transaction))
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
@@ -84,14 +84,11 @@ extension StoreWorker {
     }
 
     func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {
-        let isFirst = state.withLock { state in
-            guard !state.launch.contains(.deliveredByPayment, transaction.id) else { return false }
-            if state.purchasesInProgress[transaction.productID] != nil {
-                // Perhaps the charge of a purchase still in progress: decided once it returns.
-                state.heldDeliveries.append(transaction)
-                return false
-            }
-            return state.launch.insert(.delivered, transaction.id)
+        let isFirst = flights.withLock { flights in
+            guard !flights.contains(.deliveredByPayment, transaction.id) else { return false }
+            // Perhaps the charge of a purchase still in progress: decided once it returns.
+            if flights.holdIfPurchaseInProgress(transaction) { return false }
+            return flights.insert(.delivered, transaction.id)
         }
         if isFirst { tellPurchase(.purchased(requestID: requestID, transaction: transaction)) }
     }

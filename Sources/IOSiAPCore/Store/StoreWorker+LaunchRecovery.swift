@@ -74,7 +74,7 @@ extension StoreWorker {
     /// Tells the game of each journal row it cannot read, once per launch (launch redelivery and the
     /// entitlement reads may both come across it).
     func reportUnreadable(_ rows: [Journal.UnreadableRow]) {
-        for row in rows where state.withLock({ $0.launch.insert(.unreadableRowReported, row.transactionID) }) {
+        for row in rows where flights.withLock({ $0.insert(.unreadableRowReported, row.transactionID) }) {
             events.push(.journalRowUnreadable(transactionID: row.transactionID, productID: row.productID, error: row.error))
         }
     }

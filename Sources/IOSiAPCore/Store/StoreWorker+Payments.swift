@@ -19,7 +19,7 @@ extension StoreWorker {
 
     func pay(_ requestID: RequestID, _ request: PaymentRequest, _ product: StoreProduct) async {
         events.push(.purchasing(requestID: requestID, productID: product.id, quantity: request.quantity))
-        state.withLock { $0.purchasesInProgress[product.id, default: 0] += 1 }
+        flights.withLock { $0.startPurchase(of: product.id) }
         let outcome: PurchaseOutcome
         do {
             outcome = try await backend.purchase(request, product: product)
@@ -37,7 +37,7 @@ extension StoreWorker {
         case .purchased(let transaction):
             @Sendable func deliverPayment() async {
                 await deliver(transaction, requestID: requestID)
-                state.withLock { $0.launch.remove(.deliveredByPayment, transaction.id) }
+                flights.withLock { $0.remove(.deliveredByPayment, transaction.id) }
             }
             if verifier == nil {
                 // Nothing to wait for: delivered at once, before any update the purchase caused (an
@@ -59,14 +59,9 @@ extension StoreWorker {
     /// once no purchase of the product is in progress, the request-less deliveries held meanwhile go out, but
     /// not the payment's own charge.
     private func releaseHeldDeliveries(purchasing productID: String, paid: UInt64?) {
-        let released: [StoreTransaction] = state.withLock { state in
-            if let paid { _ = state.launch.insert(.deliveredByPayment, paid) }
-            let remaining = (state.purchasesInProgress[productID] ?? 1) - 1
-            state.purchasesInProgress[productID] = remaining > 0 ? remaining : nil
-            guard remaining <= 0 else { return [] }
-            let released = state.heldDeliveries.filter { $0.productID == productID }
-            state.heldDeliveries.removeAll { $0.productID == productID }
-            return released
+        let released = flights.withLock { flights in
+            if let paid { _ = flights.insert(.deliveredByPayment, paid) }
+            return flights.endPurchase(of: productID)
         }
         for transaction in released { queuePurchasedOnce(transaction, requestID: nil) }
     }

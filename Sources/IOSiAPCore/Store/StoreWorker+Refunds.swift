@@ -5,7 +5,7 @@ extension StoreWorker {
     /// Notes the refunds handled by the game that the job loop has not noted yet: close calls it before it
     /// lets the journal's directory go.
     func noteDeliveredRevocations() {
-        let ids = state.withLock { $0.launch.ids(.revocationToNote) }
+        let ids = flights.withLock { $0.ids(.revocationToNote) }
         for id in ids { acknowledgeRefund(id) }
     }
 
@@ -31,7 +31,7 @@ extension StoreWorker {
         guard case .revoked(let transaction) = event else { return }
         state.withLock { state in
             guard state.isOpen else { return }
-            _ = state.launch.insert(.revocationToNote, transaction.id)
+            _ = flights.withLock { $0.insert(.revocationToNote, transaction.id) }
             jobsSink.yield(.revocationAnnounced(transaction.id))
         }
     }
@@ -41,7 +41,7 @@ extension StoreWorker {
     /// event is handed out, by the game's refund rule then: the game's handler never sees the refunded grant
     /// still counted, however often it fails.
     func tellRevocationOnce(_ transaction: StoreTransaction, takeBack: Journal.TakeBack) {
-        if state.withLock({ $0.launch.insert(.revocationTold, transaction.id) }) {
+        if flights.withLock({ $0.insert(.revocationTold, transaction.id) }) {
             if takeBack == .whenTold { ledger.takeBackAtHandOut(transaction.id) }
             events.push(.revoked(transaction: transaction))
         }

@@ -36,10 +36,10 @@ extension StoreWorker {
         var isRevocation = false
         if case .revoked = update {
             guard ((try? journal.refundState(of: transaction.id)) ?? .notRefunded) == .notRefunded,
-                  state.withLock({ $0.launch.insert(.revocationInFlight, transaction.id) }) else { return }
+                  flights.withLock({ $0.insert(.revocationInFlight, transaction.id) }) else { return }
             isRevocation = true
         }
-        defer { if isRevocation { state.withLock { $0.launch.remove(.revocationInFlight, transaction.id) } } }
+        defer { if isRevocation { flights.withLock { $0.remove(.revocationInFlight, transaction.id) } } }
         let check = await verifiedStatusChange(update, transaction, attempt: attempt)
         guard check.passed else { return }
         let verdict = check.verdict

@@ -21,13 +21,6 @@ struct SharedStoreState {
     var nextRequestID: RequestID = 1
     /// Products from the latest products requests, by id: what a payment may name.
     var products: [String: StoreProduct] = [:]
-    /// What this launch has done with each transaction (delivered it, told its refund, ...).
-    var launch = LaunchMarks()
-    /// Products whose purchase is in progress in the store now (counted per product): until it returns, a
-    /// request-less delivery of that product waits in `heldDeliveries`, since the charge can be listed
-    /// unfinished (and found by launch redelivery) before `purchase` returns it to its payment.
-    var purchasesInProgress: [String: Int] = [:]
-    var heldDeliveries: [StoreTransaction] = []
 }
 
 /// Runs requests against the backend, off the game's thread, and turns results into journal writes and
@@ -42,6 +35,9 @@ final class StoreWorker: Sendable {
     let journal: Journal
     let events: EventQueue
     let state: Locked<SharedStoreState>
+    /// What this launch is doing with each transaction, shared with the grant ledger. Taken after `state`, never
+    /// before it.
+    let flights: Locked<TransactionFlights>
     let verifier: (any TransactionVerifier)?
     /// The grant ledger, for its refund rule: what a refund's take-back deducts.
     let ledger: GrantLedger
@@ -61,12 +57,13 @@ final class StoreWorker: Sendable {
     /// How many transactions are verified (and delivered) at once beside the job loop.
     static let verificationConcurrency = 4
 
-    init(backend: any StoreBackend, journal: Journal, events: EventQueue, ledger: GrantLedger, verifier: (any TransactionVerifier)?,
-         retryPolicy: VerificationRetryPolicy, jobs: AsyncStream<StoreJob>.Continuation) {
+    init(backend: any StoreBackend, journal: Journal, events: EventQueue, ledger: GrantLedger, flights: Locked<TransactionFlights>,
+         verifier: (any TransactionVerifier)?, retryPolicy: VerificationRetryPolicy, jobs: AsyncStream<StoreJob>.Continuation) {
         self.backend = backend
         self.journal = journal
         self.events = events
         self.ledger = ledger
+        self.flights = flights
         self.state = Locked(SharedStoreState())
         self.verifier = verifier
         self.retryPolicy = retryPolicy
@@ -105,9 +102,9 @@ final class StoreWorker: Sendable {
             // Failing (the take-back with it too), the refund stays to tell: told again at the next launch.
             // Written, then let go: a close meanwhile finds it still to note and writes it before it lets
             // the journal's directory go (writing twice is harmless: the second finds it told).
-            guard state.withLock({ $0.launch.contains(.revocationToNote, transactionID) }) else { return }
+            guard flights.withLock({ $0.contains(.revocationToNote, transactionID) }) else { return }
             acknowledgeRefund(transactionID)
-            state.withLock { $0.launch.remove(.revocationToNote, transactionID) }
+            flights.withLock { $0.remove(.revocationToNote, transactionID) }
         }
     }
 

@@ -1,0 +1,136 @@
+/// What this launch is doing, or has done, with each transaction, keyed by its id: the one in-memory map that every
+/// path meeting on a transaction consults (a payment, launch redelivery, the store's updates, a restore, the grant
+/// ledger as events are handed out), so that each step happens once per launch. What must outlive the launch is the
+/// journal record's (`JournalRecord`); this holds only what is in flight, and is lost, harmlessly, with the process.
+struct TransactionFlights {
+    /// One step done, or being done, with a transaction in this launch.
+    struct Mark: OptionSet {
+        let rawValue: UInt8
+
+        /// Queued as `purchased`.
+        static let delivered = Mark(rawValue: 1 << 0)
+        /// Being verified and delivered by its payment, which tells it: a delivery of the same charge from
+        /// elsewhere (launch redelivery finding it unfinished in the store) stays quiet.
+        static let deliveredByPayment = Mark(rawValue: 1 << 1)
+        /// A refund being verified: the same refund reported twice (at launch, by the store's updates and its
+        /// unfinished list) is checked and told once.
+        static let revocationInFlight = Mark(rawValue: 1 << 2)
+        /// Queued as `revoked`: the launch's re-telling of refunds still to tell and the store's report of a
+        /// new one can meet.
+        static let revocationTold = Mark(rawValue: 1 << 3)
+        /// A refund whose handler returned, not yet noted told in the journal.
+        static let revocationToNote = Mark(rawValue: 1 << 4)
+        /// Its journal row was told as `journalRowUnreadable`.
+        static let unreadableRowReported = Mark(rawValue: 1 << 5)
+    }
+
+    /// One transaction's flight.
+    private struct Flight {
+        var marks: Mark = []
+        /// A request-less delivery held while a purchase of its product is in progress: it may be that purchase's
+        /// own charge, listed unfinished (and found by launch redelivery) before `purchase` returns it.
+        var heldForPayment: StoreTransaction?
+        /// Its `purchased` events queued before the game's first poll with no grant registered then: the ledger
+        /// grants each as it is handed out.
+        var purchasesToGrant = 0
+        /// Its refund's take-back, left for when its `revoked` is handed out.
+        var takeBackAtHandOut = false
+
+        var isEmpty: Bool { marks.isEmpty && heldForPayment == nil && purchasesToGrant == 0 && !takeBackAtHandOut }
+    }
+
+    private var flights: [UInt64: Flight] = [:]
+    /// Purchases in progress in the store now, counted per product (their transaction ids are not known yet).
+    private var purchasesInProgress: [String: Int] = [:]
+
+    private mutating func update<Result>(_ id: UInt64, _ change: (inout Flight) -> Result) -> Result {
+        var flight = flights[id] ?? Flight()
+        let result = change(&flight)
+        flights[id] = flight.isEmpty ? nil : flight
+        return result
+    }
+
+    // MARK: - Marks
+
+    /// Marks `id`; says whether it was not marked so before.
+    mutating func insert(_ mark: Mark, _ id: UInt64) -> Bool {
+        update(id) { flight in
+            defer { flight.marks.formUnion(mark) }
+            return !flight.marks.contains(mark)
+        }
+    }
+
+    mutating func remove(_ mark: Mark, _ id: UInt64) {
+        update(id) { _ = $0.marks.remove(mark) }
+    }
+
+    func contains(_ mark: Mark, _ id: UInt64) -> Bool {
+        flights[id]?.marks.contains(mark) ?? false
+    }
+
+    /// The transactions marked `mark`.
+    func ids(_ mark: Mark) -> [UInt64] {
+        flights.compactMap { $0.value.marks.contains(mark) ? $0.key : nil }
+    }
+
+    // MARK: - Payments in progress
+
+    /// A purchase of `productID` starts in the store.
+    mutating func startPurchase(of productID: String) {
+        purchasesInProgress[productID, default: 0] += 1
+    }
+
+    /// Holds a request-less delivery of `transaction` if a purchase of its product is in progress; says whether it did.
+    mutating func holdIfPurchaseInProgress(_ transaction: StoreTransaction) -> Bool {
+        guard purchasesInProgress[transaction.productID] != nil else { return false }
+        update(transaction.id) { $0.heldForPayment = transaction }
+        return true
+    }
+
+    /// A purchase of `productID` returned; once none is in progress, the deliveries held for it, to queue now.
+    mutating func endPurchase(of productID: String) -> [StoreTransaction] {
+        let remaining = (purchasesInProgress[productID] ?? 1) - 1
+        purchasesInProgress[productID] = remaining > 0 ? remaining : nil
+        guard remaining <= 0 else { return [] }
+        let held = flights.compactMap { $0.value.heldForPayment?.productID == productID ? $0.key : nil }.sorted()
+        return held.compactMap { id in
+            update(id) { flight in
+                let transaction = flight.heldForPayment
+                flight.heldForPayment = nil
+                return transaction
+            }
+        }
+    }
+
+    // MARK: - The grant ledger, as events are handed out
+
+    /// A `purchased` of `id` is queued for the ledger to grant as it is handed out.
+    mutating func addPurchaseToGrant(_ id: UInt64) {
+        update(id) { $0.purchasesToGrant += 1 }
+    }
+
+    /// Takes one purchase of `id` left to grant; says whether there was one.
+    mutating func takePurchaseToGrant(_ id: UInt64) -> Bool {
+        update(id) { flight in
+            guard flight.purchasesToGrant > 0 else { return false }
+            flight.purchasesToGrant -= 1
+            return true
+        }
+    }
+
+    /// The refund of `id` is to be taken back as its `revoked` is handed out; says whether it was not already.
+    mutating func addTakeBackAtHandOut(_ id: UInt64) -> Bool {
+        update(id) { flight in
+            defer { flight.takeBackAtHandOut = true }
+            return !flight.takeBackAtHandOut
+        }
+    }
+
+    /// Takes the take-back left for `id`'s hand-out; says whether there was one.
+    mutating func takeTakeBackAtHandOut(_ id: UInt64) -> Bool {
+        update(id) { flight in
+            defer { flight.takeBackAtHandOut = false }
+            return flight.takeBackAtHandOut
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+@testable import IOSiAPCore
+import IOSiAPTestSupport
+import Testing
+
+/// The launch's one in-memory map of what is done with each transaction: each step once, held deliveries released
+/// once no purchase of their product is in progress, the ledger's hand-out work taken once, and nothing kept for a
+/// transaction with nothing left in flight.
+@Suite struct TransactionFlightsTests {
+    func transaction(_ id: UInt64, _ productID: String) -> StoreTransaction {
+        let date = Date(timeIntervalSince1970: 1_800_000_000)
+        return StoreTransaction(id: id, originalID: id, productID: productID, productType: .consumable, quantity: 1,
+                                purchaseDate: date, originalPurchaseDate: date, environment: .sandbox, storefront: "USA")
+    }
+
+    @Test func eachMarkIsInsertedOnceAndRemoved() {
+        var flights = TransactionFlights()
+        let first = flights.insert(.delivered, 7), second = flights.insert(.delivered, 7)
+        let other = flights.insert(.revocationTold, 7)
+        #expect(first && !second && other)
+        flights.remove(.delivered, 7)
+        #expect(!flights.contains(.delivered, 7) && flights.contains(.revocationTold, 7))
+        #expect(flights.ids(.revocationTold) == [7])
+    }
+
+    @Test func aDeliveryHeldForAPurchaseInProgressIsReleasedWhenTheLastOneOfItsProductEnds() {
+        var flights = TransactionFlights()
+        let heldWithoutPurchase = flights.holdIfPurchaseInProgress(transaction(1, "coins"))
+        #expect(!heldWithoutPurchase, "no purchase in progress: not held")
+        flights.startPurchase(of: "coins")
+        flights.startPurchase(of: "coins")
+        let held = flights.holdIfPurchaseInProgress(transaction(2, "coins"))
+        let otherProduct = flights.holdIfPurchaseInProgress(transaction(3, "pro"))
+        #expect(held && !otherProduct)
+        let afterFirst = flights.endPurchase(of: "coins"), afterSecond = flights.endPurchase(of: "coins")
+        let afterThird = flights.endPurchase(of: "coins")
+        #expect(afterFirst.isEmpty, "one purchase of coins is still in progress")
+        #expect(afterSecond.map(\.id) == [2])
+        #expect(afterThird.isEmpty, "released once")
+    }
+
+    @Test func theLedgersHandOutWorkIsTakenOnce() {
+        var flights = TransactionFlights()
+        flights.addPurchaseToGrant(5)
+        flights.addPurchaseToGrant(5)
+        let added = flights.addTakeBackAtHandOut(5), addedAgain = flights.addTakeBackAtHandOut(5)
+        let grants = [flights.takePurchaseToGrant(5), flights.takePurchaseToGrant(5), flights.takePurchaseToGrant(5)]
+        let takeBacks = [flights.takeTakeBackAtHandOut(5), flights.takeTakeBackAtHandOut(5)]
+        #expect(added && !addedAgain)
+        #expect(grants == [true, true, false])
+        #expect(takeBacks == [true, false])
+    }
+}
