@@ -550,7 +550,9 @@ def main():
             shrunk, what = shrink(args, trace, diverged, args.shrink_budget)
             print(f"simulate: seed {seed}, shrunk to {len(shrunk['steps'])} steps ({what}):")
             print(json.dumps(shrunk))
-            sys.stdout.flush()
+        if ran % 100 == 0:
+            print(f"simulate: {ran} seeds run, {failed} diverged, {time.monotonic() - started:.0f} s")
+        sys.stdout.flush()
     print(f"simulate: {ran} seeds ({args.first_seed}..{args.first_seed + ran - 1}), {purchases} transactions, "
           f"{failed} diverged, {time.monotonic() - started:.0f} s")
     return 1 if failed else 0
