@@ -207,19 +207,14 @@ package final class Journal: Sendable {
     }
 
     /// Notes that the game's handler of the `revoked` event of transaction `id` returned: its refund is told, and
-    /// not told again at launch. In the same commit, what the ledger granted for it is taken back if the commit
-    /// that recorded the refund did not (`TakeBack.whenTold`), its currency deducted or not by
-    /// `deductingCurrency`. If it fails, the refund stays to tell: told again at the next launch.
+    /// not told again at launch. In the same commit, what the ledger granted for it is taken back if nothing did
+    /// before (`TakeBack.whenTold`), its currency deducted or not by `deductingCurrency`. If it fails, the refund
+    /// stays to tell: told again at the next launch.
     package func acknowledgeRefund(_ id: UInt64, deductingCurrency: Bool) throws(StoreError) {
-        try write { database throws(StoreError) in
-            try database.transaction { () throws(StoreError) in
-                let key = SQLiteValue.integer(Int64(bitPattern: id))
-                guard let held = try JournalRecord.read(key, in: database), held.refund == .toTell else { return }
-                try Self.takeBackGrant(of: key, deductingCurrency: deductingCurrency, in: database)
-                var told = held
-                told.refund = .told
-                try told.write(over: held, id: key, in: database)
-            }
+        try refundToTell(id, deductingCurrency: deductingCurrency) { held, key, database throws(StoreError) in
+            var told = held
+            told.refund = .told
+            try told.write(over: held, id: key, in: database)
         }
     }
 
@@ -227,11 +222,19 @@ package final class Journal: Sendable {
     /// by `deductingCurrency`: as its `revoked` event is handed out, when the commit that recorded it could not.
     /// Only a refund still to tell; the one noted told later finds it taken back.
     package func takeBackRefund(_ id: UInt64, deductingCurrency: Bool) throws(StoreError) {
+        try refundToTell(id, deductingCurrency: deductingCurrency) { _, _, _ throws(StoreError) in }
+    }
+
+    /// In one commit: if refund `id` is still to tell, takes back its grant (once: `takeBackGrant` skips a grant
+    /// taken back already) and runs `then` on its record.
+    private func refundToTell(_ id: UInt64, deductingCurrency: Bool,
+                              then: (JournalRecord, SQLiteValue, SQLiteDatabase) throws(StoreError) -> Void) throws(StoreError) {
         try write { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
                 let key = SQLiteValue.integer(Int64(bitPattern: id))
                 guard let held = try JournalRecord.read(key, in: database), held.refund == .toTell else { return }
                 try Self.takeBackGrant(of: key, deductingCurrency: deductingCurrency, in: database)
+                try then(held, key, database)
             }
         }
     }
