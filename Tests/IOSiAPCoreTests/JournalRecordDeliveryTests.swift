@@ -206,6 +206,27 @@ final class OutageVerifier: TransactionVerifier, Sendable {
         #expect(try store.isEntitled(to: "pro"))
     }
 
+    /// A purchase is told until the game finishes it, never after: a request-less `purchased` queued before the game
+    /// finished the transaction (it knew the id from an earlier launch, or a restore) is not handed out once it
+    /// has (found by the lifecycle simulation, seed 20010: told as purchased after it was finished).
+    @Test func aPurchaseQueuedBeforeTheGameFinishedItIsNotHandedOutAfter() async throws {
+        var bought: StoreTransaction
+        do {
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+            guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return }
+            bought = transaction
+            store.close()  // not finished: delivered again at the next launch
+        }
+        let relaunched = try PurchaseStore(backend: ScriptedBackend(), stateDirectory: folder.state)
+        defer { relaunched.close() }
+        await waitForQueuedEvent(relaunched)  // launch redelivery queued it; the game has not polled yet
+        try relaunched.finish(transactionID: bought.id)
+        let handed = await relaunched.pollSettled()
+        #expect(!handed.contains(.purchased(requestID: nil, transaction: bought)), "\(handed)")
+    }
+
     // MARK: - Item 5: told only once the game's handler returned
 
     /// Item 5: a refund taken from the event sequence whose handler did not return (the loop ended by a throw,

@@ -5,7 +5,6 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
     public typealias Element = StoreEvent
 
     let queue: EventQueue
-    let ledger: GrantLedger
     let worker: StoreWorker
 
     /// Iterates the events in order. An event counts as handled (a `revoked` is then noted told, and not told again
@@ -13,7 +12,6 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
     /// task all end the loop before, so the last event taken is told again at the next launch.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let queue: EventQueue
-        let ledger: GrantLedger
         let worker: StoreWorker
         /// The event last returned, handled once `next` is called again.
         var returned: StoreEvent?
@@ -24,7 +22,7 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
                 worker.delivered(handled)
             }
             while let event = await queue.next() {
-                if let delivered = ledger.apply(event) {
+                if let delivered = worker.handOut(event) {
                     returned = delivered
                     return delivered
                 }
@@ -34,6 +32,6 @@ public struct StoreEventSequence: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(queue: queue, ledger: ledger, worker: worker, returned: nil)
+        AsyncIterator(queue: queue, worker: worker, returned: nil)
     }
 }

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// The ledger settles purchases as the worker queues them (`settle`, called by the worker before it pushes): the grant's
 /// commit, with its disk sync, runs on the worker's thread and `granted` is queued only once it is durable,
-/// so `poll` never waits for the disk. A crash between the commit and the game's poll loses the event, not
-/// the grant. The one exception is the launch window: grants are registered right after opening, and a
+/// so `poll` never waits for the disk but at launch. A crash between the commit and the game's poll loses the
+/// event, not the grant. The launch window is the exception: grants are registered right after opening, and a
 /// transaction redelivered at launch may be queued before its product's grant is. So a purchase queued before
 /// the game's first poll of a product with no grant registered then is granted by `apply` as it leaves the
 /// queue, on the game's thread, with the grants of that moment; if the store closes meanwhile it is withheld,

@@ -125,6 +125,7 @@ public final class PurchaseStore: Sendable {
         if try worker.journal.markFinished(transactionID) {
             jobs.yield(.finish(transactionID))
         }
+        worker.flights.withLock { _ = $0.insert(.finished, transactionID) }
     }
 
     // MARK: - Events
@@ -150,7 +151,7 @@ public final class PurchaseStore: Sendable {
         guard !batch.isEmpty else { return 0 }
         var delivered = 0
         for event in batch {
-            guard let event = ledger.apply(event) else { continue }
+            guard let event = worker.handOut(event) else { continue }
             if handler(event) { worker.delivered(event) }
             delivered += 1
         }
@@ -160,7 +161,7 @@ public final class PurchaseStore: Sendable {
     /// The events as an `AsyncSequence`; it drains the same queue as `poll`, so use one or the other. An event
     /// counts as handled once the game asks for the next one: a `revoked` whose loop ended before (a throw, a
     /// `break`, a cancelled task) is told again at the next launch.
-    public var events: StoreEventSequence { StoreEventSequence(queue: worker.events, ledger: ledger, worker: worker) }
+    public var events: StoreEventSequence { StoreEventSequence(queue: worker.events, worker: worker) }
 
     // MARK: - Grant ledger
 
@@ -168,7 +169,8 @@ public final class PurchaseStore: Sendable {
     /// transaction on the store's worker thread before their event is queued, which reads `granted` instead
     /// of `purchased`. Register at launch, before the first poll: a purchase queued before its product was
     /// registered (one redelivered at launch) is granted as it leaves the queue, if the game has not polled
-    /// before it was queued. Those grants are the only commits `poll` makes.
+    /// before it was queued. Those grants, and the take-backs of refunds told before the first poll or again at
+    /// launch (`Journal.TakeBack.whenTold`), are the only commits `poll` makes.
     /// C: `iosiap_ledger_register_currency`, `..._entitlement`.
     public func registerGrant(_ grant: Grant, for productID: String) throws(StoreError) {
         try ensureOpen()
@@ -380,10 +382,14 @@ public final class PurchaseStore: Sendable {
         worker.journal.releaseDirectory()
     }
 
-    /// Queues an event as the worker would (the ledger settles it on the calling thread): for the package's
-    /// benchmarks, which measure delivery alone.
+    /// Queues an event as the worker would (a purchase is settled with the ledger first, on the calling thread):
+    /// for the package's benchmarks, which measure delivery alone.
     package func enqueue(_ event: StoreEvent) {
-        worker.events.push(event)
+        if case .purchased = event {
+            worker.tellPurchase(event)
+        } else {
+            worker.events.push(event)
+        }
     }
 
     /// Blocks the calling thread until an event is queued or the store is closed: for a thread that

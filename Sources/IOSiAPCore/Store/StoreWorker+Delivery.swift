@@ -93,10 +93,20 @@ extension StoreWorker {
         if isFirst { tellPurchase(.purchased(requestID: requestID, transaction: transaction)) }
     }
 
+    /// What the game is handed for `event` as it leaves the queue, on the game's thread, or `nil` for nothing: a
+    /// request-less purchase the game finished after it was queued (a purchase is told until the game finishes it,
+    /// never after), then the grant ledger's work at hand-out (`GrantLedger.apply`).
+    func handOut(_ event: StoreEvent) -> StoreEvent? {
+        if case .purchased(nil, let transaction) = event, flights.withLock({ $0.contains(.finished, transaction.id) }) {
+            return nil
+        }
+        return ledger.apply(event)
+    }
+
     /// Queues a purchase for the game: a product the game registered with the grant ledger is granted and finished
     /// first, in one commit on this thread, and told as `granted` once durable (`GrantLedger.settle`). After close
     /// nothing is granted or queued: the purchase is still unfinished, and granted at the next launch.
-    private func tellPurchase(_ purchase: StoreEvent) {
+    func tellPurchase(_ purchase: StoreEvent) {
         guard !events.isClosed, let settled = ledger.settle(purchase, beforeFirstPoll: !events.hasStartedDraining) else { return }
         events.push(settled)
     }

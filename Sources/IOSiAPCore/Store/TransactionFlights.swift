@@ -22,6 +22,8 @@ struct TransactionFlights {
         static let revocationToNote = Mark(rawValue: 1 << 4)
         /// Its journal row was told as `journalRowUnreadable`.
         static let unreadableRowReported = Mark(rawValue: 1 << 5)
+        /// Finished by the game: a request-less `purchased` of it queued before the finish is not handed out.
+        static let finished = Mark(rawValue: 1 << 6)
     }
 
     /// One transaction's flight.
