@@ -99,6 +99,20 @@ func fakeJWS(signedAt date: Date) -> String {
         #expect(try journal.verifiedTransactions() == [forged, waiting])
     }
 
+    /// A verified copy replaces one no verifier passed, but never undoes a recorded refund: a refunded copy whose
+    /// verdict a later check failed stays, and the older unrefunded copy that passes does not entitle again
+    /// (found by review).
+    @Test func aVerifiedCopyNeverUndoesARecordedRefundWhateverItsVerdict() throws {
+        let journal = try Journal(directory: folder.state)
+        let refunded = pro(signed: 60, revoked: true)
+        try journal.record(refunded, verdict: .verified)
+        try journal.record(refunded, verdict: .failed(StoreError(.verificationInvalidSignature)))  // a certificate revoked since
+        try journal.record(pro(signed: 0), verdict: .verified)
+        #expect(try journal.allTransactions() == [refunded])
+        #expect(try journal.verifiedTransactions().isEmpty)
+        #expect(try journal.refundState(of: refunded.id) != .notRefunded)
+    }
+
     @Test func aCopyThatFailsChangesTheVerdictOnlyOfTheCopyItIs() throws {
         let journal = try Journal(directory: folder.state)
         let purchase = pro(signed: 0)

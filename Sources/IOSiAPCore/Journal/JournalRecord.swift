@@ -61,8 +61,9 @@ struct JournalRecord: Sendable, Equatable {
         var next = self
         switch outcome {
         case .verified:
-            // A copy a verifier passed replaces one none passed, whatever their rank: the unproven copy may be forged.
-            guard verdict == .notVerified || Self.ranks(incoming, above: copy) else { break }
+            // A copy a verifier passed replaces one none passed, whatever their rank (the unproven copy may be forged),
+            // unless the record holds a refund already: no copy undoes a recorded refund.
+            guard (verdict == .notVerified && refund == .notRefunded) || Self.ranks(incoming, above: copy) else { break }
             next.copy = incoming
             next.payload = payload
             next.verdict = .verified
