@@ -118,6 +118,21 @@ import Testing
         #expect(Self.expired(events).isEmpty, "\(events)")
     }
 
+    /// A Swift game that uses its `LocalStore` (a control, here `expire`) before its `PurchaseStore` listens hears
+    /// the end once: from the stream kept for it, not again from the end marked untold.
+    @Test func anEndMadeInProcessBeforeThePurchaseStoreListensIsToldOnce() async throws {
+        try await buyInGame(Self.gold)
+        let local = try openManager()
+        try local.setAutoRenew(productID: Self.gold, enabled: false)
+        try local.expireSubscription(productID: Self.gold)
+        let store = try PurchaseStore(backend: local, stateDirectory: folder.state)
+        defer { store.close() }
+        var events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        events += await store.pollSettled(after: local)
+        #expect(Self.expired(events) == [Self.gold], "\(events)")
+        #expect(try !store.isEntitled(to: Self.gold))
+    }
+
     /// An end the game was handed but whose check could not complete before the game closed (server verification
     /// down, then the game quits or dies) is handed again at the next launch: the end is the store's until the
     /// game's journal has recorded it, not once it was handed over (issue 23, item 8; found by the simulation).

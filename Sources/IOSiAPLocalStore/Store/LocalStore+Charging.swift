@@ -39,7 +39,7 @@ extension LocalStore {
                 // Without a game listening (the transaction manager's purchase), the next game to listen hears so.
                 try state.updateChain(active.latest.id) { $0.upgraded = true; $0.expiration = purchaseDate }
                 let ended = try clockwork.resign(active.latest.id, settings, in: state)
-                try state.markEndUntold(ended.id, handedHere: clockwork.gameListens.withLock { $0 })
+                try state.markEndUntold(ended.id, handedHere: !updateSink.discards.withLock { $0 })
                 let sink = updateSink
                 state.database.onCommit { sink.yield(.expired(ended)) }
             }

@@ -114,9 +114,10 @@ struct LocalStoreClockwork: Sendable {
         let current = now()
         // Each update is yielded once the transaction below commits, none if it rolls back. An end no game hears
         // of now is marked for the next game to hear of.
-        let listens = gameListens.withLock { $0 }
+        // Yielded into a stream kept for a game (one listening, or to come in this process): handed to it.
+        let keeps = !sink.discards.withLock { $0 }
         let announce = { [sink] (update: StoreUpdate) throws(StoreError) in
-            if case .expired(let ended) = update { try state.markEndUntold(ended.id, handedHere: listens) }
+            if case .expired(let ended) = update { try state.markEndUntold(ended.id, handedHere: keeps) }
             state.database.onCommit { sink.yield(update) }
         }
         // Read first: most ticks find nothing due, and need no write lock.
