@@ -169,7 +169,10 @@ class Model:
         self.told_owned = set()        # transactions told as PURCHASED, GRANTED or RESTORED
         self.finished = set()          # finish returned OK, or GRANTED
         self.revoked_returned = {}     # transaction -> returns of REVOKED handlers (not refused)
-        self.killed_after_return = set()  # refunds whose handler returned in a launch that was then killed
+        # Refund returns that may be told once more: one per launch that ended, after the return, by a kill or by
+        # a close racing the delivery thread (the header: "again at launch if ... the process died before that,
+        # or just after"; a refund handled as the store closes is told once more).
+        self.extra_returns = {}
         self.returned_this_launch = set()
         self.final_events = {}         # (launch, request) -> count
         self.launch = 0
@@ -178,6 +181,7 @@ class Model:
         self.told_this_launch = set()
         self.finish_sent = set()       # finishes asked for, answered or not (the game may die in between)
         self.failed_products = set()   # products a verifier failed a transaction of (a verdict that stays)
+        self.told_revoked = set()      # transactions told as REVOKED
 
     def answers_count(self, name):
         return len(self.answers.get(name, []))
@@ -190,7 +194,8 @@ class Model:
         self.told_this_launch = set()
 
     def killed(self):
-        self.killed_after_return |= self.returned_this_launch
+        for transaction in self.returned_this_launch:
+            self.extra_returns[transaction] = self.extra_returns.get(transaction, 0) + 1
 
     def take(self, fields):
         if fields[0] == "ok":
@@ -199,6 +204,8 @@ class Model:
             kind, request, transaction, status = int(fields[1]), int(fields[2]), int(fields[3]), int(fields[5])
             if kind == VERIFICATION_FAILED and status != VERIFY_RETRYABLE:
                 self.failed_products.add(fields[4])
+            if kind == REVOKED:
+                self.told_revoked.add(transaction)
             self.last_event = (kind, transaction)
             if kind in (PURCHASED, GRANTED, RESTORED) and status == 0:
                 if kind in (PURCHASED, GRANTED) and request == 0 and transaction in self.finished:
@@ -218,8 +225,10 @@ class Model:
         elif fields[0] == "ret" and int(fields[1]) == REVOKED and fields[-1] != "refused":
             transaction = int(fields[2])
             earlier = self.revoked_returned.get(transaction, 0)
-            if earlier and transaction not in self.killed_after_return:
-                raise Divergence(f"refund of {transaction} told twice to a handler that returned")
+            if earlier:
+                if not self.extra_returns.get(transaction):
+                    raise Divergence(f"refund of {transaction} told twice to a handler that returned")
+                self.extra_returns[transaction] -= 1
             self.revoked_returned[transaction] = earlier + 1
             self.returned_this_launch.add(transaction)
 
@@ -294,7 +303,9 @@ class World:
         if self.running:
             closed = self.running.command("close") is not None
             self.running.finish_reading()
-            if not closed:  # it had died (inside a callback) before it could close
+            # Died (inside a callback) before it could close, or closed while the delivery thread may have been
+            # handing out a refund (the note that it was handled is then dropped).
+            if not closed or self.running.mode == "thread":
                 self.model.killed()
             self.running = None
 
@@ -424,6 +435,8 @@ class World:
         self.open("poll")
         rows = self.store_rows()
         refunded = {r[0] for r in rows if r[4] is not None}
+        if self.model.told_revoked - refunded:
+            raise Divergence(f"told REVOKED for transactions the store never refunded: {sorted(self.model.told_revoked - refunded)}")
         # With the ledger, the balance and entitlements below say whether each purchase was granted once.
         owed_purchase = set() if self.ledger else {r[0] for r in rows if r[4] is None} - self.model.finish_sent
         owed_refund = {t for t in refunded & self.model.told_owned if not self.model.revoked_returned.get(t)}
