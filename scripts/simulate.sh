@@ -16,8 +16,8 @@ if [ -z "$sdk" ]; then
     sdk=$work/sdk
     bash scripts/build-sdk.sh "$sdk" 2>/dev/null
 fi
-swift build -c release --product iosiap-store >/dev/null
-cli=$(swift build -c release --show-bin-path)/iosiap-store
+swift build --product iosiap-store >/dev/null  # the debug build the test command has made already
+cli=$(swift build --show-bin-path)/iosiap-store
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -pthread -I"$sdk/include" Tests/native/sim_game.c \
     -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/sim_game"
 python3 scripts/simulate.py --game "$work/sim_game" --cli "$cli" --catalog Examples/Products.storekit \
