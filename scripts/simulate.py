@@ -4,9 +4,9 @@
 Each seed makes a trace of steps: purchases of every product type, finishing or not, restores, closes and
 reopens in poll or delivery-thread mode, kill -9 of the game at random moments and inside its callbacks, a
 refund handler that refuses its event, and from outside (the game's own controls while it runs, iosiap-store
-while it runs or is closed) refunds, expiries, renewals, Ask to Buy approvals and declines, purchases, Family
-Sharing purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the
-seeds run the grant ledger.
+while it runs or is closed) refunds, expiries, renewals, renewal date extensions, Ask to Buy approvals and
+declines, purchases, Family Sharing purchases and their ends; a verification server that passes, fails, fails
+retryably or hangs. Half the seeds run the grant ledger.
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
@@ -16,8 +16,9 @@ the model sees what the game was told. What is checked, as the run goes and at a
     and by the end at least once for each refunded transaction the game was told it owned;
   - every request ends in at most one final event, and in exactly one when the game waits for it;
   - a finish of a transaction told as purchased succeeds;
-  - at the last launch: every unfinished purchase is told again; entitlements (and the ledger's balance and
-    entitlements) equal the model's, which reads the store's own database as the App Store's truth.
+  - at the last launch: every unfinished purchase is told again; entitlements, the subscription's end among
+    them (and the ledger's balance and entitlements), equal the model's, which reads the store's own database as
+    the App Store's truth.
 A divergence prints the seed, what diverged and a shrunk trace. usage: see scripts/simulate.sh.
 """
 import argparse
@@ -255,20 +256,25 @@ class World:
 
     # --- the App Store's truth -----------------------------------------------------------------------------
     def store_rows(self, family=False):
-        """The store's transactions: id, product, quantity, end, refund date, upgraded (only family-shared ones if
-        `family`)."""
+        """The store's transactions: id, product, quantity, end, refund date, upgraded, original id (only
+        family-shared ones if `family`)."""
         path = os.path.join(self.state, "localstore.sqlite")
         if not os.path.exists(path):
             return []
         with sqlite3.connect(path, timeout=10) as store:
             shared = " WHERE ownership_type = 'FAMILY_SHARED'" if family else ""
-            return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded "
+            return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded, original_id "
                                  f"FROM transactions{shared} ORDER BY id").fetchall()
 
-    def gold_active(self):
-        now = time.time()
+    def gold_end(self):
+        """The end of the store's current gold subscription in ms (its newest transaction's), or 0 if none is active."""
         rows = [r for r in self.store_rows() if r[1] == GOLD and r[5] == 0]
-        return bool(rows) and rows[-1][4] is None and (rows[-1][3] or 0) > now
+        if not rows or rows[-1][4] is not None or (rows[-1][3] or 0) <= time.time():
+            return 0
+        return round(rows[-1][3] * 1000)
+
+    def gold_active(self):
+        return self.gold_end() != 0
 
     def cli_run(self, *arguments):
         result = subprocess.run([self.cli, "--state", self.state, "--catalog", self.catalog, *arguments],
@@ -384,6 +390,12 @@ class World:
                     self.running.command(f"{name} {GOLD}")
                 else:
                     self.cli_run(name, GOLD)
+        elif name == "extend":
+            # From outside only (the Server API's control): the store refuses a free trial, an ended subscription
+            # and a third extension within a year, and then nothing changes.
+            gold = [r for r in self.store_rows() if r[1] == GOLD and r[5] == 0]
+            if gold:
+                self.cli_run("extend", str(gold[-1][6]), str(1 + pick % 90))
         elif name == "outside-buy":
             self.cli_run("buy", PRODUCTS[pick % 2])
         elif name == "family-buy":
@@ -408,19 +420,23 @@ class World:
 
     def compare(self, expected, lenient):
         """Waits for the state the store implies (the ledger grants, and verification passes, on the library's
-        thread); raises what differs if it never comes. `lenient`: products that may read as not owned."""
-        readings = {PRO: {f"entitled {PRO}", "has pro"}, GOLD: {f"entitled {GOLD}", "has gold"}}
+        thread); raises what differs if it never comes. `lenient`: products that may read as not owned. An end
+        (`ends`, in ms) may differ by a millisecond's rounding."""
+        readings = {PRO: {f"entitled {PRO}", "has pro"}, GOLD: {f"entitled {GOLD}", "has gold", f"ends {GOLD}"}}
 
         def allowed(command, game, store):
-            return store is True and game is False and any(command in readings.get(p, ()) for p in lenient)
+            return bool(store) and game is not None and not game and any(command in readings.get(p, ()) for p in lenient)
+
+        def same(command, game, store):
+            return game is not None and abs(game - store) <= 1 if command.startswith("ends ") else game == store
         deadline = time.monotonic() + WAIT
         while True:
             seen = {}
             for command in expected:
                 answer = self.running.command(command)
                 seen[command] = None if answer is None or answer[0] != "0" else (
-                    int(answer[1]) if command == "balance" else answer[1] == "1")
-            differs = {c: (seen[c], expected[c]) for c in expected if seen[c] != expected[c]}
+                    int(answer[1]) if command == "balance" or command.startswith("ends ") else answer[1] == "1")
+            differs = {c: (seen[c], expected[c]) for c in expected if not same(c, seen[c], expected[c])}
             if all(allowed(c, game, store) for c, (game, store) in differs.items()):
                 return
             if time.monotonic() > deadline:
@@ -452,7 +468,8 @@ class World:
                 if answer is None or answer[0] != "0":
                     raise Divergence(f"last launch: finish of {transaction} answered {answer}")
         owns_pro = any(r[1] == PRO and r[4] is None for r in rows)
-        expected = {f"entitled {PRO}": owns_pro, f"entitled {GOLD}": self.gold_active()}
+        gold_end = self.gold_end()
+        expected = {f"entitled {PRO}": owns_pro, f"entitled {GOLD}": gold_end != 0, f"ends {GOLD}": gold_end}
         if self.ledger:
             expected |= {"has pro": owns_pro, "has gold": expected[f"entitled {GOLD}"],
                          "balance": 100 * sum(r[2] for r in rows if r[1] == COINS and r[4] is None)}
@@ -467,7 +484,7 @@ class World:
 
 NEEDS_GAME = {"buy", "buy-then-kill", "finish", "restore", "refuse-revoked", "die-in", "settle"}
 STEPS = [("open", 14), ("close", 6), ("kill", 6), ("verifier", 5), ("buy", 22), ("buy-then-kill", 3),
-         ("finish", 14), ("restore", 4), ("refund", 8), ("expire", 3), ("renew", 3), ("outside-buy", 3), ("family-buy", 2), ("stop-family", 2),
+         ("finish", 14), ("restore", 4), ("refund", 8), ("expire", 3), ("renew", 3), ("extend", 3), ("outside-buy", 3), ("family-buy", 2), ("stop-family", 2),
          ("ask-to-buy", 3), ("approve", 3), ("decline", 2), ("refuse-revoked", 3), ("die-in", 3), ("settle", 6)]
 
 

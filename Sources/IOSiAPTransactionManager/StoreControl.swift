@@ -267,6 +267,15 @@ extension StoreControl {
             try store.forceRenewal(productID: try values.text("product", "PRODUCT"))
             return ControlResult("renewed")
         },
+        StoreControl("extend", [("ORIGINAL_TRANSACTION_ID", "originalTransactionId"), ("DAYS", "days")],
+                     help: "Extends an active subscription's renewal date by DAYS (1 to 90) calendar days, as the App Store Server\n"
+                         + "API's Extend a Subscription Renewal Date does (at most twice a year): the game receives its transaction\n"
+                         + "with the new end.") { store, values in
+            let original: UInt64 = try values.number("originalTransactionId", "ORIGINAL_TRANSACTION_ID")
+            let extended = try store.extendRenewalDate(originalTransactionID: original, days: try values.number("days", "DAYS"))
+            return ControlResult("extended: transaction \(extended.id) ends \(extended.expirationDate.map { "\($0)" } ?? "never")",
+                                 transactionID: extended.id)
+        },
         StoreControl("auto-renew", [("PRODUCT", "product"), ("on|off", "value")],
                      help: "Turns an active subscription's auto-renew on or off.") { store, values in
             let product = try values.text("product", "PRODUCT")

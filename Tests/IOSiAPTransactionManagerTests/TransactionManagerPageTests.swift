@@ -134,6 +134,30 @@ import Testing
         #expect(try store.messages().map(\.reason) == [.billingIssue, .winBackOffer])
     }
 
+    /// The control QA and the lifecycle simulation extend a subscription with: Apple's rules refuse with a reason,
+    /// and an extension moves the end of the newest transaction, which the store signs again.
+    @Test func aSubscriptionIsExtendedFromTheCommandLineAsThroughTheServerAPI() throws {
+        let extend = try #require(StoreControl.named("extend"))
+        let trial = try store.buyProduct(Self.gold)
+        #expect(throws: StoreError(.wrongState, "\(trial.originalID) cannot be extended: subscription \(trial.originalID) is in a free trial")) {
+            try extend.run(store, arguments: ["\(trial.originalID)", "3"])
+        }
+        try store.forceRenewal(productID: Self.gold)
+        let paid = try #require(try store.allTransactions().last)
+        let end = try #require(paid.expirationDate)
+        #expect(throws: StoreError.self) { try extend.run(store, arguments: ["\(paid.originalID)", "91"]) }
+        #expect(throws: ControlInputError.self) { try extend.run(store, arguments: ["\(paid.originalID)", "three"]) }
+        let result = try extend.run(store, arguments: ["\(paid.originalID)", "3"])
+        #expect(result.transactionID == paid.id)
+        let extended = try #require(try store.allTransactions().last)
+        #expect(extended.expirationDate == end.addingTimeInterval(3 * 86_400))
+        #expect(extended.signedJWS != paid.signedJWS)
+        #expect(try extend.run(store, arguments: ["\(paid.originalID)", "1"]).transactionID == paid.id)
+        #expect(throws: StoreError(.wrongState, "\(paid.originalID) was extended twice within a year already")) {
+            try extend.run(store, arguments: ["\(paid.originalID)", "1"])
+        }
+    }
+
     @Test func badInputIsAMessageAndChangesNothing() throws {
         let bought = try store.buyProduct(Self.coins)
         let cases: [(String, String, Int, String)] = [

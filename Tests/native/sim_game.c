@@ -10,7 +10,8 @@
  *   ok COMMAND STATUS [VALUE]                              a command's answer
  * Commands: products | buy PRODUCT QUANTITY | finish ID | restore | refund ID | expire PRODUCT |
  *   renew PRODUCT | ask-to-buy 0|1 | approve PENDING | decline PENDING | refuse-revoked N | die-in KIND |
- *   entitled PRODUCT | balance | has ENTITLEMENT | close
+ *   entitled PRODUCT | ends PRODUCT | balance | has ENTITLEMENT | close
+ * `ends` answers the latest end (in ms) of the product's entitlements, 0 when there is none.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <iosiap/iosiap.h>
@@ -75,6 +76,19 @@ static void visit_pending(int64_t pending_id, const char *product_id, int quanti
 }
 
 /* Runs one command line; returns 0 when the game should exit. */
+/* The latest end of an entitlement to a product: `ends`' visitor. */
+typedef struct entitlement_end {
+    const char *product_id;
+    int64_t end_ms;
+} entitlement_end;
+
+static void visit_entitlement(const iosiap_transaction *transaction, void *user_data) {
+    entitlement_end *end = user_data;
+    if (strcmp(transaction->product_id, end->product_id) == 0 && transaction->expiration_date_ms > end->end_ms) {
+        end->end_ms = transaction->expiration_date_ms;
+    }
+}
+
 static int run(char *line) {
     char *command = strtok(line, " \n"), *argument = strtok(NULL, " \n"), *second = strtok(NULL, " \n");
     uint64_t request = 0;
@@ -115,6 +129,10 @@ static int run(char *line) {
     } else if (strcmp(command, "entitled") == 0 && argument) {
         status = iosiap_is_entitled(&value, the_store, argument);
         say("ok entitled %d %d\n", status, value);
+    } else if (strcmp(command, "ends") == 0 && argument) {
+        entitlement_end end = {argument, 0};
+        status = iosiap_entitlements(the_store, visit_entitlement, &end);
+        say("ok ends %d %" PRId64 "\n", status < 0 ? status : IOSIAP_OK, end.end_ms);
     } else if (strcmp(command, "balance") == 0) {
         status = iosiap_ledger_balance(&balance, the_store, "coins");
         say("ok balance %d %" PRId64 "\n", status, balance);

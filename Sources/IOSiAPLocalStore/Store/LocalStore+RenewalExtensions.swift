@@ -31,9 +31,15 @@ extension LocalStore {
     @discardableResult
     public func extendRenewalDate(originalTransactionID: UInt64, days: Int) throws(StoreError) -> StoreTransaction {
         let outcome = try extendRenewalDate(originalTransactionID: originalTransactionID, days: days, requestIdentifier: UUID().uuidString)
-        guard case .extended(let made) = outcome,
-              let extended = try state.withLock({ state throws(StoreError) in try state.transaction(id: made.transactionID) }) else {
-            throw StoreError(.wrongState, "\(originalTransactionID) cannot be extended: \(outcome)")
+        let made: RenewalExtension
+        switch outcome {
+        case .extended(let done): made = done
+        case .ineligible(let why): throw StoreError(.wrongState, "\(originalTransactionID) cannot be extended: \(why)")
+        case .maximumReached: throw StoreError(.wrongState, "\(originalTransactionID) was extended twice within a year already")
+        case .familyShared: throw StoreError(.wrongState, "\(originalTransactionID) is family-shared: only its purchaser's is extended")
+        }
+        guard let extended = try state.withLock({ state throws(StoreError) in try state.transaction(id: made.transactionID) }) else {
+            throw StoreError(.wrongState, "\(originalTransactionID)'s extended transaction \(made.transactionID) is gone")
         }
         return extended
     }
