@@ -9,12 +9,7 @@ rounds=${1:-30}
 seed=${2:-$RANDOM}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-sdk=${IOSIAP_SDK:-}
-if [ -z "$sdk" ]; then
-    sdk=$work/sdk
-    bash scripts/build-sdk.sh "$sdk" 2>/dev/null
-fi
-gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/crash_game.c \
-    -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/crash_game"
+source scripts/sdk-game.sh
+compile_sdk_game "$work" Tests/native/crash_game.c "$work/crash_game"
 python3 scripts/crash-campaign.py --game "$work/crash_game" --catalog Examples/Products.storekit \
     --state "$work/state" --rounds "$rounds" --seed "$seed"

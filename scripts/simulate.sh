@@ -11,14 +11,9 @@ seeds=${1:-100}
 first=${2:-1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-sdk=${IOSIAP_SDK:-}
-if [ -z "$sdk" ]; then
-    sdk=$work/sdk
-    bash scripts/build-sdk.sh "$sdk" 2>/dev/null
-fi
+source scripts/sdk-game.sh
+compile_sdk_game "$work" Tests/native/sim_game.c "$work/sim_game"
 swift build --product iosiap-store >/dev/null  # the debug build the test command has made already
 cli=$(swift build --show-bin-path)/iosiap-store
-gcc -std=c99 -Wall -Wextra -pedantic -Werror -pthread -I"$sdk/include" Tests/native/sim_game.c \
-    -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/sim_game"
 python3 scripts/simulate.py --game "$work/sim_game" --cli "$cli" --catalog Examples/Products.storekit \
     --seeds "$seeds" --first-seed "$first" --seconds "${IOSIAP_SIMULATE_SECONDS:-0}"
