@@ -21,6 +21,7 @@ static const char *gold = "com.iosiap.example.club_gold_monthly";
 static char last_message_id[64];
 static int last_reason = -1;
 static char last_storefront[8];
+static int generic_messages; /* the markers told so far */
 
 static void on_event(const iosiap_event *event, void *user_data) {
     (void)user_data;
@@ -28,22 +29,28 @@ static void on_event(const iosiap_event *event, void *user_data) {
     if (event->kind == IOSIAP_EVENT_STOREKIT_MESSAGE && event->size > offsetof(iosiap_event, message_reason)) {
         snprintf(last_message_id, sizeof last_message_id, "%s", event->message_id ? event->message_id : "");
         last_reason = event->message_reason;
+        if (last_reason == IOSIAP_MESSAGE_REASON_GENERIC) generic_messages++;
     }
     if (event->kind == IOSIAP_EVENT_STOREFRONT_CHANGED && event->size > offsetof(iosiap_event, storefront)) {
         snprintf(last_storefront, sizeof last_storefront, "%s", event->storefront ? event->storefront : "");
     }
 }
 
-/* Polls for `ms` milliseconds; 1 if no event of `kind` arrived meanwhile. */
-static int quiet(iosiap_store *store, int kind, int ms) {
+/* Polls until `*count` exceeds `before` (10 s at most); 1 if it did. */
+static int poll_until_more(iosiap_store *store, const int *count, int before) {
     struct timespec pause = {0, 5 * 1000 * 1000};
-    int before = count_kind[kind], waited;
-    for (waited = 0; waited < ms; waited += 5) {
+    int waited;
+    for (waited = 0; waited < 10000 && *count <= before; waited += 5) {
         iosiap_poll(store, 0);
         nanosleep(&pause, NULL);
     }
-    return count_kind[kind] == before;
+    return *count > before;
 }
+
+/* Raises a generic message from `tool` (another process) or else in the game, and waits until it is told: a
+ * positive sign that the store has handed out what came of everything done before it, so that a count checked
+ * next has nothing still on its way. 1 if the marker came. */
+static int marker(iosiap_store *store, const char *tool, const char *state, const char *catalog);
 
 static int run(const char *tool, const char *state, const char *catalog, const char *arguments) {
     char command[4096];
@@ -51,12 +58,23 @@ static int run(const char *tool, const char *state, const char *catalog, const c
     return system(command);
 }
 
+static int marker(iosiap_store *store, const char *tool, const char *state, const char *catalog) {
+    char arguments[256];
+    int before = generic_messages;
+    if (tool) {
+        snprintf(arguments, sizeof arguments, "message generic %s", gold);
+        if (run(tool, state, catalog, arguments) != 0) return 0;
+    } else if (iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_GENERIC, gold, NULL) != IOSIAP_OK) {
+        return 0;
+    }
+    return poll_until_more(store, &generic_messages, before);
+}
+
 int main(int argc, char **argv) {
     iosiap_store *store;
     int game_scene = 0; /* stands for the game's UIWindowScene: the local store never dereferences it */
     char price_increase[64], command[512];
-    int again, waited;
-    struct timespec pause = {0, 5 * 1000 * 1000};
+    int again, undisplayed;
 
     if (argc != 4) return 2;
     store = open_local_store(argv[1], argv[2], NULL, on_event);
@@ -91,7 +109,8 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_PRICE_INCREASE, gold, "gold_half_price_back")
            == IOSIAP_E_INVALID_ARGUMENT);
     EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_GENERIC, NULL, NULL) == IOSIAP_E_INVALID_ARGUMENT);
-    EXPECT(quiet(store, IOSIAP_EVENT_STOREKIT_MESSAGE, 400));
+    again = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE];
+    EXPECT(marker(store, NULL, NULL, NULL) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + 1);
 
     /* QA raises one with iosiap-store, another process, while the game runs. */
     snprintf(command, sizeof command, "message billing-issue %s", gold);
@@ -103,21 +122,19 @@ int main(int argc, char **argv) {
     EXPECT(wait_for(store, IOSIAP_EVENT_STOREFRONT_CHANGED) && strcmp(last_storefront, "DEU") == 0);
     EXPECT(iosiap_local_set_storefront(store, "DEU") == IOSIAP_OK);
     EXPECT(iosiap_local_set_storefront(store, "NOPE") == IOSIAP_E_INVALID_ARGUMENT);
-    EXPECT(quiet(store, IOSIAP_EVENT_STOREFRONT_CHANGED, 600));
+    EXPECT(marker(store, NULL, NULL, NULL) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 1);
     EXPECT(run(argv[3], argv[2], argv[1], "storefront JPN") == 0);
     EXPECT(wait_for(store, IOSIAP_EVENT_STOREFRONT_CHANGED) && strcmp(last_storefront, "JPN") == 0);
-    EXPECT(quiet(store, IOSIAP_EVENT_STOREFRONT_CHANGED, 600) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 2);
+    EXPECT(marker(store, argv[3], argv[2], argv[1]) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 2);
     iosiap_store_close(store);
 
-    /* The next launch: the three messages never displayed come again; the one displayed does not. */
+    /* The next launch: the messages never displayed come again (the three raised, the one from iosiap-store and
+     * the markers), all of them before a marker raised once they are in; the one displayed does not. */
+    undisplayed = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] - 1;
     store = open_local_store(argv[1], argv[2], NULL, on_event);
     again = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE];
-    /* All three arrive (a positive sign, not a pause after the first), then no fourth. */
-    for (waited = 0; waited < 10000 && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] < again + 3; waited += 5) {
-        iosiap_poll(store, 0);
-        nanosleep(&pause, NULL);
-    }
-    EXPECT(quiet(store, IOSIAP_EVENT_STOREKIT_MESSAGE, 600) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + 3);
+    EXPECT(poll_until_more(store, &count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE], again + undisplayed - 1));
+    EXPECT(marker(store, NULL, NULL, NULL) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + undisplayed + 1);
     EXPECT(iosiap_display_message(store, last_message_id, &game_scene) == IOSIAP_OK);
     EXPECT(iosiap_display_message(store, price_increase, &game_scene) == IOSIAP_E_INVALID_ARGUMENT);
     iosiap_store_close(store);
