@@ -176,8 +176,7 @@ import Testing
             if case .granted(_, let transaction, _) = events.last { bought = transaction }
             store.close()
         }
-        var refunded = try #require(bought)
-        refunded.revocationDate = Date()
+        let refunded = try #require(bought).refunded()
         return refunded
     }
 
@@ -314,15 +313,13 @@ import Testing
             if case .granted(_, let transaction, _) = events.last { bought.append(transaction) }
         }
         #expect(try store.balance(of: "coins") == 400)
-        var first = bought[0]
-        first.revocationDate = Date()
+        let first = bought[0].refunded()
         backend.send(.revoked(first))
         _ = try await store.pollUntil { _ in true }
         #expect(try store.balance(of: "coins") == 400)  // reported, not deducted: the option is off
 
         store.setDeductsRefundedConsumables(true)
-        var second = bought[1]
-        second.revocationDate = Date()
+        let second = bought[1].refunded()
         try store.spend(300, of: "coins")
         backend.send(.revoked(second))
         backend.send(.revoked(second))

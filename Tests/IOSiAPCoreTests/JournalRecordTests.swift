@@ -207,9 +207,7 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
         let request = try store.requestPayment(productID: "pro")
         try await waitUntil { verifier.waiting == 1 }
-        var refunded = try #require(backend.charged.first)
-        refunded.revocationDate = Date()
-        refunded.revocationReason = .refundedDueToIssue
+        let refunded = try #require(backend.charged.first).refunded(.refundedDueToIssue)
         backend.send(.revoked(refunded))
         _ = try await store.pollUntil { $0 == .revoked(transaction: refunded) }
         verifier.release()

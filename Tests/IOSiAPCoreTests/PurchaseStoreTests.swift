@@ -263,18 +263,14 @@ import Testing
         #expect(try store.isEntitled(to: "pro"))
         #expect(try !store.isEntitled(to: "coins"))
 
-        var refunded = bought[1]
-        refunded.revocationDate = Date()
-        refunded.revocationReason = .refundedDueToIssue
+        let refunded = bought[1].refunded(.refundedDueToIssue)
         backend.send(.revoked(refunded))
         #expect(try await store.pollUntil { _ in true } == [.revoked(transaction: refunded)])
         #expect(try store.currentEntitlements().map(\.productID) == ["monthly"])
     }
 
     @Test func aRevocationIsNeverRedeliveredAsAPurchase() async throws {
-        var revoked = backend.makeTransaction("pro")
-        revoked.revocationDate = Date()
-        revoked.revocationReason = .refundedForOtherReason
+        let revoked = backend.makeTransaction("pro").refunded(.refundedForOtherReason)
         do {
             let store = try openStore()
             backend.send(.revoked(revoked))

@@ -10,15 +10,10 @@ import Testing
     let backend = ScriptedBackend()
 
     @Test func aRefundDroppedAtCloseIsToldAtTheNextLaunchAndOnceHadNotAgain() async throws {
-        var refunded: StoreTransaction
+        let refunded: StoreTransaction
         do {
             let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
-            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
-            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
-            guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return }
-            try store.finish(transactionID: transaction.id)
-            refunded = transaction
-            refunded.revocationDate = Date()
+            refunded = try await store.buyAndFinish("pro").refunded()
             backend.send(.revoked(refunded))
             // Recorded (no longer an entitlement), queued, never polled: then the store closes.
             try await waitUntil { try !store.isEntitled(to: "pro") }

@@ -65,8 +65,7 @@ import Testing
         guard case .purchased(_, let pro) = events.last else { Issue.record("\(events)"); return }
         try store.finish(transactionID: pro.id)
         // A copy of it that claims a refund, which fails verification: the journal keeps the verified copy.
-        var revoked = pro
-        revoked.revocationDate = Date()
+        let revoked = pro.refunded()
         verifier.script(.failed(forged))
         backend.send(.purchased(revoked))
         try await waitUntil { verifier.verifiedIDs.count >= 2 }
@@ -145,9 +144,7 @@ import Testing
         let forged = StoreError(.verificationInvalidSignature, "forged")
         let verifier = ScriptedVerifier()
         let (store, pro) = try await ownedPro(verifier)
-        var revoked = pro
-        revoked.revocationDate = Date()
-        revoked.revocationReason = .refundedDueToIssue
+        let revoked = pro.refunded(.refundedDueToIssue)
         verifier.script(.failed(forged))
         backend.send(.revoked(revoked))
         let events = try await store.pollUntil { _ in true }
@@ -169,8 +166,7 @@ import Testing
         let bought = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
         guard case .purchased(_, let pro) = bought.last else { Issue.record("\(bought)"); return }
         try store.finish(transactionID: pro.id)
-        var ended = pro
-        ended.revocationDate = Date()
+        let ended = pro.refunded()
         verifier.script(.retryLater(offline), .retryLater(offline))
         backend.send(.revoked(ended))
         let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
@@ -192,9 +188,7 @@ import Testing
 
     @Test func atLaunchTheStoresNewerCopyWinsOverTheJournals() async throws {
         // Refunded while the game was closed: the store still holds it unfinished, now revoked.
-        var refunded = try await buyProAndCloseUnfinished()
-        refunded.revocationDate = Date()
-        refunded.revocationReason = .refundedDueToIssue
+        let refunded = try await buyProAndCloseUnfinished().refunded(.refundedDueToIssue)
         backend.holdUnfinished([refunded])
         let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
         let events = try await relaunched.pollUntil { _ in true } + relaunched.pollSettled()
@@ -203,8 +197,7 @@ import Testing
     }
 
     @Test func aRefundWhoseCheckOutlivesCloseIsToldAtTheNextOpen() async throws {
-        var refunded = try await buyProAndCloseUnfinished()
-        refunded.revocationDate = Date()
+        let refunded = try await buyProAndCloseUnfinished().refunded()
         let first = ScriptedBackend()
         first.holdUnfinished([refunded])
         let gate = GatedVerifier()
@@ -221,8 +214,7 @@ import Testing
     }
 
     @Test func aRefundReportedTwiceWhileItsCheckIsUnderwayIsToldOnce() async throws {
-        var refunded = try await buyProAndCloseUnfinished()
-        refunded.revocationDate = Date()
+        let refunded = try await buyProAndCloseUnfinished().refunded()
         let store = ScriptedBackend()       // the store at the next launch (a closed backend's updates have ended)
         store.holdUnfinished([refunded])    // reported by the store's unfinished list at launch ...
         let verifier = SlowVerifier()
