@@ -110,7 +110,8 @@ final class OutageVerifier: TransactionVerifier, Sendable {
 
     /// Version 6 kept no delivery state and told refunds by `revocation_announced`; version 7 reads a row as told
     /// unless a verifier failed it or has not passed it, and keeps each refund's state (one recorded before version
-    /// 5 left the column empty, and was told then).
+    /// 5 left the column empty, and was told then). A refunded copy no verifier passed (row 7) records no refund, as
+    /// it would not now: it must not keep a genuine copy of the same transaction out.
     @Test func aVersion6JournalKeepsWhatWasToldAndEachRefundsState() throws {
         let path = try folder.state.file("journal.sqlite")
         do {
@@ -119,7 +120,8 @@ final class OutageVerifier: TransactionVerifier, Sendable {
             // id, verdict, revoked, revocation_announced
             let rows: [(UInt64, SQLiteValue, Bool, SQLiteValue)] = [(1, .null, false, .null), (2, .integer(1), false, .null),
                                                                     (3, .integer(0), false, .null), (4, .integer(1), true, .integer(0)),
-                                                                    (5, .integer(1), true, .integer(1)), (6, .null, true, .null)]
+                                                                    (5, .integer(1), true, .integer(1)), (6, .null, true, .null),
+                                                                    (7, .integer(0), true, .null)]
             for (id, verdict, revoked, announced) in rows {
                 var transaction = pro(signed: 0, revoked: revoked)
                 transaction.id = id
@@ -133,7 +135,7 @@ final class OutageVerifier: TransactionVerifier, Sendable {
         #expect(try journal.markFinished(1) && journal.markFinished(2))
         #expect(try journal.unannouncedRevocations().readable.map(\.id) == [4])
         #expect(try [4, 5, 6].map { try journal.refundState(of: $0) } == [.toTell, .told, .told])
-        #expect(try journal.refundState(of: 1) == .notRefunded)
+        #expect(try [1, 7].map { try journal.refundState(of: $0) } == [.notRefunded, .notRefunded])
     }
 
     // MARK: - Item 3: the ledger never hands out a plain purchase it was left to grant
@@ -227,20 +229,47 @@ final class OutageVerifier: TransactionVerifier, Sendable {
         #expect(!handed.contains(.purchased(requestID: nil, transaction: bought)), "\(handed)")
     }
 
+    // MARK: - A restore never hands back what was refunded
+
+    /// A restore whose list holds a stale, unrevoked copy of a transaction whose refund was recorded (the refund
+    /// reached the game between the store's listing and the restore's write) restores nothing of it: a game that
+    /// grants on `restored` would hand back what it just took back.
+    @Test func aRestoreListingAStaleCopyOfARefundedPurchaseDoesNotRestoreIt() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        defer { store.close() }
+        let pro = try await store.buyAndFinish("pro")
+        let refunded = pro.refunded()
+        backend.send(.revoked(refunded))
+        _ = try await store.pollUntil { $0 == .revoked(transaction: refunded) }
+        backend.scriptRestore(.success([pro]))
+        let request = try store.requestRestore()
+        #expect(try await store.pollUntilTerminal(of: request) == [.restoreFinished(requestID: request, result: .success(0))])
+        #expect(try !store.isEntitled(to: "pro"))
+    }
+
+    /// A restore that brings the first refunded copy of a purchase records the refund and tells it, once, and does
+    /// not tell it restored.
+    @Test func aRestoreThatBringsARefundTellsTheRefundNotARestore() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        defer { store.close() }
+        let refunded = try await store.buyAndFinish("pro").refunded()
+        backend.scriptRestore(.success([refunded]))
+        let request = try store.requestRestore()
+        let events = try await store.pollUntilTerminal(of: request)
+        #expect(events == [.revoked(transaction: refunded), .restoreFinished(requestID: request, result: .success(0))])
+        #expect(try !store.isEntitled(to: "pro"))
+        #expect(await store.pollSettled().isEmpty)
+    }
+
     // MARK: - Item 5: told only once the game's handler returned
 
     /// Item 5: a refund taken from the event sequence whose handler did not return (the loop ended by a throw,
     /// before it asked for the next event) is told again at the next launch; handled there, it is not told again.
     @Test func aRefundWhoseHandlerDidNotReturnIsToldAgainAtTheNextLaunch() async throws {
-        var refunded: StoreTransaction
+        let refunded: StoreTransaction
         do {
             let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
-            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
-            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
-            guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return }
-            try store.finish(transactionID: transaction.id)
-            refunded = transaction
-            refunded.revocationDate = Date()
+            refunded = try await store.buyAndFinish("pro").refunded()
             backend.send(.revoked(refunded))
             struct GameFailed: Error {}
             do {
@@ -280,8 +309,7 @@ final class OutageVerifier: TransactionVerifier, Sendable {
             _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
             let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
             guard case .granted(_, let transaction, _) = events.last else { Issue.record("\(events)"); return }
-            refunded = transaction
-            refunded.revocationDate = Date()
+            refunded = transaction.refunded()
             try SQLiteDatabase(path: try folder.state.file("journal.sqlite"), create: false).execute("""
                 CREATE TRIGGER take_back_fails BEFORE UPDATE ON grants BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END;
                 """)
@@ -315,8 +343,7 @@ final class OutageVerifier: TransactionVerifier, Sendable {
             _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
             let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
             guard case .granted(_, let transaction, _) = events.last else { Issue.record("\(events)"); return }
-            refunded = transaction
-            refunded.revocationDate = Date()
+            refunded = transaction.refunded()
             store.close()
         }
         let journalPath = try folder.state.file("journal.sqlite")

@@ -82,12 +82,15 @@ package final class Journal: Sendable {
         // 7: the record's delivery and refund states (`JournalRecord+Delivery.swift`). `told`: the game was told it
         // as purchased or restored, which `finish` needs; a row recorded before was told unless a verifier failed
         // it or has not passed it. `revocation_announced` becomes `refund` (NULL none, 0 to tell, 1 told); a refund
-        // recorded before version 5 left it NULL, and was told then. (Written copies omit a nil `revocationDate`.)
+        // recorded before version 5 left it NULL, and was told then, unless no verifier passed its copy: such a
+        // copy records no refund (`recordingRefund`), which would keep a genuine copy of the purchase out.
+        // (Written copies omit a nil `revocationDate`.)
         """
         ALTER TABLE transactions ADD COLUMN told INTEGER NOT NULL DEFAULT 0;
         UPDATE transactions SET told = 1 WHERE verdict IS NOT 0;
         ALTER TABLE transactions RENAME COLUMN revocation_announced TO refund;
-        UPDATE transactions SET refund = 1 WHERE refund IS NULL AND instr(CAST(payload AS TEXT), '"revocationDate":') > 0;
+        UPDATE transactions SET refund = 1
+            WHERE refund IS NULL AND verdict IS NOT 0 AND instr(CAST(payload AS TEXT), '"revocationDate":') > 0;
         """,
     ]
 

@@ -67,15 +67,23 @@ extension StoreWorker {
         if verifier == nil && progress.error != nil { return }
         let verdict = await verify(transaction)
         let outcome: VerificationOutcome?
+        let takeBack = refundTakeBack()
+        let written: Journal.Written
         do {
             // Restoring charges nothing, so what the journal first hears of here is recorded finished,
             // unless the store still holds it unfinished: a purchase not yet delivered (launch redelivery
             // or an update is about to), which a finished mark would have it take for delivered.
-            let written = try journal.written(transaction, finished: !heldUnfinished.contains(transaction.id), verdict: verdict,
-                                              telling: true, takeBack: refundTakeBack())
+            written = try journal.written(transaction, finished: !heldUnfinished.contains(transaction.id), verdict: verdict,
+                                          telling: true, takeBack: takeBack)
             outcome = judged(transaction, verdict, written.record)
         } catch {
             progress.fail(error)
+            return
+        }
+        if written.record.refund != .notRefunded {
+            // Refunded (this copy, or one recorded before, which a stale listed copy does not undo): never restored,
+            // which would hand back what was refunded. A refund this write recorded is told.
+            if written.recordedRefund { tellRevocationOnce(transaction, takeBack: takeBack) }
             return
         }
         switch outcome {
