@@ -13,9 +13,7 @@ package final class StoreHandle: Sendable {
     /// Current product handles by id, and replaced ones, which C may still hold until close.
     private let products = Locked<(current: [String: ProductHandle], retired: [ProductHandle])>(([:], []))
     private let deliveryThread = Locked<EventDeliveryThread?>(nil)
-    /// The events being handed to the callback, innermost last (a callback may poll again), each with whether the
-    /// game called `iosiap_event_not_handled` for it.
-    private let inCallback = Locked<[(event: UnsafeRawPointer, handled: Bool)]>([])
+    private let inCallback = EventsInCallback()
 
     init(store: PurchaseStore, localStore: LocalStoreSupport.Store?, callbacks: Callbacks, usesDeliveryThread: Bool) {
         self.store = store
@@ -81,12 +79,7 @@ package final class StoreHandle: Sendable {
     /// told (a refund is told again at the next launch). `wrongState` unless `event` is being handed to it.
     func markNotHandled(_ event: UnsafePointer<iosiap_event>?) throws(StoreError) {
         guard let event else { throw StoreError(.invalidArgument, "event is NULL") }
-        let marked = inCallback.withLock { stack in
-            guard let index = stack.lastIndex(where: { $0.event == UnsafeRawPointer(event) }) else { return false }
-            stack[index].handled = false
-            return true
-        }
-        guard marked else {
+        guard inCallback.markNotHandled(UnsafeRawPointer(event)) else {
             throw StoreError(.wrongState, "iosiap_event_not_handled is for the event on_event is handling, called from inside it")
         }
     }
@@ -126,9 +119,9 @@ package final class StoreHandle: Sendable {
         let arena = CStringArena()
         var cEvent = EventMarshalling.event(event, in: arena, verified: store.verifiesTransactions) { productHandle(for: $0) }
         return withUnsafePointer(to: &cEvent) { pointer in
-            inCallback.withLock { $0.append((UnsafeRawPointer(pointer), true)) }
+            inCallback.enter(UnsafeRawPointer(pointer))
             callbacks.event(pointer)
-            return inCallback.withLock { $0.removeLast().handled }
+            return inCallback.leave(UnsafeRawPointer(pointer))
         }
     }
 }
