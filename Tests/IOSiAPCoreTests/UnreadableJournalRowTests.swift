@@ -130,4 +130,22 @@ import Testing
         #expect(Set(events.map(\.description)) == Set(bought.map { StoreEvent.purchased(requestID: nil, transaction: $0).description }))
         #expect(try relaunched.unfinishedTransactions() == bought)
     }
+
+    /// A damaged row whose record holds a refund is rewritten by a refunded copy only: an unrevoked copy (a stale
+    /// one a restore or the ledger brings) would make the refunded purchase an entitlement again.
+    @Test func aDamagedRowKeepsItsRefund() throws {
+        let backend = ScriptedBackend()
+        let journal = try Journal(directory: folder.state)
+        let pro = backend.makeTransaction("pro")
+        let refunded = pro.refunded(.refundedDueToIssue)
+        try journal.record(pro, verdict: .verified)
+        try journal.recordRevocation(refunded, verdict: .verified)
+        try corruptPayload(of: pro.id)
+        try journal.record(pro, verdict: .verified)
+        #expect(try journal.verifiedTransactionsReadingPastDamage().readable.isEmpty)
+        #expect(try journal.refundState(of: pro.id) == .toTell)
+        try journal.record(refunded, verdict: .verified)
+        #expect(try journal.allTransactions() == [refunded])
+        #expect(try journal.refundState(of: pro.id) == .toTell)
+    }
 }

@@ -27,7 +27,8 @@ import Foundation
 ///    after the game's handler of `revoked` returned). A refund still to tell is told again at each launch; a
 ///    second refunded copy never makes it "to tell" again. See `JournalRecord+Delivery.swift`.
 struct JournalRecord: Sendable, Equatable {
-    /// The copy held, or `nil` when its stored payload cannot be decoded (a damaged row: any copy replaces it).
+    /// The copy held, or `nil` when its stored payload cannot be decoded (a damaged row: any copy replaces it, except
+    /// an unrevoked one while the record holds a refund).
     var copy: StoreTransaction?
     /// The stored bytes of `copy`: what the compare-and-set compares.
     var payload: [UInt8]
@@ -55,6 +56,13 @@ struct JournalRecord: Sendable, Equatable {
         return new >= old
     }
 
+    /// Whether `incoming` may replace the copy held: it ranks higher, or the copy held is unreadable (a damaged
+    /// row) and `incoming` does not contradict the refund the record holds.
+    private func isOutranked(by incoming: StoreTransaction) -> Bool {
+        guard copy != nil || refund == .notRefunded else { return incoming.isRevoked }
+        return Self.ranks(incoming, above: copy)
+    }
+
     /// The record after a write of `incoming` (stored as `payload`) with the verifier's `outcome` (`nil`: nothing
     /// verifies): the one transition every write path goes through. A refunded copy it keeps records the refund.
     func writing(_ incoming: StoreTransaction, payload: [UInt8], outcome: VerificationOutcome?) -> JournalRecord {
@@ -63,13 +71,13 @@ struct JournalRecord: Sendable, Equatable {
         case .verified:
             // A copy a verifier passed replaces one none passed, whatever their rank (the unproven copy may be forged),
             // unless the record holds a refund already: no copy undoes a recorded refund.
-            guard (verdict == .notVerified && refund == .notRefunded) || Self.ranks(incoming, above: copy) else { break }
+            guard (verdict == .notVerified && refund == .notRefunded) || isOutranked(by: incoming) else { break }
             next.copy = incoming
             next.payload = payload
             next.verdict = .verified
         case nil:
             // Nothing verifies: the copy may move up, but the verdict stays what a verifier last said.
-            guard Self.ranks(incoming, above: copy) else { break }
+            guard isOutranked(by: incoming) else { break }
             next.copy = incoming
             next.payload = payload
         case .failed:
