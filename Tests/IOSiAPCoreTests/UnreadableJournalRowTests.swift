@@ -148,4 +148,32 @@ import Testing
         #expect(try journal.allTransactions() == [refunded])
         #expect(try journal.refundState(of: pro.id) == .toTell)
     }
+
+    /// The store reports a refund again (the local store does at each launch): over a damaged row whose record
+    /// holds that refund, its copy rewrites the row, which reads again, and the refund is not told a second time.
+    @Test func aRefundReportedAgainMendsTheDamagedRowOfItsRecord() async throws {
+        let backend = ScriptedBackend()
+        let refunded: StoreTransaction
+        do {
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+            refunded = try await store.buyAndFinish("pro").refunded()
+            backend.send(.revoked(refunded))
+            _ = try await store.pollUntil { $0 == .revoked(transaction: refunded) }
+            _ = await store.pollSettled()  // the worker notes it told
+            store.close()
+        }
+        try corruptPayload(of: refunded.id)
+        do {
+            let relaunched = ScriptedBackend()
+            let store = try PurchaseStore(backend: relaunched, stateDirectory: folder.state)
+            _ = await store.pollSettled()
+            relaunched.send(.revoked(refunded))
+            let events = await store.pollSettled()
+            #expect(!events.contains(.revoked(transaction: refunded)), "\(events)")
+            store.close()
+        }
+        let journal = try Journal(directory: folder.state)
+        #expect(try journal.allTransactions() == [refunded])
+        #expect(try journal.refundState(of: refunded.id) == .told)
+    }
 }

@@ -256,6 +256,15 @@ package final class Journal: Sendable {
         }
     }
 
+    /// Whether the record of transaction `id` holds a refund and a copy that can be read: a refund reported again
+    /// has nothing to add to it. (A damaged row's record takes the refunded copy, which rewrites it.)
+    func holdsReadableRefund(of id: UInt64) throws(StoreError) -> Bool {
+        try database.withLock { database throws(StoreError) in
+            guard let record = try JournalRecord.read(.integer(Int64(bitPattern: id)), in: database) else { return false }
+            return record.refund != .notRefunded && record.copy != nil
+        }
+    }
+
     /// Marks a transaction finished. Returns `false` if it already was (finishing is idempotent).
     /// Throws `unknownTransaction` for an id the journal never recorded, and `notDelivered`, finishing nothing, for
     /// one it never told the game as purchased or restored (`JournalRecord.told`).

@@ -32,10 +32,11 @@ extension StoreWorker {
         }
         // A refund the record holds already is told by whoever recorded it, or was told (a store reports refunds
         // again at launch), or is told again at launch; one being checked now is told by that check. The record's
-        // refund state says so, not its copy: a refunded copy an expiry wrote recorded the refund too.
+        // refund state says so, not its copy: a refunded copy an expiry wrote recorded the refund too. A record
+        // whose row cannot be read takes the copy, which mends the row (and tells nothing again).
         var isRevocation = false
         if case .revoked = update {
-            guard ((try? journal.refundState(of: transaction.id)) ?? .notRefunded) == .notRefunded,
+            guard !((try? journal.holdsReadableRefund(of: transaction.id)) ?? false),
                   flights.withLock({ $0.insert(.revocationInFlight, transaction.id) }) else { return }
             isRevocation = true
         }
