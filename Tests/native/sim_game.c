@@ -75,7 +75,6 @@ static void visit_pending(int64_t pending_id, const char *product_id, int quanti
     say("pending %" PRId64 " %s %d\n", pending_id, product_id, quantity);
 }
 
-/* Runs one command line; returns 0 when the game should exit. */
 /* The latest end of an entitlement to a product: `ends`' visitor. */
 typedef struct entitlement_end {
     const char *product_id;
@@ -89,6 +88,7 @@ static void visit_entitlement(const iosiap_transaction *transaction, void *user_
     }
 }
 
+/* Runs one command line; returns 0 when the game should exit. */
 static int run(char *line) {
     char *command = strtok(line, " \n"), *argument = strtok(NULL, " \n"), *second = strtok(NULL, " \n");
     uint64_t request = 0;

@@ -34,7 +34,7 @@ extension LocalStore {
         let made: RenewalExtension
         switch outcome {
         case .extended(let done): made = done
-        case .ineligible(let why): throw StoreError(.wrongState, "\(originalTransactionID) cannot be extended: \(why)")
+        case .ineligible(let why): throw StoreError(.wrongState, "not extended: \(why)")
         case .maximumReached: throw StoreError(.wrongState, "\(originalTransactionID) was extended twice within a year already")
         case .familyShared: throw StoreError(.wrongState, "\(originalTransactionID) is family-shared: only its purchaser's is extended")
         }
