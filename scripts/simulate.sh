@@ -13,7 +13,7 @@ seeds=${1:-100}
 first=${2:-1}
 jobs=${IOSIAP_SIMULATE_JOBS:-1}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 source scripts/sdk-game.sh
 compile_sdk_game "$work" Tests/native/sim_game.c "$work/sim_game"
 swift build --product iosiap-store >/dev/null  # the debug build the test command has made already
@@ -34,7 +34,7 @@ for ((start = first; start < first + seeds; start += share)); do
     runs+=("$!:$start")
 done
 failed=0
-for run in "${runs[@]}"; do
+for run in ${runs[@]+"${runs[@]}"}; do  # (an empty array is unset to bash before 4.4)
     wait "${run%%:*}" || failed=1
     cat "$work/run-${run##*:}.txt"
 done
