@@ -26,24 +26,25 @@ struct TransactionFlights {
         static let finished = Mark(rawValue: 1 << 6)
     }
 
-    /// One transaction's flight.
+    /// One transaction's flight: a few bytes, since a launch keeps one for each purchase it delivered (a copy held
+    /// for a payment is kept apart, in `heldForPayment`, only while that payment is in progress).
     private struct Flight {
-        var marks: Mark = []
-        /// A request-less delivery held while a purchase of its product is in progress: it may be that purchase's
-        /// own charge, listed unfinished (and found by launch redelivery) before `purchase` returns it.
-        var heldForPayment: StoreTransaction?
         /// Its `purchased` events queued before the game's first poll with no grant registered then: the ledger
-        /// grants each as it is handed out.
-        var purchasesToGrant = 0
+        /// grants each as it is handed out. (32 bits: with the two fields after it, a flight takes 8 bytes.)
+        var purchasesToGrant: Int32 = 0
+        var marks: Mark = []
         /// Its refund's take-back, left for when its `revoked` is handed out.
         var takeBackAtHandOut = false
 
-        var isEmpty: Bool { marks.isEmpty && heldForPayment == nil && purchasesToGrant == 0 && !takeBackAtHandOut }
+        var isEmpty: Bool { marks.isEmpty && purchasesToGrant == 0 && !takeBackAtHandOut }
     }
 
     private var flights: [UInt64: Flight] = [:]
     /// Purchases in progress in the store now, counted per product (their transaction ids are not known yet).
     private var purchasesInProgress: [String: Int] = [:]
+    /// Request-less deliveries held while a purchase of their product is in progress: each may be that purchase's
+    /// own charge, listed unfinished (and found by launch redelivery) before `purchase` returns it.
+    private var heldForPayment: [UInt64: StoreTransaction] = [:]
 
     private mutating func update<Result>(_ id: UInt64, _ change: (inout Flight) -> Result) -> Result {
         var flight = flights[id] ?? Flight()
@@ -85,7 +86,7 @@ struct TransactionFlights {
     /// Holds a request-less delivery of `transaction` if a purchase of its product is in progress; says whether it did.
     mutating func holdIfPurchaseInProgress(_ transaction: StoreTransaction) -> Bool {
         guard purchasesInProgress[transaction.productID] != nil else { return false }
-        update(transaction.id) { $0.heldForPayment = transaction }
+        heldForPayment[transaction.id] = transaction
         return true
     }
 
@@ -94,14 +95,9 @@ struct TransactionFlights {
         let remaining = (purchasesInProgress[productID] ?? 1) - 1
         purchasesInProgress[productID] = remaining > 0 ? remaining : nil
         guard remaining <= 0 else { return [] }
-        let held = flights.compactMap { $0.value.heldForPayment?.productID == productID ? $0.key : nil }.sorted()
-        return held.compactMap { id in
-            update(id) { flight in
-                let transaction = flight.heldForPayment
-                flight.heldForPayment = nil
-                return transaction
-            }
-        }
+        let held = heldForPayment.values.filter { $0.productID == productID }.sorted { $0.id < $1.id }
+        for transaction in held { heldForPayment[transaction.id] = nil }
+        return held
     }
 
     // MARK: - The grant ledger, as events are handed out
