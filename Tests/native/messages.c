@@ -7,7 +7,7 @@
  * STOREFRONT_CHANGED, once; setting the same one again tells nothing.
  * usage: messages CATALOG STATE_DIRECTORY IOSIAP_STORE
  */
-#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#define _POSIX_C_SOURCE 200112L /* nanosleep, popen */
 #include <iosiap/iosiap.h>
 
 #include <stdio.h>
@@ -21,7 +21,9 @@ static const char *gold = "com.iosiap.example.club_gold_monthly";
 static char last_message_id[64];
 static int last_reason = -1;
 static char last_storefront[8];
-static int generic_messages; /* the markers told so far */
+static const char *tool, *state, *catalog; /* iosiap-store and the game's state and catalog, from argv */
+static long awaited_marker; /* the id of the marker raised last */
+static int awaited_marker_told;
 
 static void on_event(const iosiap_event *event, void *user_data) {
     (void)user_data;
@@ -29,7 +31,9 @@ static void on_event(const iosiap_event *event, void *user_data) {
     if (event->kind == IOSIAP_EVENT_STOREKIT_MESSAGE && event->size > offsetof(iosiap_event, message_reason)) {
         snprintf(last_message_id, sizeof last_message_id, "%s", event->message_id ? event->message_id : "");
         last_reason = event->message_reason;
-        if (last_reason == IOSIAP_MESSAGE_REASON_GENERIC) generic_messages++;
+        if (last_reason == IOSIAP_MESSAGE_REASON_GENERIC && strtol(last_message_id, NULL, 10) == awaited_marker) {
+            awaited_marker_told = 1;
+        }
     }
     if (event->kind == IOSIAP_EVENT_STOREFRONT_CHANGED && event->size > offsetof(iosiap_event, storefront)) {
         snprintf(last_storefront, sizeof last_storefront, "%s", event->storefront ? event->storefront : "");
@@ -47,27 +51,42 @@ static int poll_until_more(iosiap_store *store, const int *count, int before) {
     return *count > before;
 }
 
-/* Raises a generic message from `tool` (another process) or else in the game, and waits until it is told: a
- * positive sign that the store has handed out what came of everything done before it, so that a count checked
- * next has nothing still on its way. 1 if the marker came. */
-static int marker(iosiap_store *store, const char *tool, const char *state, const char *catalog);
-
-static int run(const char *tool, const char *state, const char *catalog, const char *arguments) {
+static int run(const char *arguments) {
     char command[4096];
     snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' %s >/dev/null", tool, state, catalog, arguments);
     return system(command);
 }
 
-static int marker(iosiap_store *store, const char *tool, const char *state, const char *catalog) {
+/* The id of the newest message in the store, from `iosiap-store messages` (its last row); 0 if none. */
+static long newest_message_id(void) {
+    char command[4096], line[512];
+    long newest = 0;
+    FILE *listing;
+    snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' messages", tool, state, catalog);
+    if (!(listing = popen(command, "r"))) return 0;
+    while (fgets(line, sizeof line, listing)) {
+        long id = strtol(line, NULL, 10); /* 0 for the heading */
+        if (id > 0) newest = id;
+    }
+    pclose(listing);
+    return newest;
+}
+
+/* Raises a generic message from iosiap-store (another process) with `from_tool`, or else in the game, and waits
+ * until that very message is told (by its id: one raised before, told again at a launch, does not count): a
+ * positive sign that the store has handed out what came of everything done before it, so that a count checked
+ * next has nothing still on its way. 1 if the marker came. */
+static int marker(iosiap_store *store, int from_tool) {
     char arguments[256];
-    int before = generic_messages;
-    if (tool) {
+    if (from_tool) {
         snprintf(arguments, sizeof arguments, "message generic %s", gold);
-        if (run(tool, state, catalog, arguments) != 0) return 0;
+        if (run(arguments) != 0) return 0;
     } else if (iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_GENERIC, gold, NULL) != IOSIAP_OK) {
         return 0;
     }
-    return poll_until_more(store, &generic_messages, before);
+    awaited_marker_told = 0;
+    if ((awaited_marker = newest_message_id()) == 0) return 0;
+    return poll_until_more(store, &awaited_marker_told, 0);
 }
 
 int main(int argc, char **argv) {
@@ -77,6 +96,9 @@ int main(int argc, char **argv) {
     int again, undisplayed;
 
     if (argc != 4) return 2;
+    catalog = argv[1];
+    state = argv[2];
+    tool = argv[3];
     store = open_local_store(argv[1], argv[2], NULL, on_event);
 
     /* Each kind reaches the game with its reason; nothing is shown until the game displays it. */
@@ -110,11 +132,11 @@ int main(int argc, char **argv) {
            == IOSIAP_E_INVALID_ARGUMENT);
     EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_GENERIC, NULL, NULL) == IOSIAP_E_INVALID_ARGUMENT);
     again = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE];
-    EXPECT(marker(store, NULL, NULL, NULL) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + 1);
+    EXPECT(marker(store, 0) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + 1);
 
     /* QA raises one with iosiap-store, another process, while the game runs. */
     snprintf(command, sizeof command, "message billing-issue %s", gold);
-    EXPECT(run(argv[3], argv[2], argv[1], command) == 0);
+    EXPECT(run(command) == 0);
     EXPECT(wait_for(store, IOSIAP_EVENT_STOREKIT_MESSAGE) && last_reason == IOSIAP_MESSAGE_REASON_BILLING_ISSUE);
 
     /* The storefront: set here, then by iosiap-store; each change is told once, the same value not at all. */
@@ -122,10 +144,10 @@ int main(int argc, char **argv) {
     EXPECT(wait_for(store, IOSIAP_EVENT_STOREFRONT_CHANGED) && strcmp(last_storefront, "DEU") == 0);
     EXPECT(iosiap_local_set_storefront(store, "DEU") == IOSIAP_OK);
     EXPECT(iosiap_local_set_storefront(store, "NOPE") == IOSIAP_E_INVALID_ARGUMENT);
-    EXPECT(marker(store, NULL, NULL, NULL) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 1);
-    EXPECT(run(argv[3], argv[2], argv[1], "storefront JPN") == 0);
+    EXPECT(marker(store, 0) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 1);
+    EXPECT(run("storefront JPN") == 0);
     EXPECT(wait_for(store, IOSIAP_EVENT_STOREFRONT_CHANGED) && strcmp(last_storefront, "JPN") == 0);
-    EXPECT(marker(store, argv[3], argv[2], argv[1]) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 2);
+    EXPECT(marker(store, 1) && count_kind[IOSIAP_EVENT_STOREFRONT_CHANGED] == 2);
     iosiap_store_close(store);
 
     /* The next launch: the messages never displayed come again (the three raised, the one from iosiap-store and
@@ -134,7 +156,7 @@ int main(int argc, char **argv) {
     store = open_local_store(argv[1], argv[2], NULL, on_event);
     again = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE];
     EXPECT(poll_until_more(store, &count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE], again + undisplayed - 1));
-    EXPECT(marker(store, NULL, NULL, NULL) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + undisplayed + 1);
+    EXPECT(marker(store, 0) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + undisplayed + 1);
     EXPECT(iosiap_display_message(store, last_message_id, &game_scene) == IOSIAP_OK);
     EXPECT(iosiap_display_message(store, price_increase, &game_scene) == IOSIAP_E_INVALID_ARGUMENT);
     iosiap_store_close(store);
