@@ -57,19 +57,21 @@ static int run(const char *arguments) {
     return system(command);
 }
 
-/* The id of the newest message in the store, from `iosiap-store messages` (its last row); 0 if none. */
+/* The id of the newest message in the store, from `iosiap-store messages` (the largest id in its first column);
+ * 0 if none or if the tool failed. */
 static long newest_message_id(void) {
     char command[4096], line[512];
     long newest = 0;
+    int at_line_start = 1;
     FILE *listing;
     snprintf(command, sizeof command, "'%s' --state '%s' --catalog '%s' messages", tool, state, catalog);
     if (!(listing = popen(command, "r"))) return 0;
     while (fgets(line, sizeof line, listing)) {
-        long id = strtol(line, NULL, 10); /* 0 for the heading */
-        if (id > 0) newest = id;
+        long id = at_line_start ? strtol(line, NULL, 10) : 0; /* 0 for the heading and a long line's rest */
+        if (id > newest) newest = id;
+        at_line_start = strchr(line, '\n') != NULL;
     }
-    pclose(listing);
-    return newest;
+    return pclose(listing) == 0 ? newest : 0;
 }
 
 /* Raises a generic message from iosiap-store (another process) with `from_tool`, or else in the game, and waits
