@@ -54,6 +54,15 @@ import Testing
         #expect(Entitlements.current(from: all, at: now).isEmpty)
     }
 
+    /// A newest transaction that may not entitle (a verifier failed it) still decides its subscription: the older
+    /// period does not keep it.
+    @Test func aNewestTransactionThatMayNotEntitleStillDecides() {
+        let all = [transaction(1, "monthly", .autoRenewable, purchased: -20 * 86_400, expires: 10 * 86_400),
+                   transaction(2, "monthly", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, original: 1)]
+        #expect(Entitlements.current(from: all, at: now) { $0.id != 2 }.isEmpty)
+        #expect(Entitlements.current(from: all, at: now) { $0.id != 1 }.map(\.id) == [2])
+    }
+
     /// A downgrade that took effect at a renewal keeps the new level only.
     @Test func aDowngradeAtARenewalKeepsOnlyTheNewLevel() {
         let all = [transaction(1, "gold", .autoRenewable, purchased: -20 * 86_400, expires: 10 * 86_400),

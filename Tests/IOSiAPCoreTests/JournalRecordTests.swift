@@ -241,6 +241,34 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         #expect(try store.currentEntitlements().isEmpty)
     }
 
+    /// Seed 37506 of the lifecycle simulation: a renewal a verifier failed is still the newest of its chain, so
+    /// the period before it, whose copy never learned that the renewal ended it, does not keep the subscription;
+    /// once a verifier passes the renewal, it entitles until its own end.
+    @Test func aRenewalAVerifierFailedEndsTheSubscriptionUntilOnePassesIt() async throws {
+        let verifier = ScriptedVerifier()
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
+        let request = try store.requestPayment(productID: "monthly")
+        guard case .purchased(request, let first) = try await store.pollUntilTerminal(of: request).last else {
+            Issue.record("the subscription was not purchased")
+            return
+        }
+        try store.finish(transactionID: first.id)
+        var renewal = backend.makeTransaction("monthly", purchaseDate: first.purchaseDate.addingTimeInterval(60),
+                                              expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
+        renewal.originalID = first.originalID
+        verifier.script(.failed(StoreError(.verificationInvalidSignature)))
+        backend.send(.purchased(renewal))
+        _ = try await store.pollUntil { $0 == .verificationFailed(requestID: nil, transaction: renewal,
+                                                                   error: StoreError(.verificationInvalidSignature)) }
+        #expect(try !store.isEntitled(to: "monthly"))
+        #expect(try store.currentEntitlements().isEmpty)
+        backend.send(.purchased(renewal))
+        _ = try await store.pollUntil { $0 == .purchased(requestID: nil, transaction: renewal) }
+        #expect(try store.currentEntitlements() == [renewal])
+    }
+
     /// Item 7: a transaction that failed verification, reopened without a verifier, is told as failed again and
     /// entitles to nothing, until a verifier passes it.
     @Test func aFailedTransactionStaysNoEntitlementWhenReopenedWithoutAVerifier() async throws {

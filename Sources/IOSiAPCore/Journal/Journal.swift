@@ -314,8 +314,20 @@ package final class Journal: Sendable {
     /// when the rows cannot be read at all.
     package func unfinishedTransactionsWithVerdicts() throws(StoreError)
         -> (readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)], unreadable: [UnreadableRow]) {
+        try transactionsWithVerdicts(where: "finished = 0")
+    }
+
+    /// Every transaction recorded, oldest id first, each with the verdict recorded for it, and apart from them the
+    /// rows that cannot be decoded. Throws only when the rows cannot be read at all.
+    package func transactionsWithVerdicts() throws(StoreError)
+        -> (readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)], unreadable: [UnreadableRow]) {
+        try transactionsWithVerdicts(where: "1")
+    }
+
+    private func transactionsWithVerdicts(where condition: String) throws(StoreError)
+        -> (readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)], unreadable: [UnreadableRow]) {
         let rows = try database.withLock { database throws(StoreError) in
-            try database.query("SELECT id, product_id, payload, verdict FROM transactions WHERE finished = 0 ORDER BY id")
+            try database.query("SELECT id, product_id, payload, verdict FROM transactions WHERE \(condition) ORDER BY id")
         }
         var readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)] = []
         var unreadable: [UnreadableRow] = []

@@ -41,7 +41,8 @@ struct JournalRecord: Sendable, Equatable {
     var refund: RefundState
 
     /// Whether the record may entitle the user: unless a verifier failed its copy or has not passed it yet.
-    var entitles: Bool { verdict != .notVerified }
+    var entitles: Bool { Self.entitles(verdict) }
+    static func entitles(_ verdict: RecordedVerdict) -> Bool { verdict != .notVerified }
     /// `entitles` as an SQL condition on the journal's rows.
     static let entitlingRows = "verdict IS NOT 0"
 

@@ -8,7 +8,10 @@ public enum Entitlements {
     /// sharing its original transaction, across the levels of its group), as StoreKit's `currentEntitlements`:
     /// when that one has ended or was refunded, an older one does not keep the subscription (its copy may not say
     /// that a renewal or a change of level ended it), and a level changed at a renewal leaves only the new one.
-    public static func current(from transactions: [StoreTransaction], at now: Date) -> [StoreTransaction] {
+    /// A transaction `entitles` refuses (one a verifier failed) entitles to nothing, and as the newest of its
+    /// chain keeps the older ones from entitling too.
+    public static func current(from transactions: [StoreTransaction], at now: Date,
+                               entitles: (StoreTransaction) -> Bool = { _ in true }) -> [StoreTransaction] {
         var newestOfChain: [UInt64: StoreTransaction] = [:]
         for transaction in transactions where transaction.productType == .autoRenewable {
             if let kept = newestOfChain[transaction.originalID],
@@ -18,7 +21,7 @@ public enum Entitlements {
             newestOfChain[transaction.originalID] = transaction
         }
         var latestByProduct: [String: StoreTransaction] = [:]
-        for transaction in transactions where isActive(transaction, at: now) {
+        for transaction in transactions where entitles(transaction) && isActive(transaction, at: now) {
             if transaction.productType == .autoRenewable, newestOfChain[transaction.originalID]?.id != transaction.id {
                 continue
             }

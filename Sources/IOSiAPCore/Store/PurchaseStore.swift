@@ -215,14 +215,17 @@ public final class PurchaseStore: Sendable {
         worker.state.withLock { $0.products[id] }
     }
 
-    /// The non-consumables owned and the subscriptions active now, without revoked ones. A journal row that
-    /// cannot be decoded hides no other: it cannot be verified, so it entitles to nothing, and the game hears
-    /// of it once per launch as `journalRowUnreadable`. C: `iosiap_entitlements`.
+    /// The non-consumables owned and the subscriptions active now, without revoked ones. A transaction a verifier
+    /// failed or has not passed entitles to nothing; as the newest of its subscription's chain it still decides
+    /// the subscription, so an older verified one does not keep it. A journal row that cannot be decoded hides no
+    /// other: it cannot be verified, so it entitles to nothing, and the game hears of it once per launch as
+    /// `journalRowUnreadable`. C: `iosiap_entitlements`.
     public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
         try ensureOpen()
-        let rows = try worker.journal.verifiedTransactionsReadingPastDamage()
+        let rows = try worker.journal.transactionsWithVerdicts()
         worker.reportUnreadable(rows.unreadable)
-        return Entitlements.current(from: rows.readable, at: now())
+        let entitling = Set(rows.readable.filter { JournalRecord.entitles($0.verdict) }.map(\.transaction.id))
+        return Entitlements.current(from: rows.readable.map(\.transaction), at: now()) { entitling.contains($0.id) }
     }
 
     /// Whether the user owns `productID` now. C: `iosiap_is_entitled`.
