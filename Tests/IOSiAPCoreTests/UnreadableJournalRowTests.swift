@@ -142,7 +142,7 @@ import Testing
         try journal.recordRevocation(refunded, verdict: .verified)
         try corruptPayload(of: pro.id)
         try journal.record(pro, verdict: .verified)
-        #expect(try journal.verifiedTransactionsReadingPastDamage().readable.isEmpty)
+        #expect(try journal.verifiedTransactions().isEmpty)
         #expect(try journal.refundState(of: pro.id) == .toTell)
         try journal.record(refunded, verdict: .verified)
         #expect(try journal.allTransactions() == [refunded])

@@ -346,21 +346,6 @@ package final class Journal: Sendable {
         try transactions(where: "1").readable
     }
 
-    /// The recorded transactions that may entitle the user (`JournalRecord.entitles`): all but those that failed
-    /// verification or wait for it, and those that cannot be decoded (left out: see
-    /// `verifiedTransactionsReadingPastDamage`).
-    package func verifiedTransactions() throws(StoreError) -> [StoreTransaction] {
-        try verifiedTransactionsReadingPastDamage().readable
-    }
-
-    /// The recorded transactions that may entitle the user, and apart from them the rows that cannot be
-    /// decoded. A damaged row cannot be verified, so it entitles to nothing (it fails closed) until the store
-    /// hands over its transaction again (a purchase redelivered, a restore), which rewrites it. Throws only
-    /// when the rows cannot be read at all.
-    package func verifiedTransactionsReadingPastDamage() throws(StoreError) -> JournalRows {
-        try transactions(where: JournalRecord.entitlingRows)
-    }
-
     /// Whether the transaction is recorded as revoked.
     package func isRecordedRevoked(_ id: UInt64) throws(StoreError) -> Bool {
         let payload = try database.withLock { database throws(StoreError) in

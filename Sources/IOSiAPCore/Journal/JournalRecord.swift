@@ -16,7 +16,8 @@ import Foundation
 ///    snapshot, the ledger's event) never undoes a recorded refund or expiry.
 /// 4. **The verdict is never weakened.** A copy a verifier failed, or could not check, never replaces the one held;
 ///    a failed or pending verdict stays until a verifier passes that copy; a write without a verifier never changes
-///    the verdict. The record entitles (`entitles`) unless its verdict is failed or pending.
+///    the verdict. The record entitles (`entitles(_:)`) unless its verdict is failed or pending; as the newest of its
+///    subscription's chain it decides the subscription even then (`PurchaseStore.currentEntitlements`).
 /// 5. **Delivery moves forward only: journaled → told → finished.** `told` is set in the commit after which the
 ///    game is told the transaction as purchased or restored (never for a copy a verifier failed or has not passed),
 ///    and `finish` is refused (`notDelivered`) for a record never told: an id the game only saw in a
@@ -40,11 +41,9 @@ struct JournalRecord: Sendable, Equatable {
     /// Where its refund stands.
     var refund: RefundState
 
-    /// Whether the record may entitle the user: unless a verifier failed its copy or has not passed it yet.
-    var entitles: Bool { Self.entitles(verdict) }
+    /// Whether a record with `verdict` may entitle the user: unless a verifier failed its copy or has not passed it
+    /// yet.
     static func entitles(_ verdict: RecordedVerdict) -> Bool { verdict != .notVerified }
-    /// `entitles` as an SQL condition on the journal's rows.
-    static let entitlingRows = "verdict IS NOT 0"
 
     /// Whether `incoming`, a copy of the transaction `held` is a copy of, may replace it: a revoked copy is never
     /// replaced by an unrevoked one; otherwise the newer signed date wins. Copies signed at the same time, or whose
