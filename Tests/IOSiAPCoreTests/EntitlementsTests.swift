@@ -63,6 +63,17 @@ import Testing
         #expect(Entitlements.current(from: all, at: now) { $0.id != 1 }.map(\.id) == [2])
     }
 
+    /// A transaction that may not entitle decides its subscription only from its purchase date on: its dates are
+    /// unchecked, and a copy dated in the future (forged, or from a wrong clock) must not end the subscription now.
+    @Test func aTransactionThatMayNotEntitleDecidesOnlyFromItsPurchaseDate() {
+        let all = [transaction(1, "monthly", .autoRenewable, purchased: -20 * 86_400, expires: 10 * 86_400),
+                   transaction(2, "monthly", .autoRenewable, purchased: 5 * 86_400, expires: 3_650 * 86_400, original: 1)]
+        #expect(Entitlements.current(from: all, at: now) { $0.id != 2 }.map(\.id) == [1])
+        #expect(Entitlements.current(from: all, at: now.addingTimeInterval(6 * 86_400)) { $0.id != 2 }.isEmpty)
+        // A passed copy is signed by the store: its dates are taken as they are.
+        #expect(Entitlements.current(from: all, at: now).map(\.id) == [2])
+    }
+
     /// A downgrade that took effect at a renewal keeps the new level only.
     @Test func aDowngradeAtARenewalKeepsOnlyTheNewLevel() {
         let all = [transaction(1, "gold", .autoRenewable, purchased: -20 * 86_400, expires: 10 * 86_400),

@@ -9,11 +9,13 @@ public enum Entitlements {
     /// when that one has ended or was refunded, an older one does not keep the subscription (its copy may not say
     /// that a renewal or a change of level ended it), and a level changed at a renewal leaves only the new one.
     /// A transaction `entitles` refuses (one a verifier failed) entitles to nothing, and as the newest of its
-    /// chain keeps the older ones from entitling too.
+    /// chain keeps the older ones from entitling too, but only from its purchase date on: nothing vouches for its
+    /// dates, so a copy dated in the future cannot end a subscription before that date.
     public static func current(from transactions: [StoreTransaction], at now: Date,
                                entitles: (StoreTransaction) -> Bool = { _ in true }) -> [StoreTransaction] {
         var newestOfChain: [UInt64: StoreTransaction] = [:]
         for transaction in transactions where transaction.productType == .autoRenewable {
+            if transaction.purchaseDate > now, !entitles(transaction) { continue }
             if let kept = newestOfChain[transaction.originalID],
                (kept.purchaseDate, kept.id) >= (transaction.purchaseDate, transaction.id) {
                 continue

@@ -217,9 +217,9 @@ public final class PurchaseStore: Sendable {
 
     /// The non-consumables owned and the subscriptions active now, without revoked ones. A transaction a verifier
     /// failed or has not passed entitles to nothing; as the newest of its subscription's chain it still decides
-    /// the subscription, so an older verified one does not keep it. A journal row that cannot be decoded hides no
-    /// other: it cannot be verified, so it entitles to nothing, and the game hears of it once per launch as
-    /// `journalRowUnreadable`. C: `iosiap_entitlements`.
+    /// the subscription from its purchase date on, so an older verified one does not keep it. A journal row that
+    /// cannot be decoded hides no other: it cannot be verified, so it entitles to nothing, and the game hears of it
+    /// once per launch as `journalRowUnreadable`. C: `iosiap_entitlements`.
     public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
         try ensureOpen()
         let rows = try worker.journal.transactionsWithVerdicts()
