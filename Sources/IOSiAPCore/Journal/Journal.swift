@@ -372,18 +372,8 @@ package final class Journal: Sendable {
 
     /// The rows meeting `condition`, oldest id first: those decoded, and apart from them those that cannot be.
     private func transactions(where condition: String) throws(StoreError) -> JournalRows {
-        let rows = try database.withLock { database throws(StoreError) in
-            try database.query("SELECT id, product_id, payload FROM transactions WHERE \(condition) ORDER BY id")
-        }
-        var result = JournalRows()
-        for row in rows {
-            do {
-                result.readable.append(try decode(row[2].bytes ?? []))
-            } catch {
-                result.unreadable.append(unreadableRow(id: row[0], productID: row[1], error))
-            }
-        }
-        return result
+        let rows = try transactionsWithVerdicts(where: condition)
+        return JournalRows(readable: rows.readable.map(\.transaction), unreadable: rows.unreadable)
     }
 
     private func unreadableRow(id: SQLiteValue, productID: SQLiteValue, _ error: StoreError) -> UnreadableRow {

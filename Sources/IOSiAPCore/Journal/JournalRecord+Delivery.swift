@@ -54,7 +54,7 @@ extension JournalRecord {
         guard copy?.isRevoked != true else { return false }
         return switch outcome {
         case .verified: true
-        case nil: verdict != .notVerified
+        case nil: Self.entitles(verdict)
         case .failed, .retryLater: false
         }
     }
