@@ -241,12 +241,15 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         #expect(try store.currentEntitlements().isEmpty)
     }
 
-    /// Seed 37506 of the lifecycle simulation: a renewal a verifier failed is still the newest of its chain, so
-    /// the period before it, whose copy never learned that the renewal ended it, does not keep the subscription;
-    /// once a verifier passes the renewal, it entitles until its own end.
-    @Test func aRenewalAVerifierFailedEndsTheSubscriptionUntilOnePassesIt() async throws {
+    /// Seed 37506 of the lifecycle simulation: a renewal a verifier failed, or must check again later, is still
+    /// the newest of its chain, so the period before it, whose copy never learned that the renewal ended it, does
+    /// not keep the subscription; once a verifier passes the renewal, it entitles until its own end.
+    @Test(arguments: [StoreErrorCode.verificationInvalidSignature, .verificationRetryable])
+    func aRenewalAVerifierFailedEndsTheSubscriptionUntilOnePassesIt(verdict: StoreErrorCode) async throws {
         let verifier = ScriptedVerifier()
-        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+        // The retry waits long enough that the checks below see the renewal still waiting for its verdict.
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
+                                      retryPolicy: VerificationRetryPolicy(initial: .seconds(120), maximum: .seconds(120)))
         defer { store.close() }
         _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
         let request = try store.requestPayment(productID: "monthly")
@@ -255,13 +258,17 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
             return
         }
         try store.finish(transactionID: first.id)
-        var renewal = backend.makeTransaction("monthly", purchaseDate: first.purchaseDate.addingTimeInterval(60),
+        // Renewed now: a renewal the verifier failed ends the older period only from its own purchase date on.
+        var renewal = backend.makeTransaction("monthly", purchaseDate: max(Date(), first.purchaseDate),
                                               expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
         renewal.originalID = first.originalID
-        verifier.script(.failed(StoreError(.verificationInvalidSignature)))
+        verifier.script(verdict == .verificationRetryable ? .retryLater(StoreError(.storeUnreachable))
+                                                           : .failed(StoreError(verdict)))
         backend.send(.purchased(renewal))
-        _ = try await store.pollUntil { $0 == .verificationFailed(requestID: nil, transaction: renewal,
-                                                                   error: StoreError(.verificationInvalidSignature)) }
+        _ = try await store.pollUntil { event in
+            guard case .verificationFailed(nil, renewal, let error) = event else { return false }
+            return error.code == verdict
+        }
         #expect(try !store.isEntitled(to: "monthly"))
         #expect(try store.currentEntitlements().isEmpty)
         backend.send(.purchased(renewal))
