@@ -276,6 +276,35 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         #expect(try store.currentEntitlements() == [renewal])
     }
 
+    /// A renewal a restore brings whose check must be retried is checked again on the retry timer, as a delivery
+    /// is: the subscription comes back once a verifier passes it, without another restore.
+    @Test func aRenewalARestoreCouldNotCheckIsCheckedAgainUntilItPasses() async throws {
+        let verifier = ScriptedVerifier()
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
+                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
+        let request = try store.requestPayment(productID: "monthly")
+        guard case .purchased(request, let first) = try await store.pollUntilTerminal(of: request).last else {
+            Issue.record("the subscription was not purchased")
+            return
+        }
+        try store.finish(transactionID: first.id)
+        var renewal = backend.makeTransaction("monthly", purchaseDate: max(Date(), first.purchaseDate),
+                                              expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
+        renewal.originalID = first.originalID
+        backend.scriptRestore(.success([renewal]))
+        verifier.script(.retryLater(StoreError(.storeUnreachable)), .retryLater(StoreError(.storeUnreachable)))
+        let restore = try store.requestRestore()
+        let events = try await store.pollUntilTerminal(of: restore)
+        #expect(events.contains { event in
+            guard case .verificationFailed(nil, renewal, let error) = event else { return false }
+            return error.code == .verificationRetryable
+        })
+        try await waitUntil { try store.currentEntitlements() == [renewal] }
+        #expect(verifier.verifiedIDs.filter { $0 == renewal.id }.count == 3)  // checked until a verifier passed it
+    }
+
     /// Item 7: a transaction that failed verification, reopened without a verifier, is told as failed again and
     /// entitles to nothing, until a verifier passes it.
     @Test func aFailedTransactionStaysNoEntitlementWhenReopenedWithoutAVerifier() async throws {

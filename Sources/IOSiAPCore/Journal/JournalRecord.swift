@@ -17,7 +17,8 @@ import Foundation
 /// 4. **The verdict is never weakened.** A copy a verifier failed, or could not check, never replaces the one held;
 ///    a failed or pending verdict stays until a verifier passes that copy; a write without a verifier never changes
 ///    the verdict. The record entitles (`entitles(_:)`) unless its verdict is failed or pending; as the newest of its
-///    subscription's chain it decides the subscription even then (`PurchaseStore.currentEntitlements`).
+///    subscription's chain it decides the subscription even then, from its purchase date on
+///    (`Entitlements.current`). A pending check is retried until a verifier answers, also for a finished record.
 /// 5. **Delivery moves forward only: journaled → told → finished.** `told` is set in the commit after which the
 ///    game is told the transaction as purchased or restored (never for a copy a verifier failed or has not passed),
 ///    and `finish` is refused (`notDelivered`) for a record never told: an id the game only saw in a

@@ -9,8 +9,9 @@ public enum Entitlements {
     /// when that one has ended or was refunded, an older one does not keep the subscription (its copy may not say
     /// that a renewal or a change of level ended it), and a level changed at a renewal leaves only the new one.
     /// A transaction `entitles` refuses (one a verifier failed) entitles to nothing, and as the newest of its
-    /// chain keeps the older ones from entitling too, but only from its purchase date on: nothing vouches for its
-    /// dates, so a copy dated in the future cannot end a subscription before that date.
+    /// chain keeps the older ones from entitling too, as a StoreKit app that ignores an unverified newest
+    /// transaction does, but only from its purchase date on: a copy dated in the future ends nothing before
+    /// that date. One dated in the past ends the chain until a newer transaction entitles.
     public static func current(from transactions: [StoreTransaction], at now: Date,
                                entitles: (StoreTransaction) -> Bool = { _ in true }) -> [StoreTransaction] {
         var newestOfChain: [UInt64: StoreTransaction] = [:]

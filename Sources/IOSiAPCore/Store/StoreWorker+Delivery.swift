@@ -57,21 +57,24 @@ extension StoreWorker {
             }
             return
         }
-        if requestID == nil && written.found == .knownFinished { return }
+        // A transaction finished before is not told again outside a request; its copy is still checked until a
+        // verifier answers, since its verdict decides what it entitles to.
+        let quiet = requestID == nil && written.found == .knownFinished
         switch outcome {
         case .failed(let error):
-            events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
+            if !quiet { events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error)) }
             return
         case .retryLater(let error):
-            // Still unfinished in the journal: nothing is lost. Said once, retried quietly until it completes.
-            if attempt == 0 {
+            // Nothing is lost: the journal holds it, unfinished or with a verdict that entitles to nothing. Said
+            // once, retried quietly until it completes.
+            if attempt == 0 && !quiet {
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
             }
             retry(attempt: attempt + 1) { await self.deliver(transaction, requestID: nil, attempt: attempt + 1) }
             return
         case .verified, nil:
-            break
+            if quiet { return }
         }
         if let requestID {
             // A request always ends. A store answers a purchase of something already owned with the

@@ -90,9 +90,11 @@ extension StoreWorker {
         case .failed(let error):
             events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
         case .retryLater(let error):
-            // Not verified, so not restored: a later restore checks it again.
+            // Not verified, so not restored: checked again on the retry timer, as a delivery is (a newest renewal
+            // waiting for its check keeps the older period from entitling), and by a later restore.
             events.push(.verificationFailed(requestID: nil, transaction: transaction,
                                             error: StoreError(.verificationRetryable, error.message)))
+            retry(attempt: 1) { await self.deliver(transaction, requestID: nil, attempt: 1) }
         case .verified, nil:
             events.push(.restored(requestID: requestID, transaction: transaction))
             progress.countRestored()
