@@ -305,6 +305,38 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         #expect(verifier.verifiedIDs.filter { $0 == renewal.id }.count == 3)  // checked until a verifier passed it
     }
 
+    /// A restored renewal whose check was left to retry when the game closed is checked again at the next launch,
+    /// although the restore recorded it finished: the subscription comes back without another restore.
+    @Test func aRestoredRenewalLeftToRetryIsCheckedAgainAtTheNextLaunch() async throws {
+        var renewal: StoreTransaction?
+        do {
+            let verifier = ScriptedVerifier()
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
+                                          retryPolicy: VerificationRetryPolicy(initial: .seconds(120), maximum: .seconds(120)))
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
+            let request = try store.requestPayment(productID: "monthly")
+            guard case .purchased(request, let first) = try await store.pollUntilTerminal(of: request).last else {
+                Issue.record("the subscription was not purchased")
+                return
+            }
+            try store.finish(transactionID: first.id)
+            var renewed = backend.makeTransaction("monthly", purchaseDate: max(Date(), first.purchaseDate),
+                                                  expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
+            renewed.originalID = first.originalID
+            renewal = renewed
+            backend.scriptRestore(.success([renewed]))
+            verifier.script(.retryLater(StoreError(.storeUnreachable)))
+            let restore = try store.requestRestore()
+            #expect(try await store.pollUntilTerminal(of: restore).last == .restoreFinished(requestID: restore, result: .success(0)))
+            #expect(try store.currentEntitlements().isEmpty)
+            store.close()
+        }
+        let reopened = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+        defer { reopened.close() }
+        let renewed = try #require(renewal)
+        try await waitUntil { try reopened.currentEntitlements() == [renewed] }
+    }
+
     /// Item 7: a transaction that failed verification, reopened without a verifier, is told as failed again and
     /// entitles to nothing, until a verifier passes it.
     @Test func aFailedTransactionStaysNoEntitlementWhenReopenedWithoutAVerifier() async throws {

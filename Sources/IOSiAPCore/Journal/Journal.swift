@@ -317,6 +317,12 @@ package final class Journal: Sendable {
         try transactionsWithVerdicts(where: "finished = 0")
     }
 
+    /// The finished transactions no verifier has passed (it failed them, or their check was left to retry), oldest
+    /// id first, each with its verdict; rows that cannot be decoded are left out.
+    package func finishedTransactionsNotVerified() throws(StoreError) -> [(transaction: StoreTransaction, verdict: RecordedVerdict)] {
+        try transactionsWithVerdicts(where: "finished = 1 AND verdict = 0").readable
+    }
+
     /// Every transaction recorded, oldest id first, each with the verdict recorded for it, and apart from them the
     /// rows that cannot be decoded. Throws only when the rows cannot be read at all.
     package func transactionsWithVerdicts() throws(StoreError)

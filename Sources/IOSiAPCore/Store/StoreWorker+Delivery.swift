@@ -30,6 +30,9 @@ extension StoreWorker {
     func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0,
                          recorded verdict: RecordedVerdict? = nil) async {
         let checked = await verify(transaction, recorded: verdict)
+        // A retry (attempt > 0) holds its transaction's `checkScheduled` mark until its chain ends.
+        var checksAgain = false
+        defer { if attempt > 0 && !checksAgain { flights.withLock { $0.remove(.checkScheduled, transaction.id) } } }
         let written: Journal.Written
         let outcome: VerificationOutcome?
         let takeBack = refundTakeBack()
@@ -65,13 +68,18 @@ extension StoreWorker {
             if !quiet { events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error)) }
             return
         case .retryLater(let error):
-            // Nothing is lost: the journal holds it, unfinished or with a verdict that entitles to nothing. Said
-            // once, retried quietly until it completes.
+            // Nothing is lost: the journal holds it unfinished, or finished with the verdict it had. Said once,
+            // retried quietly until it completes; a finished one only while no verifier has passed the copy held.
             if attempt == 0 && !quiet {
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
             }
-            retry(attempt: attempt + 1) { await self.deliver(transaction, requestID: nil, attempt: attempt + 1) }
+            if attempt > 0 {
+                checksAgain = true
+                retry(attempt: attempt + 1) { await self.deliver(transaction, requestID: nil, attempt: attempt + 1) }
+            } else if !quiet || written.record.verdict == .notVerified {
+                checkAgainLater(transaction)
+            }
             return
         case .verified, nil:
             if quiet { return }
@@ -84,6 +92,13 @@ extension StoreWorker {
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
         }
+    }
+
+    /// Checks `transaction` again on the retry timer, through `deliver`, unless a chain of retries of it is
+    /// scheduled already.
+    func checkAgainLater(_ transaction: StoreTransaction) {
+        guard flights.withLock({ $0.insert(.checkScheduled, transaction.id) }) else { return }
+        retry(attempt: 1) { await self.deliver(transaction, requestID: nil, attempt: 1) }
     }
 
     func queuePurchasedOnce(_ transaction: StoreTransaction, requestID: RequestID?) {

@@ -94,7 +94,7 @@ extension StoreWorker {
             // waiting for its check keeps the older period from entitling), and by a later restore.
             events.push(.verificationFailed(requestID: nil, transaction: transaction,
                                             error: StoreError(.verificationRetryable, error.message)))
-            retry(attempt: 1) { await self.deliver(transaction, requestID: nil, attempt: 1) }
+            if written.record.verdict == .notVerified { checkAgainLater(transaction) }
         case .verified, nil:
             events.push(.restored(requestID: requestID, transaction: transaction))
             progress.countRestored()

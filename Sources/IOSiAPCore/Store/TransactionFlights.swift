@@ -24,6 +24,9 @@ struct TransactionFlights {
         static let unreadableRowReported = Mark(rawValue: 1 << 5)
         /// Finished by the game: a request-less `purchased` of it queued before the finish is not handed out.
         static let finished = Mark(rawValue: 1 << 6)
+        /// A retry of its unfinished check is scheduled: one chain of retries per transaction, however many paths
+        /// (a delivery, an update, a restore, launch redelivery) found its check unfinished.
+        static let checkScheduled = Mark(rawValue: 1 << 7)
     }
 
     /// One transaction's flight: a few bytes, since a launch keeps one for each purchase it delivered (a copy held
