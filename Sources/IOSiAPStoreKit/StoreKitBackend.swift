@@ -19,9 +19,10 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let storefrontListener: Task<Void, Never>
     private let messages: Messages
 
-    /// StoreKit's verdicts of this launch, by transaction id, for the core's verifier.
+    /// StoreKit's verdicts of this launch, by transaction id, each with the JWS of the copy it judged, for the
+    /// core's verifier.
     final class VerificationResults: Sendable {
-        private let outcomes = Locked<[UInt64: VerificationOutcome]>([:])
+        private let outcomes = Locked<[UInt64: (jws: String, outcome: VerificationOutcome)]>([:])
 
         /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
         /// when StoreKit verified it, so that it is never taken for a Production purchase.
@@ -32,10 +33,15 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             case .verified: .verified
             case .unverified(_, let failure): .failed(StoreKitErrorMapping.error(failure))
             }
-            outcomes.withLock { $0[result.value.id] = outcome }
+            outcomes.withLock { $0[result.value.id] = (result.value.jwsRepresentation, outcome) }
         }
 
-        func outcome(for id: UInt64) -> VerificationOutcome? { outcomes.withLock { $0[id] } }
+        /// StoreKit's verdict on this very copy: one on another copy of the transaction (a newer one, or the one
+        /// StoreKit handed over while the journal holds a copy StoreKit called unverified) says nothing of it.
+        func outcome(for transaction: StoreTransaction) -> VerificationOutcome? {
+            guard let noted = outcomes.withLock({ $0[transaction.id] }), noted.jws == transaction.signedJWS else { return nil }
+            return noted.outcome
+        }
     }
 
     /// StoreKit's messages the game has been told of and not shown yet, by the id made for each; and the ids
@@ -326,17 +332,17 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 }
 
 /// Verifies by StoreKit's verdict: StoreKit checked the JWS on the device before handing it over. It fails
-/// closed: a transaction is verified only by StoreKit's verified verdict of this launch or, for one the
-/// journal delivers again at launch, by the verified verdict the journal kept from an earlier launch.
+/// closed: a copy is verified only by StoreKit's verified verdict on that copy (the same JWS) in this launch or,
+/// for one the journal delivers again, by the verified verdict the journal kept from an earlier launch.
 struct StoreKitResultVerifier<API: StoreKitAPI>: TransactionVerifier {
     let results: StoreKitBackend<API>.VerificationResults
 
     func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
-        results.outcome(for: transaction.id) ?? .failed(Self.noVerdict(transaction))
+        results.outcome(for: transaction) ?? .failed(Self.noVerdict(transaction))
     }
 
     func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict) async -> VerificationOutcome {
-        if let outcome = results.outcome(for: transaction.id) { return outcome }
+        if let outcome = results.outcome(for: transaction) { return outcome }
         return recorded == .verified ? .verified : .failed(Self.noVerdict(transaction))
     }
 
