@@ -18,11 +18,13 @@ import Foundation
 ///    a failed or pending verdict stays until a verifier passes that copy; a write without a verifier never changes
 ///    the verdict. The record entitles (`entitles(_:)`) unless its verdict is failed or pending; as the newest of its
 ///    subscription's chain it decides the subscription even then, from its purchase date on
-///    (`Entitlements.current`). A pending check is retried until a verifier answers, also for a finished record.
+///    (`Entitlements.current`). A pending check is retried in the launch until a verifier answers, and a finished
+///    record no verifier passed is checked again at each launch.
 /// 5. **Delivery moves forward only: journaled → told → finished.** `told` is set in the commit after which the
 ///    game is told the transaction as purchased or restored (never for a copy a verifier failed or has not passed),
 ///    and `finish` is refused (`notDelivered`) for a record never told: an id the game only saw in a
-///    `verificationFailed` is not finished unseen. A refunded record is finished.
+///    `verificationFailed` is not finished unseen. A refunded record is finished. (A write that may tell also marks
+///    an already finished record told, telling nothing: a finished record is never told again.)
 /// 6. **A refund is told exactly once to a handler that returned.** Its state moves forward only: none → to tell
 ///    (set by whichever write first holds a refunded copy, in the commit that takes back what the ledger granted
 ///    for it, or, before the game has set its refund rule, in the commit that notes it told) → told (written only

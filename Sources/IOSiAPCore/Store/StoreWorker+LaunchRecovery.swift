@@ -62,8 +62,8 @@ extension StoreWorker {
                 reportUnreadable([row])
             }
         }
-        // Finished transactions no verifier has passed (a restore recorded them while its checks could not
-        // complete): checked again quietly, since their verdict decides what they entitle to.
+        // Finished transactions no verifier has passed (a restore recorded them failed, or left their check to
+        // retry): checked again quietly, since their verdict decides what they entitle to.
         for (transaction, verdict) in (try? journal.finishedTransactionsNotVerified()) ?? [] {
             work.append { await self.deliver(transaction, requestID: nil, recorded: verdict) }
         }
