@@ -231,6 +231,9 @@ import Testing
         #expect(throws: StoreError.self) { try store.setNotificationURL("ftp://example.com") }
         // Port 1 on loopback: nothing listens, the attempt fails and says so.
         try store.setNotificationURL("http://127.0.0.1:1/notifications")
+        // The history's window is taken around the notification, not around the wait: a busy machine may resume
+        // this test long after the sender recorded its attempt.
+        let before = Int64(Date().timeIntervalSince1970 * 1000) - 1
         let sent = withSender.handle(request)
         #expect(sent.status == 200)
         let notificationToken = try #require(try json(sent)["testNotificationToken"] as? String)
@@ -252,15 +255,15 @@ import Testing
             withSender.handle(ServerAPIRequest(method: "POST", path: "/inApps/v1/notifications/history", query: query,
                                                authorization: try token(), body: Array(body.utf8)))
         }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let all = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000)}"#))
+        let after = Int64(Date().timeIntervalSince1970 * 1000) + 1
+        let all = try json(try history(#"{"startDate":\#(before),"endDate":\#(after)}"#))
         #expect((all["notificationHistory"] as? [[String: Any]])?.count == 1)
         #expect(all["hasMore"] as? Bool == false)
-        let failures = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000),"onlyFailures":true}"#))
+        let failures = try json(try history(#"{"startDate":\#(before),"endDate":\#(after),"onlyFailures":true}"#))
         #expect((failures["notificationHistory"] as? [[String: Any]])?.count == 1)
-        let refunds = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000),"notificationType":"REFUND"}"#))
+        let refunds = try json(try history(#"{"startDate":\#(before),"endDate":\#(after),"notificationType":"REFUND"}"#))
         #expect((refunds["notificationHistory"] as? [[String: Any]])?.isEmpty == true)
-        let strangers = try json(try history(#"{"startDate":\#(now - 60_000),"endDate":\#(now + 60_000),"transactionId":"77"}"#))
+        let strangers = try json(try history(#"{"startDate":\#(before),"endDate":\#(after),"transactionId":"77"}"#))
         #expect((strangers["notificationHistory"] as? [[String: Any]])?.isEmpty == true)
         try expectError(try history(#"{"endDate":1}"#), 400, 4000015)
         try expectError(try history(#"{"startDate":1}"#), 400, 4000016)

@@ -34,7 +34,7 @@ import Testing
         let store = try openStore()
         try store.setNotificationURL(endpoint.url)
         _ = try store.buyProduct(Self.coins)
-        try store.startNotificationSender(retryDelays: [60], timeout: 5, interval: .milliseconds(20))
+        try store.startNotificationSender(retryDelays: [86_400], timeout: 5, interval: .milliseconds(20))
         let record = try await waitForAttempt(store, seconds: 4)
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"])
         // A hang check, not a figure: the client hung up while the endpoint was still writing.
@@ -56,7 +56,7 @@ import Testing
         let store = try openStore()
         try store.setNotificationURL(endpoint.url)
         _ = try store.buyProduct(Self.coins)
-        try store.startNotificationSender(retryDelays: [60], timeout: 1, interval: .milliseconds(20))
+        try store.startNotificationSender(retryDelays: [86_400], timeout: 1, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
         let record = try await waitForAttempt(store, seconds: 4)
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["TIMED_OUT"])
@@ -75,8 +75,9 @@ import Testing
         try store.setNotificationURL(endpoint.url)
         _ = try store.buyProduct(Self.coins)
         // A deadline far past close, so that a slow machine does not end the POST (TIMED_OUT) before close does.
-        try store.startNotificationSender(retryDelays: [60], timeout: 60, interval: .milliseconds(20))
+        try store.startNotificationSender(retryDelays: [86_400], timeout: 60, interval: .milliseconds(20))
         try await waitUntil { endpoint.connections.withLock { $0 } > 0 }
+        let connected = ContinuousClock.now
         try await Task.sleep(for: .milliseconds(1500))  // the trickle under way for a while: a byte every half second
         let closing = ContinuousClock.now
         store.close()
@@ -85,7 +86,11 @@ import Testing
         try? await waitUntil { endpoint.hangUps.withLock { $0 } > 0 }
         #expect(endpoint.hangUps.withLock { $0 } == 1)
         let record = try #require(try openStore().notificationRecords().first)
-        #expect(record.isPending && record.sendAttempts.isEmpty)
+        // Only if close came before the POST's deadline: on a machine so busy that this test resumed later, the
+        // attempt rightly ended TIMED_OUT first.
+        if closing - connected < .seconds(55) {
+            #expect(record.isPending && record.sendAttempts.isEmpty)
+        }
     }
 
     /// A redirect is not followed (Apple's sender counts a non-2xx answer as a failed attempt): a 307 elsewhere
@@ -99,7 +104,7 @@ import Testing
         let store = try openStore()
         try store.setNotificationURL(endpoint.url)
         _ = try store.buyProduct(Self.coins)
-        try store.startNotificationSender(retryDelays: [60], timeout: 2, interval: .milliseconds(20))
+        try store.startNotificationSender(retryDelays: [86_400], timeout: 2, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
         let record = try await waitForAttempt(store, seconds: 4)
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"])
@@ -127,7 +132,7 @@ import Testing
         let store = try openStore()
         try store.setNotificationURL(scheme + endpoint.url.dropFirst("http".count))
         _ = try store.buyProduct(Self.coins)
-        try store.startNotificationSender(retryDelays: [60], timeout: 5, interval: .milliseconds(20))
+        try store.startNotificationSender(retryDelays: [86_400], timeout: 5, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
         let record = try await waitForAttempt(store, seconds: 4)
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == [result], "\(answer.debugDescription) over \(scheme)")
@@ -138,7 +143,7 @@ import Testing
         let store = try openStore()
         try store.setNotificationURL("http://127.0.0.1:1/notifications")
         _ = try store.buyProduct(Self.coins)
-        try store.startNotificationSender(retryDelays: [60], timeout: 5, interval: .milliseconds(20))
+        try store.startNotificationSender(retryDelays: [86_400], timeout: 5, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
         let record = try await waitForAttempt(store, seconds: 4)
         #expect(record?.sendAttempts.map(\.sendAttemptResult) == ["NO_RESPONSE"])
@@ -158,7 +163,7 @@ import Testing
         let next = try Receiver()
         defer { next.server.stop() }
         try store.setNotificationURL(next.url)
-        try store.startNotificationSender(retryDelays: [60], timeout: 2, interval: .milliseconds(20))
+        try store.startNotificationSender(retryDelays: [86_400], timeout: 2, interval: .milliseconds(20))
         defer { store.stopNotificationSender() }
         await store.lookForNotificationsNow()  // a look of the sender since the new URL: nothing was due for it
         #expect(next.received.withLock { $0.count } == 0)
