@@ -231,7 +231,8 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         defer { store.close() }
         _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
         let request = try store.requestPayment(productID: "monthly")
-        try await waitUntil { verifier.waiting == 1 }
+        // The payment's check, and launch redelivery's of the copy the store holds unfinished: one or both held.
+        try await waitUntil { verifier.waiting >= 1 }
         backend.send(.expired(ended))
         _ = try await store.pollUntil { $0 == .expired(transaction: ended) }
         #expect(try !store.isEntitled(to: "monthly"))
@@ -241,6 +242,28 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         #expect(try store.currentEntitlements().isEmpty)
     }
 
+    /// A store with `verifier` and `retryPolicy` where the subscription was bought and finished, and the next
+    /// period's renewal the store makes now (not yet sent): a renewal ends the older period only from its own
+    /// purchase date on.
+    func storeWithARenewalToCome(_ verifier: ScriptedVerifier, _ retryPolicy: VerificationRetryPolicy) async throws
+        -> (store: PurchaseStore, renewal: StoreTransaction) {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier, retryPolicy: retryPolicy)
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
+        let request = try store.requestPayment(productID: "monthly")
+        guard case .purchased(request, let first) = try await store.pollUntilTerminal(of: request).last else {
+            store.close()
+            throw StoreError(.unknown, "the subscription was not purchased")
+        }
+        try store.finish(transactionID: first.id)
+        var renewal = backend.makeTransaction("monthly", purchaseDate: max(Date(), first.purchaseDate),
+                                              expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
+        renewal.originalID = first.originalID
+        return (store, renewal)
+    }
+
+    /// A retry policy whose retries come after each test's checks.
+    static let late = VerificationRetryPolicy(initial: .seconds(120), maximum: .seconds(120))
+
     /// Seed 37506 of the lifecycle simulation: a renewal a verifier failed, or must check again later, is still
     /// the newest of its chain, so the period before it, whose copy never learned that the renewal ended it, does
     /// not keep the subscription; once a verifier passes the renewal, it entitles until its own end.
@@ -248,20 +271,8 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
     func aRenewalAVerifierFailedEndsTheSubscriptionUntilOnePassesIt(verdict: StoreErrorCode) async throws {
         let verifier = ScriptedVerifier()
         // The retry waits long enough that the checks below see the renewal still waiting for its verdict.
-        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
-                                      retryPolicy: VerificationRetryPolicy(initial: .seconds(120), maximum: .seconds(120)))
+        let (store, renewal) = try await storeWithARenewalToCome(verifier, Self.late)
         defer { store.close() }
-        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
-        let request = try store.requestPayment(productID: "monthly")
-        guard case .purchased(request, let first) = try await store.pollUntilTerminal(of: request).last else {
-            Issue.record("the subscription was not purchased")
-            return
-        }
-        try store.finish(transactionID: first.id)
-        // Renewed now: a renewal the verifier failed ends the older period only from its own purchase date on.
-        var renewal = backend.makeTransaction("monthly", purchaseDate: max(Date(), first.purchaseDate),
-                                              expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
-        renewal.originalID = first.originalID
         verifier.script(verdict == .verificationRetryable ? .retryLater(StoreError(.storeUnreachable))
                                                            : .failed(StoreError(verdict)))
         backend.send(.purchased(renewal))
@@ -280,19 +291,9 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
     /// is: the subscription comes back once a verifier passes it, without another restore.
     @Test func aRenewalARestoreCouldNotCheckIsCheckedAgainUntilItPasses() async throws {
         let verifier = ScriptedVerifier()
-        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
-                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        let (store, renewal) = try await storeWithARenewalToCome(
+            verifier, VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20)))
         defer { store.close() }
-        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
-        let request = try store.requestPayment(productID: "monthly")
-        guard case .purchased(request, let first) = try await store.pollUntilTerminal(of: request).last else {
-            Issue.record("the subscription was not purchased")
-            return
-        }
-        try store.finish(transactionID: first.id)
-        var renewal = backend.makeTransaction("monthly", purchaseDate: max(Date(), first.purchaseDate),
-                                              expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
-        renewal.originalID = first.originalID
         backend.scriptRestore(.success([renewal]))
         verifier.script(.retryLater(StoreError(.storeUnreachable)), .retryLater(StoreError(.storeUnreachable)))
         let restore = try store.requestRestore()
@@ -308,33 +309,17 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
     /// A restored renewal whose check was left to retry when the game closed is checked again at the next launch,
     /// although the restore recorded it finished: the subscription comes back without another restore.
     @Test func aRestoredRenewalLeftToRetryIsCheckedAgainAtTheNextLaunch() async throws {
-        var renewal: StoreTransaction?
-        do {
-            let verifier = ScriptedVerifier()
-            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
-                                          retryPolicy: VerificationRetryPolicy(initial: .seconds(120), maximum: .seconds(120)))
-            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
-            let request = try store.requestPayment(productID: "monthly")
-            guard case .purchased(request, let first) = try await store.pollUntilTerminal(of: request).last else {
-                Issue.record("the subscription was not purchased")
-                return
-            }
-            try store.finish(transactionID: first.id)
-            var renewed = backend.makeTransaction("monthly", purchaseDate: max(Date(), first.purchaseDate),
-                                                  expirationDate: first.purchaseDate.addingTimeInterval(30 * 86_400))
-            renewed.originalID = first.originalID
-            renewal = renewed
-            backend.scriptRestore(.success([renewed]))
-            verifier.script(.retryLater(StoreError(.storeUnreachable)))
-            let restore = try store.requestRestore()
-            #expect(try await store.pollUntilTerminal(of: restore).last == .restoreFinished(requestID: restore, result: .success(0)))
-            #expect(try store.currentEntitlements().isEmpty)
-            store.close()
-        }
+        let verifier = ScriptedVerifier()
+        let (store, renewal) = try await storeWithARenewalToCome(verifier, Self.late)
+        backend.scriptRestore(.success([renewal]))
+        verifier.script(.retryLater(StoreError(.storeUnreachable)))
+        let restore = try store.requestRestore()
+        #expect(try await store.pollUntilTerminal(of: restore).last == .restoreFinished(requestID: restore, result: .success(0)))
+        #expect(try store.currentEntitlements().isEmpty)
+        store.close()
         let reopened = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
         defer { reopened.close() }
-        let renewed = try #require(renewal)
-        try await waitUntil { try reopened.currentEntitlements() == [renewed] }
+        try await waitUntil { try reopened.currentEntitlements() == [renewal] }
     }
 
     /// Item 7: a transaction that failed verification, reopened without a verifier, is told as failed again and
