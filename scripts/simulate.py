@@ -360,8 +360,11 @@ class World:
             self.request(f"buy {product} {1 + pick % 3 if product == COINS else 1}")
         elif name == "buy-then-kill" and running:
             product = PRODUCTS[pick % 2]
-            self.running.process.stdin.write(f"buy {product} 1\n")
-            self.running.process.stdin.flush()
+            try:
+                self.running.process.stdin.write(f"buy {product} 1\n")
+                self.running.process.stdin.flush()
+            except (BrokenPipeError, OSError):
+                pass  # it died by itself (die-in) a moment ago: the kill below finds it ended
             time.sleep((pick % 300) / 1000.0)
             self.kill()
         elif name == "finish" and running and not self.ledger:
