@@ -19,10 +19,10 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let storefrontListener: Task<Void, Never>
     private let messages: Messages
 
-    /// StoreKit's verdicts of this launch, by transaction id, each with the JWS of the copy it judged, for the
-    /// core's verifier.
+    /// StoreKit's verdicts of this launch, by transaction id and then by the JWS of each copy it judged (its APIs
+    /// may hand over differently signed copies of one transaction), for the core's verifier.
     final class VerificationResults: Sendable {
-        private let outcomes = Locked<[UInt64: (jws: String, outcome: VerificationOutcome)]>([:])
+        private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
 
         /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
         /// when StoreKit verified it, so that it is never taken for a Production purchase.
@@ -33,14 +33,14 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             case .verified: .verified
             case .unverified(_, let failure): .failed(StoreKitErrorMapping.error(failure))
             }
-            outcomes.withLock { $0[result.value.id] = (result.value.jwsRepresentation, outcome) }
+            outcomes.withLock { $0[result.value.id, default: [:]][result.value.jwsRepresentation] = outcome }
         }
 
         /// StoreKit's verdict on this very copy: one on another copy of the transaction (a newer one, or the one
         /// StoreKit handed over while the journal holds a copy StoreKit called unverified) says nothing of it.
         func outcome(for transaction: StoreTransaction) -> VerificationOutcome? {
-            guard let noted = outcomes.withLock({ $0[transaction.id] }), noted.jws == transaction.signedJWS else { return nil }
-            return noted.outcome
+            guard let jws = transaction.signedJWS else { return nil }
+            return outcomes.withLock { $0[transaction.id]?[jws] }
         }
     }
 

@@ -33,7 +33,9 @@ final class ScriptedStoreKit: StoreKitAPI {
         var reason = TransactionReason.purchase
         var subscriptionGroupID: String?
         var offer: TransactionOffer?
-        var jwsRepresentation: String { "header.payload-of-\(id).signature" }
+        /// The JWS StoreKit hands over; one per id unless a test signs a copy apart.
+        var signedCopy: String?
+        var jwsRepresentation: String { signedCopy ?? "header.payload-of-\(id).signature" }
     }
 
     struct FakeMessage: StoreKitMessage, Equatable {

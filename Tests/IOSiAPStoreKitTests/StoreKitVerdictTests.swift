@@ -28,4 +28,21 @@ import Testing
         // The journal's own verdict from an earlier launch still stands for the copy it judged.
         #expect(await backend.verifier.verify(forged, recorded: .verified) == .verified)
     }
+
+    /// StoreKit's APIs may hand over differently signed copies of one transaction (a restore's entitlement, then
+    /// the unfinished list): a verdict on the second does not erase the one on the first.
+    @Test func eachCopyStoreKitJudgedKeepsItsVerdict() async throws {
+        var entitlement = ScriptedStoreKit.transaction(7, "pro", .nonConsumable)
+        entitlement.signedCopy = "header.entitlement-copy-of-7.signature"
+        var unfinished = entitlement
+        unfinished.signedCopy = "header.unfinished-copy-of-7.signature"
+        let backend = StoreKitBackend(api: storeKit)
+        storeKit.script.withLock { $0.unfinished = [.verified(entitlement)] }
+        let first = try #require(try await backend.unfinishedTransactions().first)
+        storeKit.script.withLock { $0.unfinished = [.verified(unfinished)] }
+        let second = try #require(try await backend.unfinishedTransactions().first)
+        #expect(first.signedJWS != second.signedJWS)
+        #expect(await backend.verifier.verify(first) == .verified)
+        #expect(await backend.verifier.verify(second) == .verified)
+    }
 }
