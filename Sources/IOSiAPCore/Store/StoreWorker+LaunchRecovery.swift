@@ -28,9 +28,9 @@ extension StoreWorker {
     /// Queues the delivery again of the journal's unfinished transactions, then of what the store still
     /// holds unfinished but the journal lacks (a crash between the charge and the journal write), and the
     /// finish marks the store missed, after telling again the refunds still to tell (no handler of them returned
-    /// before); finished transactions no verifier has passed are checked again, telling nothing. The store is
-    /// asked first, and its copy of a transaction wins over the journal's: it may be newer (refunded while the
-    /// game was closed), and StoreKit gives its verdicts as it hands transactions over. The journal's copy,
+    /// before); finished transactions no verifier has passed are checked again, telling nothing but a refund the
+    /// check records. The store is asked first, and its copy of a transaction wins over the journal's: it may be
+    /// newer (refunded while the game was closed), and StoreKit gives its verdicts as it hands transactions over. The journal's copy,
     /// judged with its recorded verdict, serves for the rest; a journal row that cannot be decoded, and that
     /// the store no longer holds, is told as `journalRowUnreadable` (and kept). The work runs beside the request
     /// jobs, `verificationConcurrency` transactions at a time, so that a slow verification server holds up
@@ -63,8 +63,9 @@ extension StoreWorker {
             }
         }
         // Finished transactions no verifier has passed (a restore recorded them failed, or left their check to
-        // retry): checked again quietly, since their verdict decides what they entitle to.
-        for (transaction, verdict) in (try? journal.finishedTransactionsNotVerified()) ?? [] {
+        // retry): checked again quietly, since their verdict decides what they entitle to. Without a verifier
+        // nothing would change them.
+        for (transaction, verdict) in (verifier == nil ? nil : try? journal.finishedTransactionsNotVerified()) ?? [] {
             work.append { await self.deliver(transaction, requestID: nil, recorded: verdict) }
         }
         for transaction in fromStore where !journaledIDs.contains(transaction.id) {
