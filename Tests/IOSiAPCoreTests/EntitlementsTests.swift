@@ -70,6 +70,8 @@ import Testing
                    transaction(2, "monthly", .autoRenewable, purchased: 5 * 86_400, expires: 3_650 * 86_400, original: 1)]
         #expect(Entitlements.current(from: all, at: now) { $0.id != 2 }.map(\.id) == [1])
         #expect(Entitlements.current(from: all, at: now.addingTimeInterval(6 * 86_400)) { $0.id != 2 }.isEmpty)
+        // From its purchase date itself on: the instant it is dated, it decides.
+        #expect(Entitlements.current(from: all, at: now.addingTimeInterval(5 * 86_400)) { $0.id != 2 }.isEmpty)
         // A passed copy is signed by the store: its dates are taken as they are.
         #expect(Entitlements.current(from: all, at: now).map(\.id) == [2])
     }

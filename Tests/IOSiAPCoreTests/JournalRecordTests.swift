@@ -320,6 +320,26 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         let reopened = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
         defer { reopened.close() }
         try await waitUntil { try reopened.currentEntitlements() == [renewal] }
+        // Checked quietly: the restore that recorded it finished was its delivery.
+        #expect(await reopened.pollSettled().isEmpty)
+    }
+
+    /// A restored refund whose check was left to retry is recorded by the launch re-check once a verifier passes
+    /// it, and told once: the one thing that re-check tells.
+    @Test func aRefundTheLaunchReCheckPassesIsToldOnce() async throws {
+        let verifier = ScriptedVerifier()
+        let (store, renewal) = try await storeWithARenewalToCome(verifier, Self.late)
+        let refunded = renewal.refunded(.refundedDueToIssue)
+        backend.scriptRestore(.success([refunded]))
+        verifier.script(.retryLater(StoreError(.storeUnreachable)))
+        let restore = try store.requestRestore()
+        #expect(try await store.pollUntilTerminal(of: restore).last == .restoreFinished(requestID: restore, result: .success(0)))
+        store.close()
+        let reopened = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
+        defer { reopened.close() }
+        #expect(try await reopened.pollUntil { $0 == .revoked(transaction: refunded) } == [.revoked(transaction: refunded)])
+        #expect(await reopened.pollSettled().isEmpty)
+        #expect(try reopened.currentEntitlements().isEmpty)
     }
 
     /// Item 7: a transaction that failed verification, reopened without a verifier, is told as failed again and
