@@ -20,9 +20,12 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let messages: Messages
 
     /// StoreKit's verdicts of this launch, by transaction id and then by the JWS of each copy it judged (its APIs
-    /// may hand over differently signed copies of one transaction), for the core's verifier.
-    final class VerificationResults: Sendable {
-        private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
+    /// may hand over differently signed copies of one transaction), for the core's verifier. Only the copies
+    /// handed to the core are kept, and of each transaction only the last `copiesKept` judged: StoreKit may sign a
+    /// transaction anew at each restore, and a launch lasts as long as the game runs.
+    package final class VerificationResults: Sendable {
+        package static var copiesKept: Int { 4 }
+        private let outcomes = Locked<[UInt64: [(jws: String, outcome: VerificationOutcome)]]>([:])
 
         /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
         /// when StoreKit verified it, so that it is never taken for a Production purchase.
@@ -33,14 +36,19 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             case .verified: .verified
             case .unverified(_, let failure): .failed(StoreKitErrorMapping.error(failure))
             }
-            outcomes.withLock { $0[result.value.id, default: [:]][result.value.jwsRepresentation] = outcome }
+            let jws = result.value.jwsRepresentation
+            outcomes.withLock { outcomes in
+                var copies = outcomes[result.value.id, default: []].filter { $0.jws != jws }
+                copies.append((jws, outcome))
+                outcomes[result.value.id] = Array(copies.suffix(Self.copiesKept))
+            }
         }
 
         /// StoreKit's verdict on this very copy: one on another copy of the transaction (a newer one, or the one
         /// StoreKit handed over while the journal holds a copy StoreKit called unverified) says nothing of it.
         func outcome(for transaction: StoreTransaction) -> VerificationOutcome? {
             guard let jws = transaction.signedJWS else { return nil }
-            return outcomes.withLock { $0[transaction.id]?[jws] }
+            return outcomes.withLock { outcomes in outcomes[transaction.id]?.last { $0.jws == jws }?.outcome }
         }
     }
 
@@ -217,10 +225,12 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 
     public func restore() async throws(StoreError) -> [StoreTransaction] {
         do { try await api.sync() } catch { throw StoreKitErrorMapping.error(error) }
-        return await api.currentEntitlements().map { entitlement in
+        return await api.currentEntitlements().compactMap { entitlement in
+            let transaction = Self.transaction(entitlement.value)
+            guard transaction.productType.isRestorable && !transaction.isRevoked else { return nil }
             results.note(entitlement)
-            return Self.transaction(entitlement.value)
-        }.filter { $0.productType.isRestorable && !$0.isRevoked }
+            return transaction
+        }
     }
 
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
@@ -270,7 +280,6 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         // With Family Sharing there can be several; the one that entitles the user most comes first.
         let ranked = statuses.sorted { $0.state.entitlementRank < $1.state.entitlementRank }
         guard let status = ranked.first else { return nil }
-        results.note(status.transaction)
         var transaction = Self.transaction(status.transaction.value)
         transaction.signedRenewalInfo = status.renewalInfoJWS
         return StoreSubscriptionStatus(state: status.state, transaction: transaction, willAutoRenew: status.willAutoRenew,

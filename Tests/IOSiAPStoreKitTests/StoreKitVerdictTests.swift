@@ -45,4 +45,49 @@ import Testing
         #expect(await backend.verifier.verify(first) == .verified)
         #expect(await backend.verifier.verify(second) == .verified)
     }
+
+    /// A forged copy of a genuine transaction, which StoreKit calls unverified, neither fails the genuine copy nor
+    /// passes on its verdict, whichever of the two StoreKit hands over first.
+    @Test(arguments: [true, false])
+    func aForgedCopyAndTheGenuineOneKeepTheirOwnVerdicts(genuineFirst: Bool) async throws {
+        let genuine = ScriptedStoreKit.transaction(7, "pro", .nonConsumable)
+        var forged = genuine
+        forged.signedCopy = "header.forged-payload-of-7.signature"
+        let handedOver: [StoreKitVerified<ScriptedStoreKit.FakeTransaction>] = [.verified(genuine), .unverified(forged, .invalidSignature)]
+        let backend = StoreKitBackend(api: storeKit)
+        var copies: [StoreTransaction] = []
+        for result in genuineFirst ? handedOver : handedOver.reversed() {
+            storeKit.script.withLock { $0.unfinished = [result] }
+            copies.append(try #require(try await backend.unfinishedTransactions().first))
+        }
+        let (genuineCopy, forgedCopy) = genuineFirst ? (copies[0], copies[1]) : (copies[1], copies[0])
+        #expect(await backend.verifier.verify(genuineCopy) == .verified)
+        #expect(await backend.verifier.verify(genuineCopy, recorded: .notVerified) == .verified)
+        guard case .failed(let error) = await backend.verifier.verify(forgedCopy, recorded: .notVerified) else {
+            Issue.record("the forged copy passed")
+            return
+        }
+        #expect(error.code == .verificationInvalidSignature)
+    }
+
+    /// Of one transaction, the verdicts on the last copies StoreKit handed over are kept, not every copy of the launch:
+    /// an older copy has no verdict of this launch any more, and fails unless the journal passed it before.
+    @Test func onlyTheLastCopiesOfATransactionKeepTheirVerdicts() async throws {
+        let backend = StoreKitBackend(api: storeKit)
+        var copies: [StoreTransaction] = []
+        for copy in 0...StoreKitBackend<ScriptedStoreKit>.VerificationResults.copiesKept {
+            var transaction = ScriptedStoreKit.transaction(7, "pro", .nonConsumable)
+            transaction.signedCopy = "header.copy-\(copy)-of-7.signature"
+            storeKit.script.withLock { $0.unfinished = [.verified(transaction)] }
+            copies.append(try #require(try await backend.unfinishedTransactions().first))
+        }
+        guard case .failed = await backend.verifier.verify(copies[0], recorded: .notVerified) else {
+            Issue.record("the oldest copy kept its verdict")
+            return
+        }
+        #expect(await backend.verifier.verify(copies[0], recorded: .verified) == .verified)
+        for copy in copies.dropFirst() {
+            #expect(await backend.verifier.verify(copy) == .verified)
+        }
+    }
 }
