@@ -11,6 +11,9 @@ import Testing
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier,
                                       retryPolicy: VerificationRetryPolicy(initial: .milliseconds(20), maximum: .milliseconds(80)))
         _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        // Launch redelivery has read the store's (empty) unfinished list: it will not check a purchase of the test
+        // again, which would take an answer scripted for a later check.
+        await store.waitUntilWorkerIdle()
         return store
     }
 
@@ -133,6 +136,7 @@ import Testing
     func ownedPro(_ verifier: ScriptedVerifier) async throws -> (PurchaseStore, StoreTransaction) {
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
         _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        await store.waitUntilWorkerIdle()  // launch redelivery is done: the purchase is checked once
         let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
         guard case .purchased(_, let pro) = events.last else { throw StoreError(.systemError, "\(events)") }
         try store.finish(transactionID: pro.id)
