@@ -19,7 +19,7 @@ import Foundation
 ///    the verdict. The record entitles (`entitles(_:)`) unless its verdict is failed or pending; as the newest of its
 ///    subscription's chain it decides the subscription even then, from its purchase date on
 ///    (`Entitlements.current`). A pending check is retried in the launch until a verifier answers, and a finished
-///    record no verifier passed is checked again at each launch.
+///    record no verifier passed is checked again at each launch that has a verifier.
 /// 5. **Delivery moves forward only: journaled → told → finished.** `told` is set in the commit after which the
 ///    game is told the transaction as purchased or restored (never for a copy a verifier failed or has not passed),
 ///    and `finish` is refused (`notDelivered`) for a record never told: an id the game only saw in a
