@@ -37,6 +37,15 @@ if arguments.first == "server-load-only" {
     }
     exit(0)
 }
+if arguments.first == "durable-only" {
+    // Row 5 alone, ROUNDS times (default 3): for comparing two builds of the library in one sitting.
+    for _ in 0..<(Int(arguments.dropFirst().first ?? "3") ?? 3) {
+        let raw = try StorageBenchmarks.rawInsertRate(2000)
+        let durable = try await StorageBenchmarks.purchaseRate(1000, catalog: catalogURL).rate
+        print(String(format: "durable %.0f /s, raw %.0f commits/s, ratio %.3f", durable, raw, durable / raw))
+    }
+    exit(0)
+}
 if arguments.first == "notification-load-only" {
     // Row 10 alone: SECONDS per phase (default 5).
     let run = try await NotificationLoadBenchmarks.run(historySize: 10_000, seconds: Double(arguments.dropFirst().first ?? "5") ?? 5,
