@@ -20,12 +20,11 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let messages: Messages
 
     /// StoreKit's verdicts of this launch, by transaction id and then by the JWS of each copy it judged (its APIs
-    /// may hand over differently signed copies of one transaction), for the core's verifier. Only the copies
-    /// handed to the core are kept, and of each transaction only the last `copiesKept` judged: StoreKit may sign a
-    /// transaction anew at each restore, and a launch lasts as long as the game runs.
-    package final class VerificationResults: Sendable {
-        package static var copiesKept: Int { 4 }
-        private let outcomes = Locked<[UInt64: [(jws: String, outcome: VerificationOutcome)]]>([:])
+    /// may hand over differently signed copies of one transaction), for the core's verifier. Only copies this
+    /// backend returns to the core are noted (not the subscription status query's, nor a restore's entitlements it
+    /// leaves out), and none is dropped: a check retried later in the launch needs the verdict on its copy.
+    final class VerificationResults: Sendable {
+        private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
 
         /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
         /// when StoreKit verified it, so that it is never taken for a Production purchase.
@@ -36,19 +35,14 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             case .verified: .verified
             case .unverified(_, let failure): .failed(StoreKitErrorMapping.error(failure))
             }
-            let jws = result.value.jwsRepresentation
-            outcomes.withLock { outcomes in
-                var copies = outcomes[result.value.id, default: []].filter { $0.jws != jws }
-                copies.append((jws, outcome))
-                outcomes[result.value.id] = Array(copies.suffix(Self.copiesKept))
-            }
+            outcomes.withLock { $0[result.value.id, default: [:]][result.value.jwsRepresentation] = outcome }
         }
 
         /// StoreKit's verdict on this very copy: one on another copy of the transaction (a newer one, or the one
         /// StoreKit handed over while the journal holds a copy StoreKit called unverified) says nothing of it.
         func outcome(for transaction: StoreTransaction) -> VerificationOutcome? {
             guard let jws = transaction.signedJWS else { return nil }
-            return outcomes.withLock { outcomes in outcomes[transaction.id]?.last { $0.jws == jws }?.outcome }
+            return outcomes.withLock { $0[transaction.id]?[jws] }
         }
     }
 

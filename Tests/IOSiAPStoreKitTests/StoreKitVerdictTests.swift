@@ -68,26 +68,6 @@ import Testing
             return
         }
         #expect(error.code == .verificationInvalidSignature)
-    }
-
-    /// Of one transaction, the verdicts on the last copies StoreKit handed over are kept, not every copy of the launch:
-    /// an older copy has no verdict of this launch any more, and fails unless the journal passed it before.
-    @Test func onlyTheLastCopiesOfATransactionKeepTheirVerdicts() async throws {
-        let backend = StoreKitBackend(api: storeKit)
-        var copies: [StoreTransaction] = []
-        for copy in 0...StoreKitBackend<ScriptedStoreKit>.VerificationResults.copiesKept {
-            var transaction = ScriptedStoreKit.transaction(7, "pro", .nonConsumable)
-            transaction.signedCopy = "header.copy-\(copy)-of-7.signature"
-            storeKit.script.withLock { $0.unfinished = [.verified(transaction)] }
-            copies.append(try #require(try await backend.unfinishedTransactions().first))
-        }
-        guard case .failed = await backend.verifier.verify(copies[0], recorded: .notVerified) else {
-            Issue.record("the oldest copy kept its verdict")
-            return
-        }
-        #expect(await backend.verifier.verify(copies[0], recorded: .verified) == .verified)
-        for copy in copies.dropFirst() {
-            #expect(await backend.verifier.verify(copy) == .verified)
-        }
+        #expect(!error.message.contains("has not verified"))  // StoreKit's own verdict on it, not the lack of one
     }
 }
