@@ -126,6 +126,37 @@ import Testing
         #expect(error.code == .storeUnreachable)
     }
 
+    /// A transaction StoreKit called unverified at a restore is recorded finished and failed: a launch, which has no
+    /// verdict of StoreKit on that copy, leaves it so and tells nothing; a later restore whose copy StoreKit
+    /// verifies restores it.
+    @Test func aRestoreCopyStoreKitCalledUnverifiedIsPassedByALaterRestoreNotByALaunch() async throws {
+        var unverified = ScriptedStoreKit.transaction(21, "pro", .nonConsumable)
+        unverified.signedCopy = "header.first-copy-of-21.signature"
+        storeKit.script.withLock { $0.entitlements = [.unverified(unverified, .invalidSignature)] }
+        var store = try open()
+        var request = try store.requestRestore()
+        var events = try await store.pollUntilTerminal(of: request)
+        #expect(events.contains { if case .verificationFailed(nil, let t, _) = $0 { t.id == 21 } else { false } })
+        #expect(events.last == .restoreFinished(requestID: request, result: .success(0)))
+        store.close()
+
+        store = try open()
+        #expect(await store.pollSettled().isEmpty)
+        #expect(try !store.isEntitled(to: "pro"))
+        store.close()
+
+        var verified = unverified
+        verified.signedCopy = "header.second-copy-of-21.signature"
+        storeKit.script.withLock { $0.entitlements = [.verified(verified)] }
+        store = try open()
+        defer { store.close() }
+        request = try store.requestRestore()
+        events = try await store.pollUntilTerminal(of: request)
+        #expect(events.contains { if case .restored(_, let t) = $0 { t.id == 21 } else { false } })
+        #expect(events.last == .restoreFinished(requestID: request, result: .success(1)))
+        #expect(try store.isEntitled(to: "pro"))
+    }
+
     @Test func unfinishedTransactionsAreDeliveredAtLaunch() async throws {
         storeKit.script.withLock { $0.unfinished = [.verified(ScriptedStoreKit.transaction(30, "coins"))] }
         let store = try open()
