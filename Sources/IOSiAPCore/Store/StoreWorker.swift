@@ -151,7 +151,8 @@ final class StoreWorker: Sendable {
 
     /// Runs `body` in a task of its own, which close cancels: for waits that must hold up neither the job loop,
     /// the work beside it, nor close (a retry timer, a sheet open for the user). After close, starts nothing.
-    /// On the library's own thread, not Swift's concurrency pool: a pool the game keeps busy delays no retry or sheet.
+    /// The task runs on the library's own thread (its executor preference), not on Swift's concurrency pool; whether
+    /// a busy pool still delays the wake-up of a `Task.sleep` in it is not tested.
     func runUntilClose(_ body: @escaping @Sendable () async -> Void) {
         let tasks = ownTasks
         tasks.withLock { state in
