@@ -38,7 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 COINS = "com.iosiap.example.coins_100"
 PRO = "com.iosiap.example.pro_upgrade"
 GOLD = "com.iosiap.example.club_gold_monthly"
-PRODUCTS = [COINS, PRO, GOLD]
+SEASON = "com.iosiap.example.season_pass"  # a non-renewing subscription: owned until refunded, bought again at will
+PRODUCTS = [COINS, PRO, GOLD, SEASON]
 
 # Event kinds (iosiap.h)
 PRODUCTS_RECEIVED, PRODUCTS_FAILED, PURCHASING, PURCHASED, CANCELLED, FAILED, DEFERRED, DECLINED, RESTORED, \
@@ -354,7 +355,7 @@ class World:
         elif name == "verifier":
             self.verifier.mode = pick
         elif name == "buy" and running:
-            product = PRODUCTS[pick % 3]
+            product = PRODUCTS[pick % 4]
             if product == GOLD and self.gold_active():
                 return
             self.request(f"buy {product} {1 + pick % 3 if product == COINS else 1}")
@@ -400,7 +401,7 @@ class World:
             if gold:
                 self.cli_run("extend", str(gold[-1][6]), str(1 + pick % 90))
         elif name == "outside-buy":
-            self.cli_run("buy", PRODUCTS[pick % 2])
+            self.cli_run("buy", [COINS, PRO, SEASON][pick % 3])
         elif name == "family-buy":
             self.cli_run("buy", "--family", PRO)
         elif name == "stop-family":
@@ -425,7 +426,8 @@ class World:
         """Waits for the state the store implies (the ledger grants, and verification passes, on the library's
         thread); raises what differs if it never comes. `lenient`: products that may read as not owned. An end
         (`ends`, in ms) may differ by a millisecond's rounding."""
-        readings = {PRO: {f"entitled {PRO}", "has pro"}, GOLD: {f"entitled {GOLD}", "has gold", f"ends {GOLD}"}}
+        readings = {PRO: {f"entitled {PRO}", "has pro"}, GOLD: {f"entitled {GOLD}", "has gold", f"ends {GOLD}"},
+                    SEASON: {f"entitled {SEASON}", "has season"}}
 
         def allowed(command, game, store):
             return bool(store) and game is not None and not game and any(command in readings.get(p, ()) for p in lenient)
@@ -471,10 +473,12 @@ class World:
                 if answer is None or answer[0] != "0":
                     raise Divergence(f"last launch: finish of {transaction} answered {answer}")
         owns_pro = any(r[1] == PRO and r[4] is None for r in rows)
+        owns_season = any(r[1] == SEASON and r[4] is None for r in rows)
         gold_end = self.gold_end()
-        expected = {f"entitled {PRO}": owns_pro, f"entitled {GOLD}": gold_end != 0, f"ends {GOLD}": gold_end}
+        expected = {f"entitled {PRO}": owns_pro, f"entitled {GOLD}": gold_end != 0, f"ends {GOLD}": gold_end,
+                    f"entitled {SEASON}": owns_season}
         if self.ledger:
-            expected |= {"has pro": owns_pro, "has gold": expected[f"entitled {GOLD}"],
+            expected |= {"has pro": owns_pro, "has gold": expected[f"entitled {GOLD}"], "has season": owns_season,
                          "balance": 100 * sum(r[2] for r in rows if r[1] == COINS and r[4] is None)}
         # A verdict a verifier failed stays until a verifier passes that copy (JournalRecord's invariant 4): such a
         # product may read as not owned until a restore checks it again. Then everything must agree.

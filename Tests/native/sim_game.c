@@ -28,6 +28,7 @@
 
 static const char *const product_ids[] = {
     "com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade", "com.iosiap.example.club_gold_monthly",
+    "com.iosiap.example.season_pass",
 };
 
 static iosiap_store *the_store;
@@ -67,6 +68,7 @@ static int on_open(iosiap_store *store, void *user_data) {
     if ((status = iosiap_ledger_register_currency(store, product_ids[0], "coins", 100)) != IOSIAP_OK) return status;
     if ((status = iosiap_ledger_register_entitlement(store, product_ids[1], "pro")) != IOSIAP_OK) return status;
     if ((status = iosiap_ledger_register_entitlement(store, product_ids[2], "gold")) != IOSIAP_OK) return status;
+    if ((status = iosiap_ledger_register_entitlement(store, product_ids[3], "season")) != IOSIAP_OK) return status;
     return iosiap_ledger_set_deduct_refunds(store, 1);
 }
 
@@ -96,7 +98,7 @@ static int run(char *line) {
     int64_t balance = 0;
     if (!command) return 1;
     if (strcmp(command, "products") == 0) {
-        status = iosiap_request_products(&request, the_store, product_ids, 3);
+        status = iosiap_request_products(&request, the_store, product_ids, sizeof product_ids / sizeof product_ids[0]);
         say("ok products %d %" PRIu64 "\n", status, request);
     } else if (strcmp(command, "buy") == 0 && argument && second) {
         status = iosiap_request_payment(&request, the_store, argument, atoi(second), NULL);
