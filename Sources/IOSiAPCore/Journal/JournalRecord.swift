@@ -30,6 +30,10 @@ import Foundation
 ///    for it, or, before the game has set its refund rule, in the commit that notes it told) → told (written only
 ///    after the game's handler of `revoked` returned). A refund still to tell is told again at each launch; a
 ///    second refunded copy never makes it "to tell" again. See `JournalRecord+Delivery.swift`.
+///
+/// Promise 3, every request ends, rests on the record too: a payment whose transaction was charged ends in one
+/// terminal event whatever its record holds (purchased once told; failed when refunded or not durable;
+/// verificationFailed while no verifier passed it), in `StoreWorker.deliver`.
 struct JournalRecord: Sendable, Equatable {
     /// The copy held, or `nil` when its stored payload cannot be decoded (a damaged row: any copy replaces it, except
     /// an unrevoked one while the record holds a refund).
