@@ -28,13 +28,13 @@ extension StoreWorker {
     /// Queues the delivery again of the journal's unfinished transactions, then of what the store still
     /// holds unfinished but the journal lacks (a crash between the charge and the journal write), and the
     /// finish marks the store missed, after telling again the refunds still to tell (no handler of them returned
-    /// before); finished transactions no verifier has passed are checked again, telling nothing but a refund the
-    /// check records. The store is asked first, and its copy of a transaction wins over the journal's: it may be
-    /// newer (refunded while the game was closed), and StoreKit gives its verdicts as it hands transactions over. The journal's copy,
-    /// judged with its recorded verdict, serves for the rest; a journal row that cannot be decoded, and that
-    /// the store no longer holds, is told as `journalRowUnreadable` (and kept). The work runs beside the request
-    /// jobs, `verificationConcurrency` transactions at a time, so that a slow verification server holds up
-    /// neither requests nor the other transactions.
+    /// before); with a verifier, finished transactions no verifier has passed are checked again, telling nothing
+    /// but a refund the check records. The store is asked first, and its copy of a transaction wins over the
+    /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it hands
+    /// transactions over. The journal's copy, judged with its recorded verdict, serves for the rest; a journal row
+    /// that cannot be decoded, and that the store no longer holds, is told as `journalRowUnreadable` (and kept).
+    /// The work runs beside the request jobs, `verificationConcurrency` transactions at a time, so that a slow
+    /// verification server holds up neither requests nor the other transactions.
     func queueLaunchRedelivery() async {
         // Refunds recorded but still to tell (closed or killed before a handler of them returned, or it threw):
         // told again.
