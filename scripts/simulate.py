@@ -16,9 +16,10 @@ the model sees what the game was told. What is checked, as the run goes and at a
     and by the end at least once for each refunded transaction the game was told it owned;
   - every request ends in at most one final event, and in exactly one when the game waits for it;
   - a finish of a transaction told as purchased succeeds;
-  - at the last launch: every unfinished purchase is told again; entitlements, the subscription's end among
-    them (and the ledger's balance and entitlements), equal the model's, which reads the store's own database as
-    the App Store's truth.
+  - after every launch whose verifier passes: entitlements, the subscription's end among them (and the ledger's
+    balance and entitlements), come to equal the model's, which reads the store's own database as the App
+    Store's truth; at the last launch, every unfinished purchase is told again, and after a restore all agree;
+  - a game ends only when the harness kills it or after it was armed to die inside a callback.
 A divergence prints the seed, what diverged and a shrunk trace. usage: see scripts/simulate.sh.
 """
 import argparse
@@ -38,7 +39,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 COINS = "com.iosiap.example.coins_100"
 PRO = "com.iosiap.example.pro_upgrade"
 GOLD = "com.iosiap.example.club_gold_monthly"
-SEASON = "com.iosiap.example.season_pass"  # a non-renewing subscription: owned until refunded, bought again at will
+SEASON = "com.iosiap.example.season_pass"  # a non-renewing subscription: owned until refunded
 PRODUCTS = [COINS, PRO, GOLD, SEASON]
 
 # Event kinds (iosiap.h)
@@ -107,6 +108,7 @@ class Game:
         self.lines = []
         self.changed = threading.Condition()
         self.ended = False
+        self.armed_to_die = False  # told to die inside a callback (die-in): the only way it may end by itself
         threading.Thread(target=self.read, daemon=True).start()
 
     def read(self):
@@ -182,8 +184,13 @@ class Model:
         self.purchase_told = {}        # transaction -> count, this launch, request 0
         self.told_this_launch = set()
         self.finish_sent = set()       # finishes asked for, answered or not (the game may die in between)
-        self.failed_products = set()   # products a verifier failed a transaction of (a verdict that stays)
+        self.failed = {}               # transaction -> product, a verifier failed it and none passed it since
         self.told_revoked = set()      # transactions told as REVOKED
+
+    def failed_products(self):
+        """Products with a transaction a verifier failed and none passed since (told of it): such a product may
+        read as not owned (a failed verdict stays until a verifier passes that copy)."""
+        return set(self.failed.values())
 
     def answers_count(self, name):
         return len(self.answers.get(name, []))
@@ -205,7 +212,7 @@ class Model:
         elif fields[0] == "ev":
             kind, request, transaction, status = int(fields[1]), int(fields[2]), int(fields[3]), int(fields[5])
             if kind == VERIFICATION_FAILED and status != VERIFY_RETRYABLE:
-                self.failed_products.add(fields[4])
+                self.failed[transaction] = fields[4]
             if kind == REVOKED:
                 self.told_revoked.add(transaction)
             self.last_event = (kind, transaction)
@@ -217,6 +224,7 @@ class Model:
                     raise Divergence(f"transaction {transaction} told as PURCHASED with the ledger on (not granted)")
                 self.told_owned.add(transaction)
                 self.told_this_launch.add(transaction)
+                self.failed.pop(transaction, None)  # passed at last
                 if kind == GRANTED:
                     self.finished.add(transaction)
             if request and kind in FINAL:
@@ -267,9 +275,10 @@ class World:
             return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded, original_id "
                                  f"FROM transactions{shared} ORDER BY id").fetchall()
 
-    def gold_end(self):
-        """The end of the store's current gold subscription in ms (its newest transaction's), or 0 if none is active."""
-        rows = [r for r in self.store_rows() if r[1] == GOLD and r[5] == 0]
+    def gold_end(self, rows=None):
+        """The end of the store's current gold subscription in ms (its newest transaction's), or 0 if none is active,
+        from the store's transactions `rows` (read now if not given)."""
+        rows = [r for r in (self.store_rows() if rows is None else rows) if r[1] == GOLD and r[5] == 0]
         if not rows or rows[-1][4] is not None or (rows[-1][3] or 0) <= time.time():
             return 0
         return round(rows[-1][3] * 1000)
@@ -296,15 +305,23 @@ class World:
             if not self.running.wait(lambda: (self.model.launch, request) in self.model.final_events):
                 self.check_alive(f"products request {request} never ended")
         # After every launch whose checks can pass, the game's entitlements come to equal the store's.
-        if self.verifier.mode == "pass" and not self.running.ended:
-            self.compare(self.expected_entitlements(self.store_rows()), lenient=self.model.failed_products)
+        if self.verifier.mode == "pass":
+            self.compare(self.expected_entitlements(self.store_rows()), lenient=self.model.failed_products())
 
     def check_alive(self, what):
+        """After a wait that failed: a game still running never did what it had to; one that ended must have been
+        armed to die."""
         if not self.running.ended:
             raise Divergence(what)
+        self.check_death(what)
+
+    def check_death(self, when):
+        if self.running.ended and not self.running.armed_to_die:
+            raise Divergence(f"launch {self.model.launch}: the game ended by itself ({when}), never armed to die")
 
     def kill(self):
         if self.running:
+            self.check_death("before the harness killed it")
             self.running.kill()
             self.model.killed()
             self.running = None
@@ -312,6 +329,8 @@ class World:
     def close_game(self):
         if self.running:
             closed = self.running.command("close") is not None
+            if not closed:
+                self.check_death("asked to close")
             self.running.finish_reading()
             # Died (inside a callback) before it could close, or closed while the delivery thread may have been
             # handing out a refund (the note that it was handled is then dropped).
@@ -323,6 +342,7 @@ class World:
         """Sends a request and waits for its final event (any order of other events beside it)."""
         answer = self.running.command(text)
         if answer is None:
+            self.check_death(f"asked to {text}")
             return
         if answer[0] != "0":
             return
@@ -337,6 +357,7 @@ class World:
         running = self.running is not None and not self.running.ended
         if self.running is not None and self.running.ended:
             # It died by itself (die-in): count it as a kill.
+            self.check_death("between steps")
             self.running.finish_reading()
             self.model.killed()
             self.running = None
@@ -421,6 +442,7 @@ class World:
         elif name == "refuse-revoked" and running:
             self.running.command("refuse-revoked 1")
         elif name == "die-in" and running:
+            self.running.armed_to_die = True
             self.running.command(f"die-in {[PURCHASED, GRANTED, REVOKED, RESTORED][pick % 4]}")
         elif name == "settle" and running:
             self.running.wait(lambda: False, timeout=pick / 1000.0)
@@ -440,7 +462,8 @@ class World:
         deadline = time.monotonic() + WAIT
         while True:
             if self.running.ended:
-                return  # it died inside a callback: what it owns is checked at a later launch
+                self.check_death("while its entitlements were read")
+                return  # it died inside a callback it was armed for: what it owns is checked at a later launch
             seen = {}
             for command in expected:
                 answer = self.running.command(command)
@@ -457,7 +480,7 @@ class World:
         """What the game must read once it has caught up with the store's transactions `rows`."""
         owns_pro = any(r[1] == PRO and r[4] is None for r in rows)
         owns_season = any(r[1] == SEASON and r[4] is None for r in rows)
-        gold_end = self.gold_end()
+        gold_end = self.gold_end(rows)
         expected = {f"entitled {PRO}": owns_pro, f"entitled {GOLD}": gold_end != 0, f"ends {GOLD}": gold_end,
                     f"entitled {SEASON}": owns_season}
         if self.ledger:
@@ -492,7 +515,7 @@ class World:
         expected = self.expected_entitlements(rows)
         # A verdict a verifier failed stays until a verifier passes that copy (JournalRecord's invariant 4): such a
         # product may read as not owned until a restore checks it again. Then everything must agree.
-        self.compare(expected, lenient=self.model.failed_products)
+        self.compare(expected, lenient=self.model.failed_products())
         self.request("restore")
         self.compare(expected, lenient=set())
         self.close_game()
