@@ -37,8 +37,8 @@ import Testing
         var unfinished = entitlement
         unfinished.signedCopy = "header.unfinished-copy-of-7.signature"
         let backend = StoreKitBackend(api: storeKit)
-        storeKit.script.withLock { $0.unfinished = [.verified(entitlement)] }
-        let first = try #require(try await backend.unfinishedTransactions().first)
+        storeKit.script.withLock { $0.entitlements = [.verified(entitlement)] }
+        let first = try #require(try await backend.restore().first)
         storeKit.script.withLock { $0.unfinished = [.verified(unfinished)] }
         let second = try #require(try await backend.unfinishedTransactions().first)
         #expect(first.signedJWS != second.signedJWS)
