@@ -39,7 +39,12 @@ if arguments.first == "server-load-only" {
 }
 if arguments.first == "durable-only" {
     // Row 5 alone, ROUNDS times (default 3): for comparing two builds of the library in one sitting.
-    for _ in 0..<(Int(arguments.dropFirst().first ?? "3") ?? 3) {
+    let rounds = arguments.count > 1 ? Int(arguments[1]) : 3
+    guard let rounds, (1...1000).contains(rounds) else {
+        FileHandle.standardError.write(Data("usage: iosiap-benchmarks durable-only [ROUNDS, 1 to 1000]\n".utf8))
+        exit(2)
+    }
+    for _ in 0..<rounds {
         let raw = try StorageBenchmarks.rawInsertRate(2000)
         let durable = try await StorageBenchmarks.purchaseRate(1000, catalog: catalogURL).rate
         print(String(format: "durable %.0f /s, raw %.0f commits/s, ratio %.3f", durable, raw, durable / raw))
