@@ -4,6 +4,8 @@
 #   lib/libiosiap.so             self-contained: the Swift runtime is linked in, only iosiap_* is exported
 #   lib/pkgconfig/iosiap.pc      pkg-config --cflags --libs iosiap
 #   lib/cmake/IOSiAP/            find_package(IOSiAP) and target_link_libraries(game IOSiAP::iosiap)
+#   LICENSE, NOTICE              our licence, and what the library links in with its licences
+#   licenses/Swift-LICENSE.txt   the licence of the Swift runtime, Foundation and Dispatch linked in
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -20,6 +22,11 @@ rm -rf "$out"
 mkdir -p "$out/include/iosiap" "$out/lib/pkgconfig" "$out/lib/cmake/IOSiAP"
 cp Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp "$out/include/iosiap/"
 cp Include/IOSiAP.h "$out/include/"
+cp LICENSE NOTICE "$out/"
+mkdir -p "$out/licenses"
+swift_license=$(dirname "$(command -v swift)")/../share/swift/LICENSE.txt
+[ -f "$swift_license" ] || { echo "build-sdk: the toolchain's licence ($swift_license) is missing" >&2; exit 1; }
+cp "$swift_license" "$out/licenses/Swift-LICENSE.txt"
 # Debug information is most of the file; the dynamic symbol table stays.
 strip --strip-debug -o "$out/lib/libiosiap.so" "$bin/libiosiap.so"
 
