@@ -219,6 +219,9 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/refun
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
 "$work/refund_requests" "$catalog" "$work/state-refund-requests" "$(swift build --show-bin-path)/iosiap-store"
 check "refund requests (failed, cancelled, submitted, a duplicate, approved by iosiap-store while the game runs) and the manage subscriptions sheet through the C ABI"
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/owned_outcomes.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/owned_outcomes"
+"$work/owned_outcomes" "$catalog" "$work/state-owned-outcomes" "$(swift build --show-bin-path)/iosiap-store"
+check "a waiting purchase of something owned, resolved or approved by iosiap-store, ends PURCHASED with the transaction that grants it (never DECLINED); a restore gives a subscription in its grace period"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/store_queries.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/store_queries"
 "$work/store_queries" "$catalog" "$work/state-store-queries"
 check "the storefront, a group's status with its renewal info, intro offer eligibility and the transaction history through the C ABI"

@@ -12,6 +12,9 @@ public enum PurchaseOutcome: Sendable, Equatable {
 public enum StoreUpdate: Sendable, Equatable {
     /// A purchase completed outside a request: an Ask to Buy approval, a purchase made elsewhere, a renewal.
     case purchased(StoreTransaction)
+    /// A deferred purchase was approved or resolved, and ended with this transaction: perhaps one the game was
+    /// told of already, since the store answers a purchase of something owned with the transaction that grants it.
+    case deferredPurchaseCompleted(StoreTransaction)
     /// A deferred purchase was declined.
     case declined(productID: String)
     /// A transaction was refunded or revoked.

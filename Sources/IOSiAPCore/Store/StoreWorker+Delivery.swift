@@ -28,7 +28,7 @@ extension StoreWorker {
     /// transaction finished before is not delivered again (it is never granted twice), nor one already
     /// queued in this launch.
     func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0,
-                         recorded verdict: RecordedVerdict? = nil) async {
+                         recorded verdict: RecordedVerdict? = nil, endsDeferral: Bool = false) async {
         let checked = await verify(transaction, recorded: verdict)
         // A retry (attempt > 0) holds its transaction's `checkScheduled` mark until its chain ends.
         var checksAgain = false
@@ -89,6 +89,9 @@ extension StoreWorker {
             // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
             flights.withLock { _ = $0.insert(.delivered, transaction.id) }
             tellPurchase(.purchased(requestID: requestID, transaction: transaction))
+        } else if endsDeferral {
+            flights.withLock { _ = $0.insert(.delivered, transaction.id) }
+            tellPurchase(.purchased(requestID: nil, transaction: transaction))
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
         }

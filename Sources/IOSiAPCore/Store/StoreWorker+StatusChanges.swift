@@ -6,6 +6,11 @@ extension StoreWorker {
         switch update {
         case .purchased(let transaction):
             await deliver(transaction, requestID: nil)
+        case .deferredPurchaseCompleted(let transaction):
+            // The game was told the purchase is deferred: it hears how it ended, also when the transaction was told
+            // before in this launch (a purchase of something owned). One finished already is not told again, as no
+            // finished transaction is outside a request.
+            await deliver(transaction, requestID: nil, endsDeferral: true)
         case .declined(let productID):
             events.push(.declined(productID: productID))
         case .purchaseIntent(let product, let offer):
@@ -28,7 +33,7 @@ extension StoreWorker {
         let transaction: StoreTransaction
         switch update {
         case .revoked(let changed), .expired(let changed): transaction = changed
-        case .purchased, .declined, .purchaseIntent, .message, .storefrontChanged: return
+        case .purchased, .deferredPurchaseCompleted, .declined, .purchaseIntent, .message, .storefrontChanged: return
         }
         // A refund the record holds already is told by whoever recorded it, or was told (a store reports refunds
         // again at launch), or is told again at launch; one being checked now is told by that check. The record's

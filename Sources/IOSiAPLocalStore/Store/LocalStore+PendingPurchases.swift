@@ -36,11 +36,15 @@ extension LocalStore {
                     guard let redeemed = item.redeemedOffer(id: id) else { return try PromotionalOffers.terms(id, of: item) }
                     return redeemed
                 }
-                return try charge(item, request, offer: offer, introductoryOfferAllowed: pending.introductoryOfferAllowed, settings,
-                                  pendingID: pending.id, in: state)
+                let charged = try charge(item, request, offer: offer, introductoryOfferAllowed: pending.introductoryOfferAllowed,
+                                         settings, pendingID: pending.id, in: state)
+                // The App Store answers a purchase of something owned with the transaction that grants it: the
+                // purchase ends with that one, never as declined, also for a game in another process.
+                try state.notePendingOutcomeIfOwned(pending.id, transactionID: charged.id)
+                return charged
             }
         }
-        updateSink.yield(.purchased(transaction))
+        updateSink.yield(.deferredPurchaseCompleted(transaction))
         return transaction
     }
 

@@ -139,8 +139,15 @@ final class LocalStoreState {
         known.activeEnds = ends
         let pending = Dictionary(uniqueKeysWithValues: try pendingPurchases().map { ($0.id, $0.productID) })
         if !firstScan {
-            for (id, productID) in known.pendingProducts where pending[id] == nil && !approvedPending.contains(id) {
-                updates.append(.declined(productID: productID))
+            // A waiting purchase gone without a transaction of its own was declined, unless it was completed by
+            // the transaction that already granted the product: then the game hears of that transaction.
+            for (id, productID) in known.pendingProducts.sorted(by: { $0.key < $1.key })
+            where pending[id] == nil && !approvedPending.contains(id) {
+                if let completed = try pendingOutcome(id), let transaction = try transaction(id: completed) {
+                    updates.append(.deferredPurchaseCompleted(transaction))
+                } else {
+                    updates.append(.declined(productID: productID))
+                }
             }
         }
         known.pendingProducts = pending
@@ -225,9 +232,10 @@ final class LocalStoreState {
     func ownedTransactions(at now: Date, ownership: OwnershipType? = nil) throws(StoreError) -> [StoreTransaction] {
         let owned = try transactions(where: """
             id IN (SELECT max(id) FROM transactions
-                   WHERE revocation_date IS NULL AND upgraded = 0 AND ownership_type = coalesce(?, ownership_type)
+                   WHERE revocation_date IS NULL AND upgraded = 0 AND ownership_type = coalesce(?1, ownership_type)
                      AND (product_type IN (\(ProductType.nonConsumable.rawValue), \(ProductType.nonRenewing.rawValue))
-                          OR (product_type = \(ProductType.autoRenewable.rawValue) AND expiration_date > ?))
+                          OR (product_type = \(ProductType.autoRenewable.rawValue)
+                              AND (expiration_date > ?2 OR grace_expires > ?2)))
                    GROUP BY product_id)
             """, [ownership.map { .text($0.rawValue) } ?? .null, .real(now.timeIntervalSince1970)])
         return Entitlements.current(from: owned, at: now)
@@ -444,7 +452,7 @@ final class LocalStoreState {
     func clear() throws(StoreError) {
         try database.transaction { () throws(StoreError) in
             try database.execute("""
-                DELETE FROM transactions; DELETE FROM pending_purchases; DELETE FROM redeemed_offer_nonces;
+                DELETE FROM transactions; DELETE FROM pending_purchases; DELETE FROM pending_outcomes; DELETE FROM redeemed_offer_nonces;
                 DELETE FROM renewal_extensions; DELETE FROM mass_renewal_extensions;
                 """)
             noteCommitted { known in
@@ -550,6 +558,21 @@ final class LocalStoreState {
                                 appAccountToken: row[3].text.flatMap(UUID.init(uuidString:)), offerID: row[6].text,
                                 requestDate: Self.date(row[4]) ?? Date(), introductoryOfferAllowed: row[7].integer.map { $0 != 0 })
             }
+    }
+
+    /// Notes that waiting purchase `pendingID` was completed by transaction `transactionID` if that transaction is
+    /// not one it inserted (the product was owned already); in the caller's SQL transaction.
+    func notePendingOutcomeIfOwned(_ pendingID: Int64, transactionID: UInt64) throws(StoreError) {
+        try database.query("""
+            INSERT OR REPLACE INTO pending_outcomes (pending_id, transaction_id)
+            SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM transactions WHERE id = ?2 AND pending_id IS ?1)
+            """, [.integer(pendingID), .integer(Int64(bitPattern: transactionID))])
+    }
+
+    /// The transaction that completed waiting purchase `pendingID` without inserting one, if any.
+    private func pendingOutcome(_ pendingID: Int64) throws(StoreError) -> UInt64? {
+        try database.query("SELECT transaction_id FROM pending_outcomes WHERE pending_id = ?", [.integer(pendingID)])
+            .first?.first?.integer.map { UInt64(bitPattern: $0) }
     }
 
     func removePendingPurchase(_ id: Int64, kind: PendingPurchase.Kind) throws(StoreError) -> PendingPurchase {

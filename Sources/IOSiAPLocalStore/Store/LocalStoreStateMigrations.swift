@@ -203,5 +203,14 @@ package enum LocalStoreStateMigrations {
         """
         ALTER TABLE pending_purchases ADD COLUMN intro_offer_allowed INTEGER;
         """,
+        // 19: a waiting purchase approved or resolved into a transaction it did not insert (the App Store answers a
+        // purchase of something owned with the transaction that grants it), so that another process tells it as
+        // that transaction, not as declined.
+        """
+        CREATE TABLE pending_outcomes (
+            pending_id INTEGER PRIMARY KEY,
+            transaction_id INTEGER NOT NULL
+        );
+        """,
     ]
 }
