@@ -194,7 +194,7 @@ if ProcessInfo.processInfo.environment["IOSIAP_FUZZ"] != nil {
     ]
 }
 
-// The Apple graph's StoreKit: Tests/AppleSDK/StoreKit26 (the newest SDK's transcription), declarations only, as a target named `StoreKit` (with the
+// The Apple graph's StoreKit: Tests/AppleSDK/StoreKit27 (the newest SDK's transcription), declarations only, as a target named `StoreKit` (with the
 // UIKit stub it imports as a target named `UIKit`), so that `canImport(StoreKit)` is true and LiveStoreKit and
 // iosiap_store_open_storekit's StoreKit branch are compiled and linked into libiosiap (nothing of it can run:
 // its bodies are fatalError()). As iOS: no IOSIAP_STOREKIT_CHECK_* condition. Only in that configuration and
@@ -213,17 +213,17 @@ if appleGraph {
         swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-enable-library-evolution"])]
     ))
     // With the iOS SDK's user-module-version from the stub's header, so `canImport(StoreKit, _version:)` picks
-    // the branches an iOS 26 SDK build compiles, as scripts/check-storekit.sh does.
-    let storeKitStub = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Tests/AppleSDK/StoreKit26/StoreKit.swift")
+    // the branches an iOS 27 SDK build compiles, as scripts/check-storekit.sh does.
+    let storeKitStub = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Tests/AppleSDK/StoreKit27/StoreKit.swift")
     let versionLine = (try? String(contentsOf: storeKitStub, encoding: .utf8))?
         .split(separator: "\n").first { $0.hasPrefix("// user-module-version: ios ") }
     guard let iosVersion = versionLine?.split(separator: " ").dropFirst(3).first else {
-        fatalError("Tests/AppleSDK/StoreKit26/StoreKit.swift has no '// user-module-version: ios X macos Y' line")
+        fatalError("Tests/AppleSDK/StoreKit27/StoreKit.swift has no '// user-module-version: ios X macos Y' line")
     }
     package.targets.append(.target(
         name: "StoreKit",
         dependencies: ["UIKit"],
-        path: "Tests/AppleSDK/StoreKit26",
+        path: "Tests/AppleSDK/StoreKit27",
         swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-enable-library-evolution", "-user-module-version", String(iosVersion)])]
     ))
     package.targets.first { $0.name == "IOSiAPStoreKit" }!.dependencies += ["StoreKit", "UIKit"]

@@ -3,7 +3,7 @@
 #
 # The Apple graph is a second configuration of the package (IOSIAP_APPLE_GRAPH=1, see Package.swift) in its own
 # build folder (.build-apple): the local store, OpenSSL (CCrypto) and on-device verification are left out by the
-# same platform condition that leaves them out on iOS, and the declarations-only StoreKit of Tests/AppleSDK/StoreKit26 is a
+# same platform condition that leaves them out on iOS, and the declarations-only StoreKit of Tests/AppleSDK/StoreKit27 is a
 # target named StoreKit, so LiveStoreKit and iosiap_store_open_storekit's StoreKit branch are compiled (as iOS)
 # and linked. Then:
 #   1. the library holds nothing of the local store, OpenSSL's verification or libcrypto, and does hold LiveStoreKit;

@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
 # Type-checks the whole StoreKit backend (Sources/IOSiAPStoreKit, Live/ included) on Linux against StoreKit's real
-# signatures, from the oldest and the newest SDK the package is meant to build with:
+# signatures, from the oldest SDK the package is meant to build with, the last 26.x and the newest:
 #   Tests/AppleSDK/StoreKit18  the iOS 18.0 and macOS 15.0 SDKs' StoreKit interfaces (the deployment targets)
-#   Tests/AppleSDK/StoreKit26  the iOS 26.2 and macOS 26.0 SDKs' StoreKit interfaces
+#   Tests/AppleSDK/StoreKit26  the iOS 26.5 and macOS 26.5 SDKs' StoreKit interfaces (the last 26.x)
+#   Tests/AppleSDK/StoreKit27  the iOS 27.0 SDK's StoreKit interface and the newest macOS one (see its header)
 # Each is a declarations-only `StoreKit` transcribed by us (see its header), built here with library evolution
 # and the real SDK's -user-module-version (its header's `user-module-version:` line) into a temporary directory,
 # never as a SwiftPM target, which makes `canImport(StoreKit)` true, so LiveStoreKit.swift compiles, and
 # `canImport(StoreKit, _version: …)` answer as Apple's SDK would. Before it, the declarations-only UIKit (iOS,
 # tvOS, visionOS) or AppKit (macOS) of Tests/AppleSDK: StoreKit's interface imports it.
 #
-# Eight configurations: each SDK as iOS, macOS, tvOS and visionOS, warnings as errors. Linux ignores
+# Twelve configurations: each SDK as iOS, macOS, tvOS and visionOS, warnings as errors. Linux ignores
 # `@available(iOS 18.0, *)`-style versions, so each configuration passes IOSIAP_STOREKIT_CHECK_<PLATFORM> to both
 # compilations: the stub makes that platform's `unavailable` declarations unavailable, and LiveStoreKit takes its
 # `#if os(<platform>)` branches (ios: no condition). An API newer than the deployment targets is absent from the
 # oldest SDK's transcription, so using it without a `canImport(StoreKit, _version:)` check fails there.
-# Linux ignores `introduced:` versions, so what an SDK newer than the oldest added is checked apart: every
-# `#if canImport(StoreKit, _version: …)` branch of the backend must hold an `#available` check, unless its `#if`
-# line says `// back-deployed` (an API Apple back-deployed to every OS the library runs on). Not checked: whether
-# that `#available` names the right versions, and anything beyond the transcriptions.
+# Linux ignores `introduced:` versions, so what an SDK newer than the oldest added is checked apart:
+# - every `#if canImport(StoreKit, _version: …)` branch of the backend must hold an `#available` check, unless its
+#   `#if` line says `// back-deployed` (an API Apple back-deployed to every OS the library runs on);
+# - availability (scripts/check-availability.py): against the newest transcription, each platform in turn, every
+#   declaration introduced after that platform's deployment target (Package.swift's `platforms:`) is marked
+#   deprecated with its version; the backend is type-checked against that copy, and each resulting warning (and
+#   each such enum case matched in Live/) must sit inside an `#available` or `@available` gate at least that new.
+#   Before that, the check is shown to fail on a copy of the backend with two of its gates removed.
+# Not checked: anything beyond the transcriptions.
 #
 # In each configuration a second file imports that StoreKit together with every IOSiAP library module and names
 # every public IOSiAP type unqualified: a type StoreKit also declares at the top level (as the 18.4 SDK did with
@@ -98,8 +104,41 @@ print("\n".join(failures) or "   ok")
 sys.exit(1 if failures else 0)
 EOF
 
+# Deployment targets per platform, from Package.swift's `platforms:` (`.iOS(.v18)` is 18.0, `.visionOS(.v2)` 2.0).
+declare -A deployment_target
+for platform in ios macos tvos visionos; do
+    major=$(grep -oiE "\.${platform}\(\.v[0-9_]+\)" Package.swift | grep -oE '[0-9_]+' | tr _ .)
+    [ -n "$major" ] || { echo "check-storekit: Package.swift names no $platform deployment target" >&2; exit 1; }
+    [[ $major == *.* ]] || major=$major.0
+    deployment_target[$platform]=$major
+done
+
+sdks=(StoreKit18 StoreKit26 StoreKit27)
+newest=${sdks[-1]}
+
+# availability_check PLATFORM DEFINE... -- SOURCE...: types SOURCEs against the newest transcription marked for
+# PLATFORM (in $stub, where its UI framework already is) and holds every marked use to a gate.
+availability_check() {
+    local platform=$1; shift
+    local define=()
+    while [ "$1" != -- ]; do define+=("$1"); shift; done
+    shift
+    local marked="$work/marked-$platform"
+    mkdir -p "$marked"
+    cp "$stub/$framework.swiftmodule" "$marked/"  # the UI framework the loop built for this platform
+    python3 scripts/check-availability.py mark "Tests/AppleSDK/$newest/StoreKit.swift" "$platform" \
+        "${deployment_target[$platform]}" "$marked/StoreKit.swift"
+    swiftc -module-name StoreKit -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
+        -user-module-version "$version" "${define[@]}" -I "$marked" -emit-module -emit-module-path "$marked/StoreKit.swiftmodule" \
+        "$marked/StoreKit.swift"
+    swiftc -typecheck -module-name IOSiAPStoreKit -parse-as-library -swift-version 6 \
+        -package-name "$package_name" "${define[@]}" -I "$marked" -I "$modules" "${module_maps[@]}" \
+        "$@" >"$marked/diagnostics.txt" 2>&1 || { cat "$marked/diagnostics.txt" >&2; return 1; }
+    python3 scripts/check-availability.py gates "$platform" "$marked/diagnostics.txt" "$marked/StoreKit.swift" "$@"
+}
+
 status=0
-for sdk in StoreKit18 StoreKit26; do
+for sdk in "${sdks[@]}"; do
     stub_source=Tests/AppleSDK/$sdk/StoreKit.swift
     # The line `// user-module-version: ios X macos Y` of the stub's header.
     versions=$(sed -n 's|^// user-module-version: ios \([0-9.]*\) macos \([0-9.]*\)$|\1 \2|p' "$stub_source")
@@ -135,6 +174,27 @@ for sdk in StoreKit18 StoreKit26; do
             echo "check-storekit: a public IOSiAP type's name is ambiguous beside $sdk's StoreKit as $platform" >&2
             status=1
         fi
+        [ "$sdk" = "$newest" ] || continue
+        if [ "$platform" = ios ]; then
+            # The check must fail where a gate is missing: a copy of the backend without two of its gates.
+            mutant="$work/without-gates"
+            cp -r Sources/IOSiAPStoreKit "$mutant"
+            sed -i -e 's/if #available(iOS 18.2, tvOS 18.2, visionOS 2.2, \*) {/if true {/' \
+                -e 's/if #available(iOS 18.4, macOS 15.4, tvOS 18.4, visionOS 2.4, \*), case .unsupported/if case .unsupported/' \
+                "$mutant/Live/LiveStoreKit.swift"
+            mapfile -t mutant_sources < <(find "$mutant" -name '*.swift' | sort)
+            echo "-- availability against $sdk as ios, on a copy of the backend with two gates removed: must fail"
+            if availability_check ios -- "${mutant_sources[@]}" >"$work/mutant.txt" 2>&1 \
+                || [ "$(grep -c 'without a gate' "$work/mutant.txt")" -ne 2 ]; then
+                cat "$work/mutant.txt" >&2
+                echo "check-storekit: the availability check did not find the two gates removed" >&2
+                status=1
+            else
+                sed 's/^/   /' "$work/mutant.txt"
+            fi
+        fi
+        echo "-- availability against $sdk as $platform (deployment target ${deployment_target[$platform]})"
+        availability_check "$platform" "${define[@]}" -- "${sources[@]}" || status=1
     done
 done
 exit $status

@@ -45,7 +45,7 @@ extern "C" {
 /* ---- Versions ----------------------------------------------------------------------------------------- */
 
 #define IOSIAP_VERSION_MAJOR 0
-#define IOSIAP_VERSION_MINOR 4
+#define IOSIAP_VERSION_MINOR 5
 #define IOSIAP_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header; compare with iosiap_version() at run time. */
 #define IOSIAP_VERSION_NUMBER (IOSIAP_VERSION_MAJOR * 10000 + IOSIAP_VERSION_MINOR * 100 + IOSIAP_VERSION_PATCH)
@@ -79,6 +79,8 @@ typedef enum iosiap_status {
     IOSIAP_E_DUPLICATE_REFUND_REQUEST = -19, /* since 0.4: the transaction was refunded or has a refund request pending */
     IOSIAP_E_NOT_DELIVERED = -20,            /* since 0.4: iosiap_finish_transaction of a transaction never delivered
                                                 as PURCHASED or RESTORED (e.g. a VERIFICATION_FAILED's): refused */
+    IOSIAP_E_REFUND_REQUEST_INELIGIBLE = -21, /* since 0.5: the App Store takes no refund request for the transaction */
+    IOSIAP_E_INVALID_PRESENTATION_CONTEXT = -22, /* since 0.5: StoreKit cannot show its sheet from the UI context given */
     IOSIAP_E_SK_UNKNOWN = -100,
     IOSIAP_E_SK_CLIENT_INVALID = -101,
     IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
@@ -231,11 +233,13 @@ typedef struct iosiap_transaction {
     int64_t original_purchase_date_ms;
     int64_t expiration_date_ms;            /* auto-renewable subscriptions */
     int64_t revocation_date_ms;            /* refunded or revoked */
-    int revocation_reason;                 /* 0 other reason, 1 an issue in the app, -1 not revoked */
+    int revocation_reason;                 /* 0 other reason, 1 an issue in the app, -1 not revoked; since 0.5 also
+                                              2, the user moved to a subscription bundle (StoreKit on iOS 27) */
     const char *app_account_token;         /* UUID text, or NULL */
     const char *environment;               /* "Sandbox", "Production", "Xcode", "LocalTesting" */
     const char *storefront;                /* ISO 3166-1 alpha-3, e.g. "USA" */
-    const char *ownership_type;            /* "PURCHASED" or "FAMILY_SHARED" */
+    const char *ownership_type;            /* "PURCHASED" or "FAMILY_SHARED"; since 0.5 also "ASSIGNED": given by an
+                                              organization (StoreKit on iOS 27), entitling as a purchase does */
     const char *subscription_group_id;     /* or NULL */
     const char *signed_jws;                /* the store's signed transaction, or NULL */
     const char *signed_renewal_info;       /* an auto-renewable's signed renewal info, or NULL */
@@ -263,8 +267,12 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_PURCHASED = 4,            /* transaction; grant it, then iosiap_finish_transaction */
     IOSIAP_EVENT_CANCELLED = 5,            /* product_id; the user cancelled, nothing charged */
     IOSIAP_EVENT_FAILED = 6,               /* product_id, status, message */
-    IOSIAP_EVENT_DEFERRED = 7,             /* product_id; Ask to Buy, the outcome comes later */
-    IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined */
+    IOSIAP_EVENT_DEFERRED = 7,             /* product_id; Ask to Buy or an interrupted purchase: the outcome comes
+                                              later, PURCHASED without a request when approved or resolved (for
+                                              something owned already, the transaction that grants it; not told
+                                              again if the game finished that one), or DECLINED */
+    IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined by the parent: never
+                                              an approval or a resolution */
     IOSIAP_EVENT_RESTORED = 9,             /* transaction */
     IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
     IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted, keyed by

@@ -158,6 +158,7 @@ enum EventMarshalling {
         switch ownership {
         case .purchased: pointer("PURCHASED")
         case .familyShared: pointer("FAMILY_SHARED")
+        case .assigned: pointer("ASSIGNED")
         }
     }
 

@@ -85,7 +85,8 @@ public func iosiap_local_set_purchase_cancelled(_ store: OpaquePointer?, _ cance
 @c(iosiap_local_refund)
 public func iosiap_local_refund(_ store: OpaquePointer?, _ transactionID: UInt64, _ reason: CInt) -> CInt {
     withStatus { () throws(StoreError) in
-        guard let why = RevocationReason(rawValue: reason) else {
+        // The local store refunds as a user or a developer asks; a move to a bundle is StoreKit's alone.
+        guard let why = RevocationReason(rawValue: reason), why != .upgradedToBundle else {
             throw StoreError(.invalidArgument, "reason \(reason) is neither 0 (other) nor 1 (an issue)")
         }
         try localStore(store).refund(transactionID: transactionID, reason: why)

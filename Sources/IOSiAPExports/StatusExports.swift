@@ -3,7 +3,7 @@ import Foundation
 import IOSiAPCore
 
 /// This library's version, in the form of `IOSIAP_VERSION_NUMBER` (a test checks they agree).
-let libraryVersionNumber: CInt = 400
+let libraryVersionNumber: CInt = 500
 
 @c(iosiap_version)
 public func iosiap_version() -> CInt {

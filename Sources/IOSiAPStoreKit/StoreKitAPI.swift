@@ -202,6 +202,8 @@ public enum StoreKitFailure: Error, Sendable, Equatable {
     case uiContextRequired(String)
     /// A UI context that is not an object of the class this platform's StoreKit takes; the text says which.
     case invalidUIContext(String)
+    /// `StoreKitError.invalidPresentationContext` (iOS 27): StoreKit cannot show its UI from the context given.
+    case invalidPresentationContext
     case invalidQuantity
     case productUnavailable
     case purchaseNotAllowed
@@ -210,10 +212,15 @@ public enum StoreKitFailure: Error, Sendable, Equatable {
     case invalidOfferPrice
     case invalidOfferSignature
     case missingOfferParameters
+    /// `Product.PurchaseError.paymentMethodBindingConfigurationRequired` (iOS 26.5): the user must add a payment
+    /// method to their Apple Account before buying.
+    case paymentMethodBindingConfigurationRequired
     /// `Transaction.RefundRequestError.duplicateRequest`: a refund was already requested for the transaction.
     case refundRequestDuplicate
     /// `Transaction.RefundRequestError.failed`.
     case refundRequestFailed
+    /// `Transaction.RefundRequestError.ineligible` (iOS 27): the App Store takes no refund request for it.
+    case refundRequestIneligible
     /// An error StoreKit added after this library was written.
     case other(String)
 }

@@ -14,6 +14,9 @@ enum StoreKitErrorMapping {
         case .unsupportedOption(let detail): StoreError(.unsupportedPlatform, "StoreKit: \(detail)")
         case .uiContextRequired(let detail): StoreError(.unsupportedPlatform, "StoreKit: \(detail)")
         case .invalidUIContext(let detail): StoreError(.invalidArgument, "StoreKit: \(detail)")
+        case .invalidPresentationContext:
+            StoreError(.invalidPresentationContext, "StoreKit cannot present its UI from this UI context: pass the game's "
+                + "foreground window scene or view controller")
         case .invalidQuantity: StoreError(.quantityOutOfRange, "StoreKit: invalid quantity")
         case .productUnavailable: StoreError(.storeProductNotAvailable, "StoreKit: the product is unavailable")
         case .purchaseNotAllowed: StoreError(.paymentNotAllowed, "StoreKit: purchases are not allowed")
@@ -22,8 +25,11 @@ enum StoreKitErrorMapping {
         case .invalidOfferPrice: StoreError(.invalidOfferPrice, "StoreKit: invalid offer price")
         case .invalidOfferSignature: StoreError(.invalidSignature, "StoreKit: invalid offer signature")
         case .missingOfferParameters: StoreError(.missingOfferParams, "StoreKit: missing offer parameters")
+        case .paymentMethodBindingConfigurationRequired:
+            StoreError(.paymentMethodBindingConfigurationRequired, "StoreKit: the user must add a payment method to their Apple Account first")
         case .refundRequestDuplicate: StoreError(.duplicateRefundRequest, "StoreKit: a refund was already requested for this transaction")
         case .refundRequestFailed: StoreError(.unknown, "StoreKit: the refund request failed")
+        case .refundRequestIneligible: StoreError(.refundRequestIneligible, "StoreKit: the transaction is not eligible for a refund request")
         case .other(let detail): StoreError(.unknown, "StoreKit: \(detail)")
         }
     }

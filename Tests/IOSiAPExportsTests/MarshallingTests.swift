@@ -36,4 +36,16 @@ import Testing
         #expect(EventMarshalling.milliseconds(Date(timeIntervalSince1970: .nan)) == 0)
         #expect(EventMarshalling.milliseconds(Date(timeIntervalSince1970: 1.5)) == 1500)
     }
+
+    /// What StoreKit 816 (the iOS 27 SDK) added reaches C as itself: the ownership "ASSIGNED", the revocation
+    /// reason 2 (moved to a subscription bundle).
+    @Test func anAssignedTransactionRevokedForABundleReadsSoInC() {
+        var assigned = transaction(quantity: 1)
+        assigned.ownershipType = .assigned
+        assigned.revocationDate = Date(timeIntervalSince1970: 1_700_000_100)
+        assigned.revocationReason = .upgradedToBundle
+        let marshalled = EventMarshalling.transaction(assigned, in: CStringArena())
+        #expect(String(cString: marshalled.ownership_type) == "ASSIGNED")
+        #expect(marshalled.revocation_reason == 2)
+    }
 }

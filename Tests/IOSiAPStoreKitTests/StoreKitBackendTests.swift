@@ -281,6 +281,9 @@ import Testing
         (.uiContextRequired("visionOS needs a UIWindowScene"), .unsupportedPlatform),
         (.unsupportedOption("a JWS-signed offer needs the iOS 26 SDK"), .unsupportedPlatform),
         (.invalidUIContext("not a UIViewController"), .invalidArgument),
+        // Added by the iOS 26.5 and 27 SDKs: each reaches the game as what it is.
+        (.invalidPresentationContext, .invalidPresentationContext),
+        (.paymentMethodBindingConfigurationRequired, .paymentMethodBindingConfigurationRequired),
         (.unknown, .unknown),
         (.other("new"), .unknown),
     ])

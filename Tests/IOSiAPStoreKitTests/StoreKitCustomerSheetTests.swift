@@ -41,6 +41,8 @@ import Testing
     @Test(arguments: [
         (StoreKitFailure.refundRequestDuplicate, StoreErrorCode.duplicateRefundRequest),
         (.refundRequestFailed, .unknown),
+        (.refundRequestIneligible, .refundRequestIneligible),  // iOS 27's RefundRequestError.ineligible
+        (.invalidPresentationContext, .invalidPresentationContext),  // iOS 27's StoreKitError.invalidPresentationContext
         (.unsupported, .unsupportedPlatform),
         (.uiContextRequired("needs a UIWindowScene"), .unsupportedPlatform),
         (.invalidUIContext("not a UIWindowScene"), .invalidArgument),

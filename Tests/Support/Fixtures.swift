@@ -63,4 +63,9 @@ public enum Fixtures {
 
     /// The example catalog, `Examples/Products.storekit`.
     public static let exampleCatalog = repositoryRoot.appendingPathComponent("Examples/Products.storekit")
+
+    /// A public `.storekit` file of format 6.3 (Xcode 27) in `Tests/Fixtures/xcode27` (see its PROVENANCE.md).
+    public static func xcode27StoreKit(_ name: String) -> URL {
+        repositoryRoot.appendingPathComponent("Tests/Fixtures/xcode27").appendingPathComponent(name)
+    }
 }

@@ -97,6 +97,8 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_local_buy(&bought, store, "com.iosiap.example.nope", 1) == IOSIAP_E_UNKNOWN_PRODUCT);
     EXPECT(iosiap_local_request_purchase_intent(store, ids[1]) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASE_INTENT));
+    /* Reason 2 (moved to a subscription bundle) is StoreKit's to give: the local store's refund refuses it. */
+    EXPECT(iosiap_local_refund(store, bought, 2) == IOSIAP_E_INVALID_ARGUMENT);
     EXPECT(iosiap_local_refund(store, bought, 1) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED) && last_transaction == bought);
     EXPECT(iosiap_local_refund(store, bought, 1) == IOSIAP_E_WRONG_STATE);

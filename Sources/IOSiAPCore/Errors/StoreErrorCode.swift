@@ -34,6 +34,12 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
     /// `verificationFailed`): refused, so that a genuine purchase whose check has not passed yet is not finished
     /// unseen; it is delivered once a verifier passes it.
     case notDelivered = -20
+    /// The App Store will not take a refund request for this transaction (StoreKit 816, iOS 27:
+    /// `Transaction.RefundRequestError.ineligible`).
+    case refundRequestIneligible = -21
+    /// StoreKit cannot show its UI from the UI context given (StoreKit 816, iOS 27:
+    /// `StoreKitError.invalidPresentationContext`): pass the game's foreground window scene or view controller.
+    case invalidPresentationContext = -22
 
     // StoreKit's SKError.Code, offset by -100.
     case unknown = -100
@@ -108,6 +114,8 @@ public enum StoreErrorCode: Int32, Sendable, CaseIterable, Codable {
         case .unavailableOnPlatform: "not available on this platform"
         case .duplicateRefundRequest: "a refund was already requested for this transaction"
         case .notDelivered: "the transaction was never delivered as purchased or restored"
+        case .refundRequestIneligible: "the transaction is not eligible for a refund request"
+        case .invalidPresentationContext: "StoreKit cannot present its UI from this UI context"
         case .unknown: "unknown store error"
         case .clientInvalid: "client is not allowed to make the request"
         case .paymentCancelled: "payment cancelled by the user"

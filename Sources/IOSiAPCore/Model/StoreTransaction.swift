@@ -4,6 +4,9 @@ import Foundation
 public enum RevocationReason: Int32, Sendable, Codable {
     case refundedForOtherReason = 0
     case refundedDueToIssue = 1
+    /// The user moved to a subscription bundle that includes this subscription (StoreKit 816, iOS 27 SDK:
+    /// `Transaction.RevocationReason.upgradedToBundle`, raw value 2).
+    case upgradedToBundle = 2
 }
 
 /// The server environment a transaction comes from (the signed payload's `environment`).
@@ -14,10 +17,13 @@ public enum StoreEnvironment: String, Sendable, Codable {
     case localTesting = "LocalTesting"
 }
 
-/// Whether the user bought the product or has it through Family Sharing.
+/// Whether the user bought the product, has it through Family Sharing, or through an organization.
 public enum OwnershipType: String, Sendable, Codable {
     case purchased = "PURCHASED"
     case familyShared = "FAMILY_SHARED"
+    /// An organization gives the user access to it (StoreKit 816, iOS 27 SDK: `Transaction.OwnershipType.assigned`;
+    /// the App Store Server API's `inAppOwnershipType` "ASSIGNED"). It entitles as a purchase does.
+    case assigned = "ASSIGNED"
 }
 
 /// Whether a transaction is a first purchase or a subscription renewal.

@@ -11,7 +11,7 @@ public struct PromotionalOfferKey: Sendable, Equatable {
     public let privateKey: String
 }
 
-/// The products and settings of an Xcode `.storekit` file (format versions 1.0 to 5.0), validated.
+/// The products and settings of an Xcode `.storekit` file (format versions 1.0 to 6.3), validated.
 ///
 /// Loading never crashes: a malformed file is a `StoreError` with code `invalidCatalog` whose message
 /// names the file and the JSON key path, e.g. `Products.storekit: .products[2].displayPrice: …`.

@@ -20,11 +20,19 @@ struct CatalogReader {
         for (offset, entry) in (file.nonRenewingSubscriptions ?? []).enumerated() {
             products.append(try product(entry, at: ".nonRenewingSubscriptions[\(offset)]"))
         }
-        for (groupOffset, group) in (file.subscriptionGroups ?? []).enumerated() {
-            for (offset, entry) in (group.subscriptions ?? []).enumerated() {
-                let path = ".subscriptionGroups[\(groupOffset)].subscriptions[\(offset)]"
-                products.append(try subscription(entry, group: group, at: path))
+        // A suite's subscriptions renew and expire as any auto-renewable subscription does (StoreKit 816 gives them
+        // a group and a period), in the suite's group.
+        for (key, groups) in [("subscriptionGroups", file.subscriptionGroups), ("subscriptionSuiteGroups", file.subscriptionSuiteGroups)] {
+            for (groupOffset, group) in (groups ?? []).enumerated() {
+                for (offset, entry) in (group.subscriptions ?? []).enumerated() {
+                    let path = ".\(key)[\(groupOffset)].subscriptions[\(offset)]"
+                    products.append(try subscription(entry, group: group, at: path))
+                }
             }
+        }
+        if let bundles = file.subscriptionBundleGroups, !bundles.isEmpty {
+            throw invalid(".subscriptionBundleGroups", "the local store cannot sell subscription bundles yet (no public "
+                          + "Xcode 27 file shows how they are written); test them on StoreKit, or remove them here")
         }
         return products
     }
@@ -79,9 +87,13 @@ struct CatalogReader {
                                        group: StoreKitConfigurationFile.GroupEntry,
                                        at path: String) throws(StoreError) -> CatalogProduct {
         try claim(entry.productID, at: path)
-        guard let period = StoreSubscriptionPeriod(iso8601: entry.recurringSubscriptionPeriod) else {
-            throw invalid("\(path).recurringSubscriptionPeriod",
-                          "'\(entry.recurringSubscriptionPeriod)' is not a period like P1W, P1M or P1Y")
+        // A suite's subscription (format 6.3) writes its period as `duration`.
+        let periodKey = entry.recurringSubscriptionPeriod == nil && entry.duration != nil ? "duration" : "recurringSubscriptionPeriod"
+        guard let periodText = entry.recurringSubscriptionPeriod ?? entry.duration else {
+            throw invalid("\(path).recurringSubscriptionPeriod", "a subscription needs its period, like P1W, P1M or P1Y")
+        }
+        guard let period = StoreSubscriptionPeriod(iso8601: periodText) else {
+            throw invalid("\(path).\(periodKey)", "'\(periodText)' is not a period like P1W, P1M or P1Y")
         }
         let introductory = try introductoryOffer(of: entry, at: path)
         var promotional: [CatalogOffer] = []
@@ -99,7 +111,7 @@ struct CatalogReader {
         return CatalogProduct(
             id: entry.productID, type: .autoRenewable, referenceName: entry.referenceName ?? entry.productID,
             price: try price(entry.displayPrice, at: "\(path).displayPrice"),
-            familyShareable: entry.familyShareable ?? false,
+            familyShareable: entry.familyShareable ?? entry.isFamilyShareable ?? false,
             localizations: localizations(entry.localizations),
             subscription: CatalogSubscription(
                 groupID: group.id, groupName: group.name ?? group.id, level: entry.groupNumber ?? 1,

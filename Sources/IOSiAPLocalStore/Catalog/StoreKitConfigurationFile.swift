@@ -1,5 +1,8 @@
-/// The JSON of an Xcode `.storekit` file, versions 1.0 to 5.0, as written: every key optional except the
+/// The JSON of an Xcode `.storekit` file, versions 1.0 to 6.3, as written: every key optional except the
 /// few a product cannot be sold without; unknown keys are ignored. `Catalog` validates and converts it.
+/// Format 6.3 (Xcode 27) adds `subscriptionSuiteGroups`, groups shaped like `subscriptionGroups` whose
+/// subscriptions write their period as `duration` and their sharing as `isFamilyShareable`, and
+/// `subscriptionBundleGroups`, seen only empty in public files.
 ///
 /// Keys real files carry that the local store makes no use of: `internalID` (Xcode's own ids, duplicated
 /// in some files), `subscriptionGroupID` (the enclosing group's id), `billingPlans` (5.0: the product is sold
@@ -11,9 +14,16 @@ struct StoreKitConfigurationFile: Decodable {
     var products: [ProductEntry]?
     var nonRenewingSubscriptions: [ProductEntry]?
     var subscriptionGroups: [GroupEntry]?
+    var subscriptionSuiteGroups: [GroupEntry]?
+    var subscriptionBundleGroups: [UnreadEntry]?
     var settings: SettingsEntry?
     var subscriptionOffersKeyPair: OfferKeyPairEntry?
     var version: VersionEntry?
+
+    /// Any JSON value, read for its presence only.
+    struct UnreadEntry: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
 
     struct OfferKeyPairEntry: Decodable {
         var id: String
@@ -52,14 +62,16 @@ struct StoreKitConfigurationFile: Decodable {
         var adHocOffers: [OfferEntry]?
         var codeOffers: [CodeOfferEntry]?
         var displayPrice: String
+        var duration: String?
         var familyShareable: Bool?
         var groupNumber: Int?
         var internalID: String?
         var introductoryOffer: OfferEntry?
         var introductoryOffers: [OfferEntry]?
+        var isFamilyShareable: Bool?
         var localizations: [LocalizationEntry]?
         var productID: String
-        var recurringSubscriptionPeriod: String
+        var recurringSubscriptionPeriod: String?
         var referenceName: String?
         var subscriptionGroupID: String?
         var type: String?

@@ -2,14 +2,15 @@
 // decided, and tested on Linux, in StoreKitBackend.
 //
 // What has been checked: scripts/check-storekit.sh type-checks this file on Linux (Swift 6, warnings as errors)
-// against two declarations-only `StoreKit`s we transcribed from the SDKs' interface text, the iOS 18.0 + macOS
-// 15.0 SDKs (Tests/AppleSDK/StoreKit18, the deployment targets) and the iOS 26.2 + macOS 26.0 SDKs
-// (Tests/AppleSDK/StoreKit26), with the few UIKit and AppKit classes it names, each as iOS, macOS, tvOS and
-// visionOS with that platform's unavailable APIs made unavailable. What has not: it has never been compiled by
-// Apple's compiler against the real SDK, and never run on Apple hardware. An API the oldest SDK lacks is used only
-// behind `#if canImport(StoreKit, _version: …)` (StoreKit's user-module-version: 814.2 is the iOS 18.2 / macOS
-// 15.2 SDK, 814.4 the 18.4 / 15.4 one) and `#available`; within one SDK Linux ignores `introduced:` versions, so
-// those were checked by reading the declarations.
+// against three declarations-only `StoreKit`s we transcribed from the SDKs' interface text, the iOS 18.0 + macOS
+// 15.0 SDKs (Tests/AppleSDK/StoreKit18, the deployment targets), the iOS 26.5 + macOS 26.5 SDKs
+// (Tests/AppleSDK/StoreKit26) and the iOS 27.0 + macOS 27.0 SDKs (Tests/AppleSDK/StoreKit27), with the few UIKit
+// and AppKit classes it names, each as iOS, macOS, tvOS and visionOS with that platform's unavailable APIs made
+// unavailable. What has not: it has never been compiled by Apple's compiler against the real SDK, and never run on
+// Apple hardware. An API the oldest SDK lacks is used only behind `#if canImport(StoreKit, _version: …)`
+// (StoreKit's user-module-version: 814.2 is the iOS 18.2 / macOS 15.2 SDK, 814.4 the 18.4 / 15.4 one, 815.5 the
+// 26.5 one, 816 the 27 one) and `#available`; Linux ignores `introduced:` versions, so scripts/check-availability.py
+// holds every use of a newer API to a gate at least that new.
 //
 // The check cannot set `os(tvOS)` or `os(visionOS)` on Linux, so the platform branches below also honour the
 // IOSIAP_STOREKIT_CHECK_<PLATFORM> condition the check sets; nothing else defines it.
@@ -496,19 +497,31 @@ public struct LiveStoreKit: StoreKitAPI {
             case .notEntitled: return .notEntitled
             case .unknown: return .unknown
             default:
-                // `unsupported` is iOS 18.4+ (macOS 15.4, tvOS 18.4, visionOS 2.4), newer than the deployment
-                // targets, and first declared by the SDKs whose StoreKit is user-module-version 814.4 (Xcode 16.3).
+                // Cases newer than the deployment targets, each first declared by the SDK whose StoreKit has that
+                // user-module-version: `unsupported` (814.4, Xcode 16.3; iOS 18.4), `invalidPresentationContext`
+                // (816, Xcode 27; iOS 27). `default`, not `@unknown default`: a later case must not stop a build.
                 #if canImport(StoreKit, _version: 814.4)
                 if #available(iOS 18.4, macOS 15.4, tvOS 18.4, visionOS 2.4, *), case .unsupported = error { return .unsupported }
+                #endif
+                #if canImport(StoreKit, _version: 816)
+                if #available(iOS 27.0, macOS 27.0, tvOS 27.0, visionOS 27.0, *), case .invalidPresentationContext = error {
+                    return .invalidPresentationContext
+                }
                 #endif
                 return .other(String(describing: error))
             }
         }
+        // The two enums below are switched with `default`: every SDK adds cases (26.5, 27.0), and a missing case
+        // under `@unknown default` is a warning, an error for a game that builds with warnings as errors.
         if let error = error as? StoreKit.Transaction.RefundRequestError {
             switch error {
             case .duplicateRequest: return .refundRequestDuplicate
             case .failed: return .refundRequestFailed
-            @unknown default: return .other(String(describing: error))
+            default:
+                #if canImport(StoreKit, _version: 816)
+                if #available(iOS 27.0, macOS 27.0, tvOS 27.0, visionOS 27.0, *), case .ineligible = error { return .refundRequestIneligible }
+                #endif
+                return .other(String(describing: error))
             }
         }
         if let error = error as? StoreKit.Product.PurchaseError {
@@ -521,7 +534,14 @@ public struct LiveStoreKit: StoreKitAPI {
             case .invalidOfferPrice: return .invalidOfferPrice
             case .invalidOfferSignature: return .invalidOfferSignature
             case .missingOfferParameters: return .missingOfferParameters
-            @unknown default: return .other(String(describing: error))
+            default:
+                // iOS 26.5 (macOS, tvOS, visionOS 26.5), first declared by the SDK whose StoreKit is 815.5.
+                #if canImport(StoreKit, _version: 815.5)
+                if #available(iOS 26.5, macOS 26.5, tvOS 26.5, visionOS 26.5, *), case .paymentMethodBindingConfigurationRequired = error {
+                    return .paymentMethodBindingConfigurationRequired
+                }
+                #endif
+                return .other(String(describing: error))
             }
         }
         return .other(String(describing: error))
@@ -533,12 +553,27 @@ public struct LiveProduct: StoreKitProduct {
     let product: StoreKit.Product
 
     public var id: String { product.id }
-    public var type: ProductType {
-        switch product.type {
-        case .consumable: .consumable
-        case .nonConsumable: .nonConsumable
-        case .autoRenewable: .autoRenewable
-        default: .nonRenewing
+    public var type: ProductType { Self.productType(product.type, isSubscription: product.subscription != nil) }
+
+    /// StoreKit's product type as IOSiAP's. Subscription bundles and suites (StoreKit 816, iOS 27) are
+    /// subscriptions sold together: Apple gives them a subscription group, a period and renewal info
+    /// (`Product.SubscriptionInfo.bundledSubscriptions`), so they entitle as auto-renewable subscriptions do,
+    /// until they expire. A type this library does not know fails closed: an auto-renewable subscription if it is
+    /// a subscription, else a consumable, which entitles to nothing; never a type owned for good.
+    static func productType(_ type: StoreKit.Product.ProductType, isSubscription: Bool) -> ProductType {
+        switch type {
+        case .consumable: return .consumable
+        case .nonConsumable: return .nonConsumable
+        case .autoRenewable: return .autoRenewable
+        case .nonRenewable: return .nonRenewing
+        default:
+            #if canImport(StoreKit, _version: 816)
+            if #available(iOS 27.0, macOS 27.0, tvOS 27.0, visionOS 27.0, *),
+               type == .subscriptionBundle || type == .subscriptionSuite {
+                return .autoRenewable
+            }
+            #endif
+            return isSubscription ? .autoRenewable : .consumable
         }
     }
     public var displayName: String { product.displayName }
@@ -623,12 +658,8 @@ public struct LiveTransaction: StoreKitTransaction {
     public var originalID: UInt64 { transaction.originalID }
     public var productID: String { transaction.productID }
     public var productType: ProductType {
-        switch transaction.productType {
-        case .consumable: .consumable
-        case .nonConsumable: .nonConsumable
-        case .autoRenewable: .autoRenewable
-        default: .nonRenewing
-        }
+        LiveProduct.productType(transaction.productType,
+                                isSubscription: transaction.expirationDate != nil || transaction.subscriptionGroupID != nil)
     }
     public var purchasedQuantity: Int { transaction.purchasedQuantity }
     public var purchaseDate: Date { transaction.purchaseDate }
@@ -636,12 +667,23 @@ public struct LiveTransaction: StoreKitTransaction {
     public var expirationDate: Date? { transaction.expirationDate }
     public var revocationDate: Date? { transaction.revocationDate }
     public var revocationReason: RevocationReason? {
-        transaction.revocationReason.map { $0 == .developerIssue ? .refundedDueToIssue : .refundedForOtherReason }
+        guard let reason = transaction.revocationReason else { return nil }
+        if reason == .developerIssue { return .refundedDueToIssue }
+        #if canImport(StoreKit, _version: 816)  // back-deployed: no #available
+        if reason == .upgradedToBundle { return .upgradedToBundle }
+        #endif
+        return .refundedForOtherReason
     }
     public var appAccountToken: UUID? { transaction.appAccountToken }
     public var environment: String { transaction.environment.rawValue }
     public var storefrontCountryCode: String { transaction.storefront.countryCode }
-    public var ownershipType: OwnershipType { transaction.ownershipType == .familyShared ? .familyShared : .purchased }
+    public var ownershipType: OwnershipType {
+        if transaction.ownershipType == .familyShared { return .familyShared }
+        #if canImport(StoreKit, _version: 816)  // back-deployed: no #available
+        if transaction.ownershipType == .assigned { return .assigned }
+        #endif
+        return .purchased
+    }
     public var reason: TransactionReason { transaction.reason == .renewal ? .renewal : .purchase }
     public var subscriptionGroupID: String? { transaction.subscriptionGroupID }
     public var offer: TransactionOffer? {

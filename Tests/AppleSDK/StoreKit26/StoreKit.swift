@@ -1,5 +1,5 @@
-// A declarations-only `StoreKit` for Linux, transcribed from the newest public SDK interfaces (iOS 26.2 and
-// macOS 26.0): every top-level name StoreKit's Swift overlay declares, and every public member of the types
+// A declarations-only `StoreKit` for Linux, transcribed from the newest public 26.x SDK interfaces (iOS 26.5 and
+// macOS 26.5): every top-level name StoreKit's Swift overlay declares, and every public member of the types
 // Sources/IOSiAPStoreKit/Live touches (Product, Transaction, AppTransaction, AppStore, Storefront, StoreKitError,
 // PurchaseIntent, Message, VerificationResult and everything nested in them), so that scripts/check-storekit.sh
 // type-checks LiveStoreKit.swift against what Apple's current SDKs really declare, name clashes included
@@ -8,15 +8,41 @@
 // module named `StoreKit` would shadow Apple's framework); it is built only into a temporary directory.
 //
 // Sources (transcribed by us, declarations only; no Apple code bodies or comments are copied):
-// - iOS: GitHub repository seayou2468-web/maciOS, commit a8f898f935f0eee60a687fe128a2fbadfe20137f, path
-//   iPhoneOS26.2.sdk/System/Library/Frameworks/StoreKit.framework/Modules/StoreKit.swiftmodule/arm64e-apple-ios.swiftinterface
-//   swift-compiler-version: Apple Swift version 6.2 effective-5.10 (swiftlang-6.2.3.3.2 clang-1700.6.3.2),
-//   -user-module-version 815.2.12, -target arm64e-apple-ios26.2
-// - macOS: GitHub repository alexey-lysiuk/macos-sdk, commit c47669c5dac76e2f15970587c5a7274c09631aa2, path
-//   MacOSX26.0.sdk/System/Library/Frameworks/StoreKit.framework/Versions/A/Modules/StoreKit.swiftmodule/arm64e-apple-macos.swiftinterface
-//   swift-compiler-version: Apple Swift version 6.2 effective-5.10 (swiftlang-6.2.0.17.14 clang-1700.3.17.1),
-//   -user-module-version 815.0.49, -target arm64e-apple-macos26.0
-// user-module-version: ios 815.2.12 macos 815.0.49
+// - iOS: GitHub repository evrett-k/sdks, commit 74fb0cec2ae1765aa5353ac3d4cc64964c339560, path
+//   iPhoneOS26.5.sdk/System/Library/Frameworks/StoreKit.framework/Modules/StoreKit.swiftmodule/arm64e-apple-ios.swiftinterface
+//   swift-compiler-version: Apple Swift version 6.3.2 effective-5.10 (swiftlang-6.3.2.1.2 clang-2100.0.123.2),
+//   -user-module-version 815.5.6, -target arm64e-apple-ios26.5
+// - macOS: GitHub repository alexey-lysiuk/macos-sdk, commit 896cd40df984b847d486723edce50e247385617e, path
+//   MacOSX26.5.sdk/System/Library/Frameworks/StoreKit.framework/Versions/A/Modules/StoreKit.swiftmodule/arm64e-apple-macos.swiftinterface
+//   swift-compiler-version: Apple Swift version 6.3.2 effective-5.10 (swiftlang-6.3.2.1.2 clang-2100.0.123.2),
+//   -user-module-version 815.5.6, -target arm64e-apple-macos26.5
+// user-module-version: ios 815.5.6 macos 815.5.6
+//
+// Changed against the 26.2 transcription (iOS 26.2, StoreKit 815.2.12, seayou2468-web/maciOS; macOS 26.0, 815.0.49,
+// alexey-lysiuk/macos-sdk @ c47669c5dac76e2f15970587c5a7274c09631aa2). "26.4 SDK" means iOS 26.4 (StoreKit
+// 815.4.22.2.1, timursavchenko/iOS-SDKs @ f5b810430b1e5cb30a1e3056526d5d258fa6926c) and macOS 26.4 (815.4.22.1.3,
+// alexey-lysiuk/macos-sdk @ 7bb8ea4a3d9d5e3610cd3f02b17bd1062694f215); "26.5 SDK" the two sources above.
+// - Added, first in the 26.4 SDK, all `@available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)`:
+//   Transaction.RevocationType (familyRevocation, fullRefund, proratedRefund) and Transaction.revocationType.
+// - Added, first in the 26.4 SDK, back-deployed (`@backDeployed(before: iOS 26.4, macOS 26.4, ...)`):
+//   Transaction.revocationPercentage (introduced iOS 15.0 / macOS 12.0) and Transaction.revocationTypeStringRepresentation
+//   (introduced iOS 15.0 / macOS 12.0, deprecated 26.4 on every platform: "Use the revocationType property instead").
+// - Added, first in the 26.5 SDK though marked `@available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4,
+//   visionOS 26.4, *)` (the 26.4 SDK does not declare them): Product.SubscriptionInfo.pricingTerms and, in a new
+//   extension, Product.SubscriptionInfo.BillingPeriod (typealias), .BillingPlanType (monthly, upFront),
+//   .CommitmentInfo, .PricingTerms; Transaction.CommitmentInfo, Transaction.billingPlanType, Transaction.commitmentInfo;
+//   Product.PurchaseOption.billingPlanType(_:); Product.SubscriptionInfo.RenewalInfo.CommitmentInfo,
+//   RenewalInfo.commitmentInfo, RenewalInfo.renewalBillingPlanType.
+// - Added, first in the 26.5 SDK (StoreKit 815.5.6): Product.PurchaseError.paymentMethodBindingConfigurationRequired,
+//   `@available(iOS 26.5, macOS 26.5, tvOS 26.5, watchOS 26.5, visionOS 26.5, *)`.
+// - macOS, 26.0 -> 26.5: AppStore.ageRatingCode,
+//   RenewalInfo.AdvancedCommerceInfo.Item.priceIncreaseInfo and its PriceIncreaseInfo type are now declared on macOS
+//   too; AppStoreMerchandisingKind takes the iOS form (available on macOS 26.2, one `subscriptionBundle(_:)`), and
+//   AppStore.presentMerchandising(_:from: NSWindow) (`@available(macOS 26.2, *)`) is new; AppStoreOfferKind, the two
+//   unavailable `subscriptionBundle` overloads, and the macOS-only wording differences are gone.
+// - Not declarations: both 26.5 interfaces (Swift 6.3) have no `#if compiler(>=5.3) && $NonescapableTypes` guards and
+//   write `@preconcurrency import Security` / `@preconcurrency import os`. Apart from the macOS items above, nothing
+//   in scope was removed, re-versioned or newly deprecated.
 //
 // How it is written:
 // - Order follows the iOS interface; a declaration only the macOS interface has sits next to its iOS counterpart.
@@ -24,18 +50,18 @@
 //   conformances and every `@available` line (deprecations, messages, renames). The module is built with
 //   -enable-library-evolution, so switching over a non-frozen enum needs `@unknown default` as against Apple's.
 // - `@inlinable`, `@backDeployed(...)`, `@_alwaysEmitIntoClient` bodies are dropped with the attribute; the public
-//   declaration stays, with its `@available` lines. `#if compiler(>=5.3) && $NonescapableTypes` guards are dropped
-//   (their contents kept). A `static let` the interface declares without value is `= unimplemented()`.
+//   declaration stays, with its `@available` lines. (`#if compiler(>=5.3) && $NonescapableTypes` guards, which the
+//   26.2 interface had, would be dropped with their contents kept; the 26.5 interfaces have none.) A `static let`
+//   the interface declares without value is `= unimplemented()`.
 // - Platforms: Linux ignores platform versions and platform-specific `unavailable`, so scripts/check-storekit.sh
 //   passes IOSIAP_STOREKIT_CHECK_MACOS / _TVOS / _VISIONOS (none for iOS), and a declaration marked
 //   `@available(<P>, unavailable)` is preceded by `#if IOSIAP_STOREKIT_CHECK_<P>` `@available(*, unavailable)`.
-//   tvOS and visionOS facts are the iOS interface's attributes. Declarations only the iOS interface has (UIKit
-//   forms, and three 26.2 additions the macOS 26.0 SDK lacks) are in `#if !IOSIAP_STOREKIT_CHECK_MACOS`, those only
-//   the macOS interface has (AppKit forms, AppStoreOfferKind) in `#if IOSIAP_STOREKIT_CHECK_MACOS`; inside those
-//   blocks the other side's `unavailable` markers would be dead and are not written. Where the two interfaces
-//   differ only in the wording of a deprecation message (a trailing period the macOS 26.0 text lacks, in a few
-//   places) the iOS 26.2 wording is used. Transaction.storefrontCountryCode has no `@available(iOS, ...)`
-//   deprecation line in iOS 26.2 (macOS 26.0 has one): iOS 26.2's form is kept, the macOS line only concerns iOS.
+//   tvOS and visionOS facts are the iOS interface's attributes. The iOS 26.5 and macOS 26.5 interfaces declare the
+//   same names with the same attributes except the UI forms: declarations only the iOS interface has (UIKit forms)
+//   are in `#if !IOSIAP_STOREKIT_CHECK_MACOS`, those only the macOS interface has (AppKit forms) in
+//   `#if IOSIAP_STOREKIT_CHECK_MACOS`; inside those blocks the other side's `unavailable` markers would be dead and
+//   are not written. Transaction.storefrontCountryCode has no `@available(iOS, ...)` deprecation line in either
+//   26.5 interface.
 // - Versions (`introduced:`) are NOT checked on Linux: an API newer than the deployment target used without
 //   `#available` is not caught here.
 //
@@ -334,7 +360,7 @@ extension Message: Hashable {
     public var hashValue: Int { fatalError() }
 }
 
-// iOS interface only (it takes a UIKit scene); the macOS 26.0 interface declares Message without it.
+// iOS interface only (it takes a UIKit scene); the macOS 26.5 interface declares Message without it.
 #if !IOSIAP_STOREKIT_CHECK_MACOS
 #if IOSIAP_STOREKIT_CHECK_TVOS
 @available(*, unavailable)
@@ -421,11 +447,8 @@ extension Product.SubscriptionInfo.RenewalInfo {
         public struct Item: Equatable, Hashable, Sendable {
             public typealias Details = Transaction.AdvancedCommerceInfo.Item.Details
             public let details: Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo.Item.Details
-            // iOS 26.2 (and macOS 26.2) addition, absent from the macOS 26.0 interface.
-            #if !IOSIAP_STOREKIT_CHECK_MACOS
             @available(iOS 26.2, macOS 26.2, tvOS 26.2, watchOS 26.2, visionOS 26.2, *)
             public let priceIncreaseInfo: Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo.Item.PriceIncreaseInfo?
-            #endif
             public static func == (a: Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo.Item, b: Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo.Item) -> Bool { fatalError() }
             public func hash(into hasher: inout Hasher) { fatalError() }
             public var hashValue: Int { fatalError() }
@@ -443,8 +466,6 @@ extension Product.SubscriptionInfo.RenewalInfo {
     }
 }
 
-// iOS 26.2 (and macOS 26.2) addition, absent from the macOS 26.0 interface.
-#if !IOSIAP_STOREKIT_CHECK_MACOS
 @available(iOS 26.2, macOS 26.2, tvOS 26.2, watchOS 26.2, visionOS 26.2, *)
 extension Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo.Item {
     public struct PriceIncreaseInfo: Equatable, Hashable, Sendable {
@@ -465,7 +486,6 @@ extension Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo.Item {
         public var hashValue: Int { fatalError() }
     }
 }
-#endif
 
 // MARK: - ExternalLinkAccount (members transcribed; unavailable on macOS, watchOS, visionOS)
 
@@ -541,6 +561,8 @@ extension Product {
         public let winBackOffers: [Product.SubscriptionOffer]
         public let subscriptionGroupID: String
         public let subscriptionPeriod: Product.SubscriptionPeriod
+        @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+        public let pricingTerms: [Product.SubscriptionInfo.PricingTerms]
         public var isEligibleForIntroOffer: Bool { get async { fatalError() } }
         public static func isEligibleForIntroOffer(for groupID: String) async -> Bool { fatalError() }
         public static func == (a: Product.SubscriptionInfo, b: Product.SubscriptionInfo) -> Bool { fatalError() }
@@ -558,6 +580,43 @@ extension Product.SubscriptionInfo {
     public var groupLevel: Int { fatalError() }
     @available(iOS 16.4, macOS 13.3, tvOS 16.4, watchOS 9.4, visionOS 1.0, *)
     public var groupDisplayName: String { fatalError() }
+}
+
+@available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+extension Product.SubscriptionInfo {
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public typealias BillingPeriod = SubscriptionPeriod
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public struct BillingPlanType: Equatable, Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { fatalError() }
+        public static let monthly: Product.SubscriptionInfo.BillingPlanType = unimplemented()
+        public static let upFront: Product.SubscriptionInfo.BillingPlanType = unimplemented()
+        @available(iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, macOS 26.4, *)
+        public typealias RawValue = String
+    }
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public struct CommitmentInfo: Hashable, Sendable {
+        public let price: Decimal
+        public let displayPrice: String
+        public let period: SubscriptionPeriod
+        public static func == (a: Product.SubscriptionInfo.CommitmentInfo, b: Product.SubscriptionInfo.CommitmentInfo) -> Bool { fatalError() }
+        public func hash(into hasher: inout Hasher) { fatalError() }
+        public var hashValue: Int { fatalError() }
+    }
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public struct PricingTerms: Hashable, Sendable {
+        public let billingPrice: Decimal
+        public let billingDisplayPrice: String
+        public let billingPeriod: Product.SubscriptionInfo.BillingPeriod
+        public let billingPlanType: Product.SubscriptionInfo.BillingPlanType
+        public let commitmentInfo: Product.SubscriptionInfo.CommitmentInfo
+        public let subscriptionOffers: [Product.SubscriptionOffer]
+        public subscript(offers type: Product.SubscriptionOffer.OfferType) -> [Product.SubscriptionOffer] { fatalError() }
+        public static func == (a: Product.SubscriptionInfo.PricingTerms, b: Product.SubscriptionInfo.PricingTerms) -> Bool { fatalError() }
+        public func hash(into hasher: inout Hasher) { fatalError() }
+        public var hashValue: Int { fatalError() }
+    }
 }
 
 // MARK: - Transaction.AdvancedCommerceInfo
@@ -757,6 +816,16 @@ public struct Transaction: Identifiable {
         @available(iOS 15.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, macOS 12.0, *)
         public typealias RawValue = Int
     }
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public struct RevocationType: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { fatalError() }
+        public static let familyRevocation: Transaction.RevocationType = unimplemented()
+        public static let fullRefund: Transaction.RevocationType = unimplemented()
+        public static let proratedRefund: Transaction.RevocationType = unimplemented()
+        @available(iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, macOS 26.4, *)
+        public typealias RawValue = String
+    }
     public struct OfferType: RawRepresentable, Equatable, Hashable {
         public let rawValue: Int
         public init(rawValue: Int) { fatalError() }
@@ -785,7 +854,7 @@ public struct Transaction: Identifiable {
             public static let freeTrial: Transaction.Offer.PaymentMode = unimplemented()
             public static let payAsYouGo: Transaction.Offer.PaymentMode = unimplemented()
             public static let payUpFront: Transaction.Offer.PaymentMode = unimplemented()
-            // Back-deployed in the SDK (iOS 26.2: before iOS 26.0; macOS 26.0: before macOS 16.0); no own @available.
+            // Back-deployed in the SDK (`@backDeployed(before: iOS 26.0, macOS 26.0, ...)`); no own @available.
             public static var oneTime: Transaction.Offer.PaymentMode { fatalError() }
             @available(iOS 17.2, tvOS 17.2, watchOS 10.2, visionOS 1.1, macOS 14.2, *)
             public typealias RawValue = String
@@ -796,6 +865,16 @@ public struct Transaction: Identifiable {
         @available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *)
         public let period: Product.SubscriptionPeriod?
         public static func == (a: Transaction.Offer, b: Transaction.Offer) -> Bool { fatalError() }
+        public func hash(into hasher: inout Hasher) { fatalError() }
+        public var hashValue: Int { fatalError() }
+    }
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public struct CommitmentInfo: Equatable, Hashable, Sendable {
+        public let billingPeriodNumber: UInt64
+        public let totalBillingPeriods: UInt64
+        public let expirationDate: Date
+        public let price: Decimal
+        public static func == (a: Transaction.CommitmentInfo, b: Transaction.CommitmentInfo) -> Bool { fatalError() }
         public func hash(into hasher: inout Hasher) { fatalError() }
         public var hashValue: Int { fatalError() }
     }
@@ -839,6 +918,18 @@ public struct Transaction: Identifiable {
     public var offerPeriodStringRepresentation: String? { fatalError() }
     public let revocationDate: Date?
     public let revocationReason: Transaction.RevocationReason?
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public let revocationType: Transaction.RevocationType?
+    // Back-deployed in the SDK (`@backDeployed(before: iOS 26.4, macOS 26.4, ...)`), and deprecated in 26.4.
+    @available(iOS, introduced: 15.0, deprecated: 26.4, message: "Use the revocationType property instead")
+    @available(macOS, introduced: 12.0, deprecated: 26.4, message: "Use the revocationType property instead")
+    @available(tvOS, introduced: 15.0, deprecated: 26.4, message: "Use the revocationType property instead")
+    @available(watchOS, introduced: 8.0, deprecated: 26.4, message: "Use the revocationType property instead")
+    @available(visionOS, introduced: 1.0, deprecated: 26.4, message: "Use the revocationType property instead")
+    public var revocationTypeStringRepresentation: String? { fatalError() }
+    // Back-deployed in the SDK (`@backDeployed(before: iOS 26.4, macOS 26.4, ...)`), hence usable from iOS 15.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+    public var revocationPercentage: Decimal? { fatalError() }
     public let productType: Product.ProductType
     public let appAccountToken: UUID?
     @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, visionOS 1.0, *)
@@ -867,8 +958,7 @@ public struct Transaction: Identifiable {
     public var reasonStringRepresentation: String { fatalError() }
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     public let storefront: Storefront
-    // iOS 26.2 has no `@available(iOS, ...)` line here; macOS 26.0 has
-    // `@available(iOS, introduced: 15.0, deprecated: 17.0, message: "Use the storefront property instead")`.
+    // No `@available(iOS, ...)` line here in either 26.5 interface (macOS 26.0 had one).
     #if IOSIAP_STOREKIT_CHECK_VISIONOS
     @available(*, unavailable)
     #endif
@@ -896,6 +986,10 @@ public struct Transaction: Identifiable {
     public let signedDate: Date
     @available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *)
     public let advancedCommerceInfo: Transaction.AdvancedCommerceInfo?
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public let billingPlanType: SubscriptionInfo.BillingPlanType?
+    @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    public let commitmentInfo: Transaction.CommitmentInfo?
     public func finish() async { fatalError() }
     @available(iOS 15.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, macOS 12.0, *)
     public typealias ID = UInt64
@@ -1062,6 +1156,8 @@ extension Storefront {
 extension Product {
     public struct PurchaseOption: Equatable, Hashable, Sendable {
         public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption { fatalError() }
+        @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+        public static func billingPlanType(_ type: Product.SubscriptionInfo.BillingPlanType) -> Product.PurchaseOption { fatalError() }
         public static func custom(key: String, value: String) -> Product.PurchaseOption { fatalError() }
         public static func custom(key: String, value: Double) -> Product.PurchaseOption { fatalError() }
         public static func custom(key: String, value: Bool) -> Product.PurchaseOption { fatalError() }
@@ -1079,7 +1175,7 @@ extension Product {
         @available(watchOS, introduced: 10.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
         @available(visionOS, introduced: 1.1, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
         public static func promotionalOffer(offerID: String, signature: Product.SubscriptionOffer.Signature) -> Product.PurchaseOption { fatalError() }
-        // Back-deployed in the SDK (iOS 26.2: before iOS 26.0; macOS 26.0: before macOS 16.0), hence usable from iOS 15.
+        // Back-deployed in the SDK (`@backDeployed(before: iOS 26.0, macOS 26.0, ...)`), hence usable from iOS 15.
         // Note: returns an ARRAY of options.
         @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
         public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [Product.PurchaseOption] { fatalError() }
@@ -1119,6 +1215,8 @@ extension Product {
         case invalidOfferPrice
         case invalidOfferSignature
         case missingOfferParameters
+        @available(iOS 26.5, macOS 26.5, tvOS 26.5, watchOS 26.5, visionOS 26.5, *)
+        case paymentMethodBindingConfigurationRequired
         public static func == (a: Product.PurchaseError, b: Product.PurchaseError) -> Bool { fatalError() }
         public func hash(into hasher: inout Hasher) { fatalError() }
         public var hashValue: Int { fatalError() }
@@ -1310,7 +1408,16 @@ extension AppStore {
     @MainActor public static func requestReview(in scene: UIWindowScene) { fatalError() }
 }
 #else
-// macOS interface only (AppKit view controllers): review and the offer-code sheet `(from:)`.
+// macOS interface only (AppKit windows and view controllers): merchandising, review, the offer-code sheet `(from:)`.
+extension AppStore {
+    @available(macOS 26.2, *)
+    @available(iOS, unavailable)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
+    @available(visionOS, unavailable)
+    @MainActor public static func presentMerchandising(_ kind: AppStoreMerchandisingKind, from window: NSWindow) async throws -> AppStoreMerchandisingKind.PresentationResult { fatalError() }
+}
+
 extension AppStore {
     @available(macOS 13.0, *)
     @available(iOS, unavailable)
@@ -1362,8 +1469,7 @@ extension AppStore: Sendable {}
 
 // MARK: - AppStoreMerchandisingKind (members transcribed)
 
-#if !IOSIAP_STOREKIT_CHECK_MACOS
-// iOS 26.2 form: available on iOS/tvOS 26.0 and macOS 26.2.
+// The same in both 26.5 interfaces: available on iOS/tvOS 26.0 and macOS 26.2.
 #if IOSIAP_STOREKIT_CHECK_VISIONOS
 @available(*, unavailable)
 #endif
@@ -1377,73 +1483,11 @@ public struct AppStoreMerchandisingKind: Sendable {
     }
     public static func subscriptionBundle(_ groupID: String) -> AppStoreMerchandisingKind { fatalError() }
 }
-#else
-// macOS 26.0 form: unavailable on macOS, with two overloads unavailable everywhere.
-@available(*, unavailable)
-@available(iOS 26.0, tvOS 26.0, *)
-@available(macOS, unavailable)
-@available(watchOS, unavailable)
-@available(visionOS, unavailable)
-public struct AppStoreMerchandisingKind: Sendable {
-    public enum PresentationResult: Sendable {
-        case dismissed
-        case purchaseCompleted(Product.PurchaseResult)
-    }
-    @available(*, unavailable)
-    @available(iOS, unavailable)
-    @available(tvOS, unavailable)
-    @available(macOS, unavailable)
-    @available(watchOS, unavailable)
-    @available(visionOS, unavailable)
-    public static func subscriptionBundle(_ productIDs: [Product.ID]) -> AppStoreMerchandisingKind { fatalError() }
-    public static func subscriptionBundle(_ groupID: String) -> AppStoreMerchandisingKind { fatalError() }
-    @available(*, unavailable)
-    @available(iOS, unavailable)
-    @available(tvOS, unavailable)
-    @available(macOS, unavailable)
-    @available(watchOS, unavailable)
-    @available(visionOS, unavailable)
-    public static func subscriptionBundle(_ products: [Product]) -> AppStoreMerchandisingKind { fatalError() }
-}
 
-// MARK: - AppStoreOfferKind (macOS 26.0 interface only; unavailable on every platform; members transcribed)
-
-@available(*, unavailable)
-@available(iOS, unavailable)
-@available(tvOS, unavailable)
-@available(macOS, unavailable)
-@available(watchOS, unavailable)
-@available(visionOS, unavailable)
-public struct AppStoreOfferKind: Sendable {
-    public enum PresentationResult: Sendable {
-        case dismissed
-        case purchaseCompleted(Product.PurchaseResult)
-    }
-    @available(*, unavailable)
-    @available(iOS, unavailable)
-    @available(tvOS, unavailable)
-    @available(macOS, unavailable)
-    @available(watchOS, unavailable)
-    @available(visionOS, unavailable)
-    public static func subscriptionBundle(_ productIDs: [Product.ID]) -> AppStoreOfferKind { fatalError() }
-    public static func subscriptionBundle(_ groupID: String) -> AppStoreOfferKind { fatalError() }
-    @available(*, unavailable)
-    @available(iOS, unavailable)
-    @available(tvOS, unavailable)
-    @available(macOS, unavailable)
-    @available(watchOS, unavailable)
-    @available(visionOS, unavailable)
-    public static func subscriptionBundle(_ products: [Product]) -> AppStoreOfferKind { fatalError() }
-}
-#endif
-
-// iOS 26.2 (and macOS 26.2) addition, absent from the macOS 26.0 interface.
-#if !IOSIAP_STOREKIT_CHECK_MACOS
 extension AppStore {
     @available(iOS 26.2, macOS 26.2, tvOS 26.2, watchOS 26.2, visionOS 26.2, *)
     public static var ageRatingCode: Int? { get async { fatalError() } }
 }
-#endif
 
 // MARK: - AdvancedCommerceProduct (all members transcribed)
 
@@ -1552,6 +1596,17 @@ extension Product.SubscriptionInfo {
             public func hash(into hasher: inout Hasher) { fatalError() }
             public var hashValue: Int { fatalError() }
         }
+        @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+        public struct CommitmentInfo: Sendable, Hashable {
+            public let autoRenewPreference: String
+            public let renewalBillingPlanType: SubscriptionInfo.BillingPlanType
+            public let renewalDate: Date
+            public let renewalPrice: Decimal
+            public let willAutoRenew: Bool
+            public static func == (a: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo, b: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo) -> Bool { fatalError() }
+            public func hash(into hasher: inout Hasher) { fatalError() }
+            public var hashValue: Int { fatalError() }
+        }
         public var jsonRepresentation: Data { fatalError() }
         public let originalTransactionID: UInt64
         public let currentProductID: String
@@ -1627,6 +1682,10 @@ extension Product.SubscriptionInfo {
         public var appAccountToken: UUID? { fatalError() }
         @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
         public var appTransactionID: String { fatalError() }
+        @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+        public let commitmentInfo: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo?
+        @available(iOS 26.4, macOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+        public let renewalBillingPlanType: SubscriptionInfo.BillingPlanType?
     }
     public struct Status: Equatable, Hashable {
         public let state: Product.SubscriptionInfo.RenewalState
