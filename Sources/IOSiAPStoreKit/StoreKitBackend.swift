@@ -217,8 +217,11 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
     }
 
+    /// `AppStore.sync()`, then `Transaction.currentEntitlements`. Sync asks the user to sign in; one who dismisses
+    /// that (`userCancelled`) still has what StoreKit holds on the device, which `currentEntitlements` gives without
+    /// a sign-in, so the restore gives that rather than failing with nothing. Any other failure fails the restore.
     public func restore() async throws(StoreError) -> [StoreTransaction] {
-        do { try await api.sync() } catch { throw StoreKitErrorMapping.error(error) }
+        do { try await api.sync() } catch .userCancelled {} catch { throw StoreKitErrorMapping.error(error) }
         return await api.currentEntitlements().compactMap { entitlement in
             let transaction = Self.transaction(entitlement.value)
             guard transaction.productType.isRestorable && !transaction.isRevoked else { return nil }
@@ -271,8 +274,13 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus? {
         let statuses: [StoreKitSubscriptionStatus<API.Transaction>]
         do { statuses = try await api.subscriptionStatuses(groupID: groupID) } catch { throw StoreKitErrorMapping.error(error) }
-        // With Family Sharing there can be several; the one that entitles the user most comes first.
-        let ranked = statuses.sorted { $0.state.entitlementRank < $1.state.entitlementRank }
+        // With Family Sharing, or a level changed, there can be several. Apple's guidance is to give the service of
+        // the highest level the user is entitled to: among the statuses that entitle (subscribed, in a grace period),
+        // the product of the highest level (level 1 is the highest) comes first; then the others by state.
+        let levels = await subscriptionLevels(of: statuses.map(\.transaction.value.productID))
+        let ranked = statuses.sorted { first, second in
+            Self.rank(first, levels) < Self.rank(second, levels)
+        }
         guard let status = ranked.first else { return nil }
         var transaction = Self.transaction(status.transaction.value)
         transaction.signedRenewalInfo = status.renewalInfoJWS
@@ -281,6 +289,25 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                                   expirationReason: status.expirationReason, isInBillingRetry: status.isInBillingRetry,
                                   gracePeriodExpirationDate: status.gracePeriodExpirationDate,
                                   signedRenewalInfo: status.renewalInfoJWS)
+    }
+
+    /// How a status ranks for the service it gives (lower first): entitling ones by level, then the others by state.
+    private static func rank(_ status: StoreKitSubscriptionStatus<API.Transaction>, _ levels: [String: Int]) -> (Int, Int, Int) {
+        let level = levels[status.transaction.value.productID] ?? Int.max
+        let entitles = status.state == .subscribed || status.state == .inGracePeriod
+        return entitles ? (0, level, status.state.entitlementRank) : (1, status.state.entitlementRank, level)
+    }
+
+    /// The subscription level of each product, from the products loaded, else asked of StoreKit (and kept). A level
+    /// StoreKit cannot give is left out: that product ranks after the others of its kind.
+    private func subscriptionLevels(of productIDs: [String]) async -> [String: Int] {
+        let missing = Set(productIDs).filter { id in loaded.withLock { $0[id] } == nil }
+        if !missing.isEmpty, let found = try? await api.products(for: missing.sorted()) {
+            loaded.withLock { loaded in for product in found { loaded[product.id] = product } }
+        }
+        return loaded.withLock { loaded in
+            productIDs.reduce(into: [:]) { levels, id in levels[id] = loaded[id]?.subscription?.level }
+        }
     }
 
     public func isEligibleForIntroOffer(groupID: String) async throws(StoreError) -> Bool {

@@ -126,6 +126,22 @@ import Testing
         #expect(error.code == .storeUnreachable)
     }
 
+    /// A user who dismisses the sign-in AppStore.sync() asks for (it throws `userCancelled`, Apple's documentation of
+    /// `sync()`) still gets what StoreKit holds on the device: `currentEntitlements` needs no sign-in.
+    @Test func aRestoreWhoseSignInTheUserDismissesGivesTheDevicesEntitlements() async throws {
+        storeKit.script.withLock {
+            $0.syncFailure = .userCancelled
+            $0.entitlements = [.verified(ScriptedStoreKit.transaction(30, "pro", .nonConsumable))]
+        }
+        let store = try open()
+        defer { store.close() }
+        let request = try store.requestRestore()
+        let events = try await store.pollUntilTerminal(of: request)
+        #expect(events.contains { if case .restored(_, let t) = $0 { t.id == 30 } else { false } })
+        #expect(events.last == .restoreFinished(requestID: request, result: .success(1)))
+        #expect(try store.isEntitled(to: "pro"))
+    }
+
     /// A transaction StoreKit called unverified at a restore is recorded finished and failed: a launch, which has no
     /// verdict of StoreKit on that copy, leaves it so and tells nothing; a later restore whose copy StoreKit
     /// verifies restores it.

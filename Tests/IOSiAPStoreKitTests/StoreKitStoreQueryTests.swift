@@ -34,6 +34,36 @@ import Testing
         await #expect(throws: StoreError.self) { try await store.subscriptionStatus(groupID: "") }
     }
 
+    /// Two statuses in one group (a family member's gold beside the user's silver): the service of the highest
+    /// level the user is entitled to comes first, whatever order StoreKit lists them in; one that no longer
+    /// entitles never outranks one that does.
+    @Test func theStatusOfTheHighestLevelThatEntitlesComesFirst() async throws {
+        func info(level: Int) -> StoreSubscriptionInfo {
+            StoreSubscriptionInfo(groupID: "G1", groupName: "Club", level: level, period: StoreSubscriptionPeriod(value: 1, unit: .month),
+                                  introductoryOffer: nil, promotionalOffers: [])
+        }
+        func status(_ id: UInt64, _ product: String, _ state: StoreSubscriptionStatus.State) -> StoreKitSubscriptionStatus<ScriptedStoreKit.FakeTransaction> {
+            var transaction = ScriptedStoreKit.transaction(id, product, .autoRenewable)
+            transaction.subscriptionGroupID = "G1"
+            return StoreKitSubscriptionStatus(state: state, transaction: .verified(transaction), willAutoRenew: true,
+                                              autoRenewProductID: product, expirationReason: nil, isInBillingRetry: false,
+                                              gracePeriodExpirationDate: nil, renewalInfoJWS: nil)
+        }
+        storeKit.script.withLock {
+            // Levels are not loaded by the game: the backend asks StoreKit for them.
+            $0.products = [ScriptedStoreKit.FakeProduct(id: "gold", type: .autoRenewable, subscription: info(level: 1)),
+                           ScriptedStoreKit.FakeProduct(id: "silver", type: .autoRenewable, subscription: info(level: 2))]
+            $0.statuses = [status(1, "silver", .subscribed), status(2, "gold", .subscribed)]
+        }
+        let store = try open()
+        defer { store.close() }
+        #expect(try await store.subscriptionStatus(groupID: "G1")?.transaction.productID == "gold")
+        storeKit.script.withLock { $0.statuses = [status(1, "silver", .inGracePeriod), status(2, "gold", .expired)] }
+        #expect(try await store.subscriptionStatus(groupID: "G1")?.transaction.productID == "silver")
+        storeKit.script.withLock { $0.statuses = [status(2, "gold", .inGracePeriod), status(1, "silver", .subscribed)] }
+        #expect(try await store.subscriptionStatus(groupID: "G1")?.transaction.productID == "gold")
+    }
+
     @Test func introOfferEligibilityIsStoreKitsPerGroup() async throws {
         storeKit.script.withLock { $0.introOfferUsedGroups = ["G2"] }
         let store = try open()
