@@ -20,9 +20,11 @@
 #   `#if` line says `// back-deployed` (an API Apple back-deployed to every OS the library runs on);
 # - availability (scripts/check-availability.py): against the newest transcription, each platform in turn, every
 #   declaration introduced after that platform's deployment target (Package.swift's `platforms:`) is marked
-#   deprecated with its version; the backend is type-checked against that copy, and each resulting warning (and
-#   each such enum case matched in Live/) must sit inside an `#available` or `@available` gate at least that new.
-#   Before that, the check is shown to fail on a copy of the backend with two of its gates removed.
+#   deprecated with its version; the backend, its `#available` conditions made opaque calls so that no branch is
+#   taken for decided, is type-checked against that copy, and each resulting warning (and each such enum case in
+#   a case or catch clause in Live/) must sit inside an `#available` or `@available` gate at least that new, not
+#   in its `else` nor a `guard`'s body. The reader of gates is held to known cases first (`selftest`), and the
+#   check is shown to fail on a copy of the backend with one use moved to its gate's `else` and one gate removed.
 # Not checked: anything beyond the transcriptions.
 #
 # In each configuration a second file imports that StoreKit together with every IOSiAP library module and names
@@ -79,6 +81,9 @@ echo "-- $(grep -c '^typealias' "$work/PublicTypeNames.swift") public IOSiAP typ
 
 mapfile -t sources < <(find Sources/IOSiAPStoreKit -name '*.swift' | sort)
 
+echo "-- the availability check's reader of gates, on uses gated and not (scripts/check-availability.py selftest)"
+python3 scripts/check-availability.py selftest
+
 echo "-- every newer-SDK branch (canImport(StoreKit, _version:)) checks #available or says it is back-deployed"
 python3 - "${sources[@]}" <<'EOF'
 import re, sys
@@ -116,25 +121,33 @@ done
 sdks=(StoreKit18 StoreKit26 StoreKit27)
 newest=${sdks[-1]}
 
-# availability_check PLATFORM DEFINE... -- SOURCE...: types SOURCEs against the newest transcription marked for
-# PLATFORM (in $stub, where its UI framework already is) and holds every marked use to a gate.
+# availability_check PLATFORM DEFINE... -- SOURCE_DIR: types SOURCE_DIR's backend, its availability conditions made
+# opaque, against the newest transcription marked for PLATFORM (in $stub, where its UI framework already is) and
+# holds every marked use to a gate. Each step's failure fails it (it runs where `set -e` does not reach).
 availability_check() {
     local platform=$1; shift
     local define=()
     while [ "$1" != -- ]; do define+=("$1"); shift; done
-    shift
-    local marked="$work/marked-$platform"
-    mkdir -p "$marked"
-    cp "$stub/$framework.swiftmodule" "$marked/"  # the UI framework the loop built for this platform
+    local source_dir=$2
+    local marked
+    marked="$work/marked-$platform-$(basename "$source_dir")"
+    mkdir -p "$marked/opaque"
+    cp "$stub/$framework.swiftmodule" "$marked/" || return 1  # the UI framework the loop built for this platform
     python3 scripts/check-availability.py mark "Tests/AppleSDK/$newest/StoreKit.swift" "$platform" \
-        "${deployment_target[$platform]}" "$marked/StoreKit.swift"
+        "${deployment_target[$platform]}" "$marked/StoreKit.swift" || return 1
     swiftc -module-name StoreKit -parse-as-library -swift-version 5 -enable-library-evolution -suppress-warnings \
         -user-module-version "$version" "${define[@]}" -I "$marked" -emit-module -emit-module-path "$marked/StoreKit.swiftmodule" \
-        "$marked/StoreKit.swift"
+        "$marked/StoreKit.swift" || return 1
+    python3 scripts/check-availability.py opaque "$marked/opaque" "$source_dir" || return 1
+    local copies=() originals=()
+    mapfile -t copies < <(find "$marked/opaque" -name '*.swift' | sort)
+    mapfile -t originals < <(find "$source_dir" -name '*.swift' | sort)
     swiftc -typecheck -module-name IOSiAPStoreKit -parse-as-library -swift-version 6 \
         -package-name "$package_name" "${define[@]}" -I "$marked" -I "$modules" "${module_maps[@]}" \
-        "$@" >"$marked/diagnostics.txt" 2>&1 || { cat "$marked/diagnostics.txt" >&2; return 1; }
-    python3 scripts/check-availability.py gates "$platform" "$marked/diagnostics.txt" "$marked/StoreKit.swift" "$@"
+        "${copies[@]}" "$work/CanImportStoreKit.swift" >"$marked/diagnostics.txt" 2>&1 \
+        || { cat "$marked/diagnostics.txt" >&2; return 1; }
+    python3 scripts/check-availability.py gates "$platform" "$marked/diagnostics.txt" "$marked/StoreKit.swift" \
+        "$marked/opaque" "$source_dir" "${originals[@]}"
 }
 
 status=0
@@ -176,15 +189,15 @@ for sdk in "${sdks[@]}"; do
         fi
         [ "$sdk" = "$newest" ] || continue
         if [ "$platform" = ios ]; then
-            # The check must fail where a gate is missing: a copy of the backend without two of its gates.
+            # The check must fail where a gate is missing: a copy of the backend whose 18.2 call sits in the `else`
+            # of its gate, and whose 18.4 case has lost its gate.
             mutant="$work/without-gates"
             cp -r Sources/IOSiAPStoreKit "$mutant"
-            sed -i -e 's/if #available(iOS 18.2, tvOS 18.2, visionOS 2.2, \*) {/if true {/' \
+            sed -i -e 's/if #available(iOS 18.2, tvOS 18.2, visionOS 2.2, \*) {/if #available(iOS 18.2, tvOS 18.2, visionOS 2.2, *) {} else {/' \
                 -e 's/if #available(iOS 18.4, macOS 15.4, tvOS 18.4, visionOS 2.4, \*), case .unsupported/if case .unsupported/' \
                 "$mutant/Live/LiveStoreKit.swift"
-            mapfile -t mutant_sources < <(find "$mutant" -name '*.swift' | sort)
-            echo "-- availability against $sdk as ios, on a copy of the backend with two gates removed: must fail"
-            if availability_check ios -- "${mutant_sources[@]}" >"$work/mutant.txt" 2>&1 \
+            echo "-- availability against $sdk as ios, on a copy of the backend with two gates undone: must fail"
+            if availability_check ios -- "$mutant" >"$work/mutant.txt" 2>&1 \
                 || [ "$(grep -c 'without a gate' "$work/mutant.txt")" -ne 2 ]; then
                 cat "$work/mutant.txt" >&2
                 echo "check-storekit: the availability check did not find the two gates removed" >&2
@@ -194,7 +207,7 @@ for sdk in "${sdks[@]}"; do
             fi
         fi
         echo "-- availability against $sdk as $platform (deployment target ${deployment_target[$platform]})"
-        availability_check "$platform" "${define[@]}" -- "${sources[@]}" || status=1
+        availability_check "$platform" "${define[@]}" -- Sources/IOSiAPStoreKit || status=1
     done
 done
 exit $status

@@ -5,20 +5,25 @@ Each seed makes a trace of steps: purchases of every product type, finishing or 
 reopens in poll or delivery-thread mode, kill -9 of the game at random moments and inside its callbacks, a
 refund handler that refuses its event, and from outside (the game's own controls while it runs, iosiap-store
 while it runs or is closed) refunds, expiries, renewals, renewal date extensions, Ask to Buy approvals and
-declines, purchases, Family Sharing purchases and their ends; a verification server that passes, fails, fails
-retryably or hangs. Half the seeds run the grant ledger.
+declines, interrupted purchases resolved (of products owned or not, the active subscription among them),
+purchases, Family Sharing
+purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the seeds run
+the grant ledger.
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
   - a purchase is told (PURCHASED, or GRANTED by the ledger) until the game finishes it, never after, except as
-    the answer of a payment request (a store answers a purchase of something owned with its transaction);
+    the answer of a payment request or the end of an approved or resolved waiting purchase (a store answers a
+    purchase of something owned with its transaction);
   - a refund is told to a handler that returned at most once (a kill right after the return may tell it again),
     and by the end at least once for each refunded transaction the game was told it owned;
   - every request ends in at most one final event, and in exactly one when the game waits for it;
+  - DECLINED is told only for a waiting purchase the harness declined (never for an approval or a resolution);
   - a finish of a transaction told as purchased succeeds;
   - after every launch whose verifier passes: entitlements, the subscription's end among them (and the ledger's
     balance and entitlements), come to equal the model's, which reads the store's own database as the App
-    Store's truth; at the last launch, every unfinished purchase is told again, and after a restore all agree;
+    Store's truth; at the last launch, every unfinished purchase is told again, the restore tells RESTORED for
+    every product the store says is owned (a subscription in its grace period too), and after it all agree;
   - a game ends only when the harness kills it or after it was armed to die inside a callback.
 A divergence prints the seed, what diverged and a shrunk trace. usage: see scripts/simulate.sh.
 """
@@ -186,6 +191,10 @@ class Model:
         self.finish_sent = set()       # finishes asked for, answered or not (the game may die in between)
         self.failed = {}               # transaction -> product, a verifier failed it and none passed it since
         self.told_revoked = set()      # transactions told as REVOKED
+        self.declined = {}             # product -> waiting purchases of it the harness declined, not yet told
+        self.deferral_ends = {}        # product -> waiting purchases of it approved or resolved: each may end with
+                                       # the transaction that grants it, told again though finished
+        self.restored_products = set()  # products told as RESTORED this launch
 
     def failed_products(self):
         """Products with a transaction a verifier failed and none passed since (told of it): such a product may
@@ -201,6 +210,7 @@ class Model:
         self.answers = {}
         self.returned_this_launch = set()
         self.told_this_launch = set()
+        self.restored_products = set()
 
     def killed(self):
         for transaction in self.returned_this_launch:
@@ -215,9 +225,20 @@ class Model:
                 self.failed[transaction] = fields[4]
             if kind == REVOKED:
                 self.told_revoked.add(transaction)
+            if kind == DECLINED:
+                # Only a decline declines: an approval or a resolution (of something owned too) never does.
+                product = fields[4]
+                if not self.declined.get(product):
+                    raise Divergence(f"DECLINED for {product}, whose waiting purchase no one declined")
+                self.declined[product] -= 1
             self.last_event = (kind, transaction)
+            if kind == RESTORED:
+                self.restored_products.add(fields[4])
             if kind in (PURCHASED, GRANTED, RESTORED) and status == 0:
-                if kind in (PURCHASED, GRANTED) and request == 0 and transaction in self.finished:
+                if kind in (PURCHASED, GRANTED) and request == 0 and transaction in self.finished \
+                        and self.deferral_ends.get(fields[4]):
+                    self.deferral_ends[fields[4]] -= 1
+                elif kind in (PURCHASED, GRANTED) and request == 0 and transaction in self.finished:
                     raise Divergence(f"transaction {transaction} told as {'PURCHASED' if kind == PURCHASED else 'GRANTED'} "
                                      f"after it was finished")
                 if self.ledger and kind == PURCHASED:
@@ -255,6 +276,8 @@ class World:
         self.model = Model(self.ledger)
         self.running = None
         self.transcript = []  # steps and the game's lines, printed with --verbose
+        self.modes = {}  # the store's switches the steps turned on or off
+        self.purchases_wait = False  # Ask to Buy or interrupted purchases on
 
     def close(self):
         if self.running:  # after a divergence too: the game goes, what it still prints is not judged
@@ -265,21 +288,22 @@ class World:
 
     # --- the App Store's truth -----------------------------------------------------------------------------
     def store_rows(self, family=False):
-        """The store's transactions: id, product, quantity, end, refund date, upgraded, original id (only
-        family-shared ones if `family`)."""
+        """The store's transactions: id, product, quantity, end, refund date, upgraded, original id, grace period's
+        end (only family-shared ones if `family`)."""
         path = os.path.join(self.state, "localstore.sqlite")
         if not os.path.exists(path):
             return []
         with sqlite3.connect(path, timeout=10) as store:
             shared = " WHERE ownership_type = 'FAMILY_SHARED'" if family else ""
-            return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded, original_id "
-                                 f"FROM transactions{shared} ORDER BY id").fetchall()
+            return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded, original_id, "
+                                 f"grace_expires FROM transactions{shared} ORDER BY id").fetchall()
 
     def gold_end(self, rows=None):
         """The end of the store's current gold subscription in ms (its newest transaction's), or 0 if none is active,
-        from the store's transactions `rows` (read now if not given)."""
+        from the store's transactions `rows` (read now if not given). A renewal that failed to charge within a grace
+        period keeps it active, its end passed, until the grace period's end."""
         rows = [r for r in (self.store_rows() if rows is None else rows) if r[1] == GOLD and r[5] == 0]
-        if not rows or rows[-1][4] is not None or (rows[-1][3] or 0) <= time.time():
+        if not rows or rows[-1][4] is not None or max(rows[-1][3] or 0, rows[-1][7] or 0) <= time.time():
             return 0
         return round(rows[-1][3] * 1000)
 
@@ -380,7 +404,9 @@ class World:
             self.verifier.mode = pick
         elif name == "buy" and running:
             product = PRODUCTS[pick % 4]
-            if product == GOLD and self.gold_active():
+            # Gold again while it is active is answered with the transaction that grants it; only while purchases
+            # wait (Ask to Buy, interrupted), where that answer comes as the waiting purchase ends.
+            if product == GOLD and self.gold_active() and not self.purchases_wait:
                 return
             self.request(f"buy {product} {1 + pick % 3 if product == COINS else 1}")
         elif name == "buy-then-kill" and running:
@@ -432,13 +458,25 @@ class World:
             shared = [r[0] for r in self.store_rows(family=True) if r[4] is None]
             if shared:
                 self.cli_run("stop-family-sharing", str(shared[pick % len(shared)]))
-        elif name == "ask-to-buy":
-            self.cli_run("ask-to-buy", "on" if pick % 2 else "off")
-        elif name in ("approve", "decline"):
+        elif name in ("ask-to-buy", "interrupted", "billing-issues", "grace-period"):
+            on = bool(pick % 2)
+            self.cli_run(name, "on" if on else "off")
+            self.modes[name] = on
+            self.purchases_wait = self.modes.get("ask-to-buy", False) or self.modes.get("interrupted", False)
+        elif name in ("approve", "decline", "resolve"):
+            # `pending` lists: id, waits for (approval or resolution), product, quantity, asked.
             listed = self.cli_run("pending")
-            ids = [line.split()[0] for line in listed.stdout.splitlines() if line.split() and line.split()[0].isdigit()]
-            if ids:
-                self.cli_run(name, ids[pick % len(ids)])
+            waits_for = "resolution" if name == "resolve" else "approval"
+            rows = [line.split() for line in listed.stdout.splitlines()]
+            rows = [row for row in rows if len(row) >= 3 and row[0].isdigit() and row[1] == waits_for]
+            if rows:
+                row = rows[pick % len(rows)]
+                product = row[2]
+                # Counted before the game can hear of it, taken back if the store refused the control.
+                counts = self.model.declined if name == "decline" else self.model.deferral_ends
+                counts[product] = counts.get(product, 0) + 1
+                if self.cli_run(name, row[0]).returncode != 0:
+                    counts[product] -= 1
         elif name == "refuse-revoked" and running:
             self.running.command("refuse-revoked 1")
         elif name == "die-in" and running:
@@ -517,6 +555,11 @@ class World:
         # product may read as not owned until a restore checks it again. Then everything must agree.
         self.compare(expected, lenient=self.model.failed_products())
         self.request("restore")
+        # A restore gives what the entitlements give: a subscription in its grace period too.
+        owned = {product for product in (PRO, GOLD, SEASON) if expected[f"entitled {product}"]}
+        if owned - self.model.restored_products:
+            raise Divergence(f"last launch: the restore left out {sorted(owned - self.model.restored_products)}, which the store "
+                             f"says are owned")
         self.compare(expected, lenient=set())
         self.close_game()
         return len(rows)
@@ -525,7 +568,8 @@ class World:
 NEEDS_GAME = {"buy", "buy-then-kill", "finish", "restore", "refuse-revoked", "die-in", "settle"}
 STEPS = [("open", 14), ("close", 6), ("kill", 6), ("verifier", 5), ("buy", 22), ("buy-then-kill", 3),
          ("finish", 14), ("restore", 4), ("refund", 8), ("expire", 3), ("renew", 3), ("extend", 3), ("outside-buy", 3), ("family-buy", 2), ("stop-family", 2),
-         ("ask-to-buy", 3), ("approve", 3), ("decline", 2), ("refuse-revoked", 3), ("die-in", 3), ("settle", 6)]
+         ("ask-to-buy", 3), ("approve", 3), ("decline", 2), ("interrupted", 2), ("resolve", 3),
+         ("refuse-revoked", 3), ("die-in", 3), ("settle", 6)]
 
 
 def make_trace(seed, length):

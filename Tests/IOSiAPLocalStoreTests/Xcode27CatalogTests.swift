@@ -64,7 +64,7 @@ struct Xcode27CatalogTests {
         let error = #expect(throws: StoreError.self) {
             try Catalog(data: JSONSerialization.data(withJSONObject: json), fileName: "suite.storekit")
         }
-        #expect(error?.message == "suite.storekit: .subscriptionSuiteGroups[0].subscriptions[0].recurringSubscriptionPeriod: "
+        #expect(error?.message == "suite.storekit: .subscriptionSuiteGroups[0].subscriptions[0].duration: "
                 + "a subscription needs its period, like P1W, P1M or P1Y")
     }
 }

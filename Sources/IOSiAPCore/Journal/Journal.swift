@@ -99,6 +99,17 @@ package final class Journal: Sendable {
     private let released = Locked(false)
     private let encoder = JSONEncoder()
     private let lock: StateDirectoryLock
+    /// The rows that can entitle, as last read, and the state of the file they were read at.
+    private let entitlementRows = Locked<(version: JournalVersion, rows: RowsWithVerdicts)?>(nil)
+
+    /// What the journal file holds changes with every write: this connection's (SQLite's total changes) or another's
+    /// (`PRAGMA data_version`, for a file edited beside the open store).
+    private struct JournalVersion: Equatable {
+        var ownChanges: Int
+        var dataVersion: Int64
+    }
+
+    package typealias RowsWithVerdicts = (readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)], unreadable: [UnreadableRow])
 
     /// Opens or creates the journal in `directory`, migrating an older schema forward. Only one journal
     /// may be open on a directory at a time: a second is refused with `stateDirectoryInUse`.
@@ -330,11 +341,38 @@ package final class Journal: Sendable {
         try transactionsWithVerdicts(where: "1")
     }
 
+    /// The rows that can entitle (every one but consumables') with their verdicts, and the rows that cannot be
+    /// decoded (any of which might entitle). Read again only after the file changed, so that asking every frame
+    /// decodes nothing: the cost of a call is then that of the rows it returns, not of the whole history.
+    package func entitlingTransactionsWithVerdicts() throws(StoreError) -> RowsWithVerdicts {
+        enum Read { case cached(RowsWithVerdicts), fresh(JournalVersion, [[SQLiteValue]]) }
+        let read = try database.withLock { database throws(StoreError) -> Read in
+            let version = JournalVersion(ownChanges: database.totalChanges,
+                                         dataVersion: try database.query("PRAGMA data_version").first?.first?.integer ?? 0)
+            if let cached = entitlementRows.withLock({ $0?.version == version ? $0?.rows : nil }) { return .cached(cached) }
+            return .fresh(version, try database.query("SELECT id, product_id, payload, verdict FROM transactions ORDER BY id"))
+        }
+        switch read {
+        case .cached(let rows):
+            return rows
+        case .fresh(let version, let rows):
+            var decoded = decodeRows(rows)
+            decoded.readable.removeAll { $0.transaction.productType == .consumable }
+            entitlementRows.withLock { $0 = (version, decoded) }
+            return decoded
+        }
+    }
+
     private func transactionsWithVerdicts(where condition: String) throws(StoreError)
         -> (readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)], unreadable: [UnreadableRow]) {
         let rows = try database.withLock { database throws(StoreError) in
             try database.query("SELECT id, product_id, payload, verdict FROM transactions WHERE \(condition) ORDER BY id")
         }
+        return decodeRows(rows)
+    }
+
+    /// Rows of `id, product_id, payload, verdict`, decoded, apart from those that cannot be.
+    private func decodeRows(_ rows: [[SQLiteValue]]) -> RowsWithVerdicts {
         var readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)] = []
         var unreadable: [UnreadableRow] = []
         for row in rows {

@@ -121,6 +121,8 @@ package final class SQLiteDatabase {
 
     /// How many rows the last INSERT, UPDATE or DELETE changed.
     package var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Rows this connection has inserted, updated or deleted since it opened (never decreases).
+    package var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
 
     /// Runs `body` inside one SQLite transaction: all of its writes land, or none do. Nested calls
     /// become savepoints of the enclosing transaction.

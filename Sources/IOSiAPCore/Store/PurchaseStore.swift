@@ -219,10 +219,12 @@ public final class PurchaseStore: Sendable {
     /// failed or has not passed entitles to nothing; as the newest of its subscription's chain it still decides
     /// the subscription from its purchase date on, so an older verified one does not keep it. A journal row that
     /// cannot be decoded hides no other: it cannot be verified, so it entitles to nothing, and the game hears of it
-    /// once per launch as `journalRowUnreadable`. C: `iosiap_entitlements`.
+    /// once per launch as `journalRowUnreadable`. The journal is decoded again only after it changed: between
+    /// changes a call costs what the non-consumable rows cost, however many consumables were bought.
+    /// C: `iosiap_entitlements`.
     public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
         try ensureOpen()
-        let rows = try worker.journal.transactionsWithVerdicts()
+        let rows = try worker.journal.entitlingTransactionsWithVerdicts()
         worker.reportUnreadable(rows.unreadable)
         let entitling = Set(rows.readable.filter { JournalRecord.entitles($0.verdict) }.map(\.transaction.id))
         return Entitlements.current(from: rows.readable.map(\.transaction), at: now()) { entitling.contains($0.id) }

@@ -88,9 +88,10 @@ struct CatalogReader {
                                        at path: String) throws(StoreError) -> CatalogProduct {
         try claim(entry.productID, at: path)
         // A suite's subscription (format 6.3) writes its period as `duration`.
-        let periodKey = entry.recurringSubscriptionPeriod == nil && entry.duration != nil ? "duration" : "recurringSubscriptionPeriod"
+        let inSuite = path.hasPrefix(".subscriptionSuiteGroups")
+        let periodKey = entry.recurringSubscriptionPeriod == nil && (entry.duration != nil || inSuite) ? "duration" : "recurringSubscriptionPeriod"
         guard let periodText = entry.recurringSubscriptionPeriod ?? entry.duration else {
-            throw invalid("\(path).recurringSubscriptionPeriod", "a subscription needs its period, like P1W, P1M or P1Y")
+            throw invalid("\(path).\(periodKey)", "a subscription needs its period, like P1W, P1M or P1Y")
         }
         guard let period = StoreSubscriptionPeriod(iso8601: periodText) else {
             throw invalid("\(path).\(periodKey)", "'\(periodText)' is not a period like P1W, P1M or P1Y")

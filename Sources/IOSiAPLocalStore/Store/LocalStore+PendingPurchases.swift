@@ -23,8 +23,8 @@ extension LocalStore {
 
     private func completePendingPurchase(_ pendingID: Int64, kind: PendingPurchase.Kind) throws(StoreError) -> StoreTransaction {
         let settings = try currentSettings()
-        let transaction = try state.withLock { state throws(StoreError) in
-            try state.database.transaction { () throws(StoreError) in
+        let (transaction, owned) = try state.withLock { state throws(StoreError) in
+            try state.database.transaction { () throws(StoreError) -> (StoreTransaction, Bool) in
                 let pending = try state.removePendingPurchase(pendingID, kind: kind)
                 guard let item = catalog.product(id: pending.productID) else {
                     throw StoreError(.storeProductNotAvailable, "product '\(pending.productID)' is not in the catalog")
@@ -40,11 +40,12 @@ extension LocalStore {
                                          settings, pendingID: pending.id, in: state)
                 // The App Store answers a purchase of something owned with the transaction that grants it: the
                 // purchase ends with that one, never as declined, also for a game in another process.
-                try state.notePendingOutcomeIfOwned(pending.id, transactionID: charged.id)
-                return charged
+                return (charged, try state.notePendingOutcomeIfOwned(pending.id, transactionID: charged.id))
             }
         }
-        updateSink.yield(.deferredPurchaseCompleted(transaction))
+        // A new transaction is a purchase like any other (told once); one that granted the product already ends the
+        // deferral the game was told of.
+        updateSink.yield(owned ? .deferredPurchaseCompleted(transaction) : .purchased(transaction))
         return transaction
     }
 

@@ -135,6 +135,16 @@ final class LocalStoreState {
             for (id, end) in ends.sorted(by: { $0.key < $1.key }) where known.activeEnds[id].map({ $0 != end }) == true {
                 if let transaction = try transaction(id: id) { updates.append(.purchased(transaction)) }
             }
+            // An end moved into the past (a forced renewal that failed to charge ends the period now, in billing
+            // retry): the query above no longer lists it. Refunds and announced ends are told above; an end that
+            // simply passed is unchanged.
+            for (id, end) in known.activeEnds.sorted(by: { $0.key < $1.key })
+            where ends[id] == nil && !revoked.contains(id) && !announced.contains(id) {
+                if let transaction = try transaction(id: id), let moved = transaction.expirationDate?.timeIntervalSince1970,
+                   moved != end {
+                    updates.append(.purchased(transaction))
+                }
+            }
         }
         known.activeEnds = ends
         let pending = Dictionary(uniqueKeysWithValues: try pendingPurchases().map { ($0.id, $0.productID) })
@@ -561,12 +571,13 @@ final class LocalStoreState {
     }
 
     /// Notes that waiting purchase `pendingID` was completed by transaction `transactionID` if that transaction is
-    /// not one it inserted (the product was owned already); in the caller's SQL transaction.
-    func notePendingOutcomeIfOwned(_ pendingID: Int64, transactionID: UInt64) throws(StoreError) {
+    /// not one it inserted (the product was owned already); in the caller's SQL transaction. Says whether it did.
+    func notePendingOutcomeIfOwned(_ pendingID: Int64, transactionID: UInt64) throws(StoreError) -> Bool {
         try database.query("""
             INSERT OR REPLACE INTO pending_outcomes (pending_id, transaction_id)
             SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM transactions WHERE id = ?2 AND pending_id IS ?1)
             """, [.integer(pendingID), .integer(Int64(bitPattern: transactionID))])
+        return database.changes == 1
     }
 
     /// The transaction that completed waiting purchase `pendingID` without inserting one, if any.
