@@ -46,7 +46,8 @@ def introduced(attribute, platform):
     if long_form:
         return version(long_form.group(1))
     for item in inner.split(","):
-        short_form = re.fullmatch(rf"\s*{name}\s+([\d.]+)\s*", item)
+        # `anyAppleOS 27.0` (the 27 SDKs) stands for every Apple platform at that version.
+        short_form = re.fullmatch(rf"\s*(?:{name}|anyAppleOS)\s+([\d.]+)\s*", item)
         if short_form:
             return version(short_form.group(1))
     return None
@@ -59,7 +60,8 @@ def mark(stub, platform, target, out):
     already = False  # a marker was put before this declaration's attributes
     for number, line in enumerate(lines):
         stripped = line.strip()
-        if not stripped.startswith(("@", "#")):
+        # A new declaration, or the other branch of an `#if` (each branch's attributes get their own marker).
+        if not stripped.startswith(("@", "#")) or stripped.startswith(("#else", "#elseif", "#endif")):
             already = False
         if stripped.startswith("@available("):
             since = introduced(stripped, platform)
@@ -138,6 +140,7 @@ def gated(lines, number, column, platform, needed):
     depth = 0
     current = strip_comment(lines[number][:column])
     index = number
+    after_case = False  # a `case` or `default` of the scope the scan is in lies between it and the use
     while index >= 0:
         encloses = False  # a brace on this line opens a scope the use is in
         for position in range(len(current) - 1, -1, -1):
@@ -149,6 +152,7 @@ def gated(lines, number, column, platform, needed):
                     depth -= 1
                     continue
                 encloses = True
+                after_case = False  # an enclosing scope: its own guards count again
                 # An enclosing scope opens here: its header is this line up to the brace (from the end of the
                 # statement before it), the lines it continues (ending in `,` or `&&`) and its attribute lines.
                 # A `guard`'s body and an `else` are the fallback: never a gate.
@@ -159,7 +163,8 @@ def gated(lines, number, column, platform, needed):
                 above = index - 1
                 while above >= 0:
                     previous = strip_comment(lines[above]).strip()
-                    if previous.endswith((",", "&&", "(")) or previous.startswith("@"):
+                    # An attribute line of its own (`@available(iOS 27.0, *)`), not a declaration that starts with one.
+                    if previous.endswith((",", "&&", "(")) or re.fullmatch(r"@\w+(\(.*\))?", previous):
                         header.append(previous)
                         above -= 1
                     else:
@@ -168,9 +173,12 @@ def gated(lines, number, column, platform, needed):
                     return True
         # A `guard #available(...) else { ... }` ended before the use, in this scope or an enclosing one (not the
         # guard whose body holds the use).
-        if index != number and depth == 0 and not encloses and current.strip().startswith("guard") \
+        if index != number and depth == 0 and not encloses and not after_case and current.strip().startswith("guard") \
                 and enough(current.split("else")[0]):
             return True
+        # A guard in an earlier `case` of a switch does not reach a later one.
+        if depth == 0 and not encloses and re.match(r"\s*(case\b|default\s*:)", current):
+            after_case = True
         index -= 1
         if index >= 0:
             current = strip_comment(lines[index])
@@ -268,6 +276,9 @@ SELF_TEST = [
     ("if #available(iOS 27.0, *) {\n        Task { USE() }\n    }", True),
     ("if #available(iOS 27.0, *), let w = run(body: { a() }) {\n        USE()\n    }", True),
     ("USE()", False),
+    ("switch x {\n    case 1:\n        guard #available(iOS 27.0, *) else { return }\n    default:\n        USE()\n    }", False),
+    ("switch x {\n    case 1:\n        guard #available(iOS 27.0, *) else { return }\n        USE()\n    default: break\n    }", True),
+    ("if #available(anyAppleOS 27.0, *) {\n        USE()\n    }", True),
 ]
 
 
@@ -281,7 +292,10 @@ def selftest():
     wrapped = ["@available(iOS 27.0, *)", "func f() {", "    USE()", "}"]
     if not gated(wrapped, 2, 4, "ios", (27, 0)):
         wrong.append("a use in an @available(iOS 27.0, *) function taken for ungated")
-    print("\n".join(wrong) or f"   the gate reader: {len(SELF_TEST) + 1} cases right")
+    property_above = ["@available(iOS 27.0, *) var x: Int { 0 }", "func f() {", "    USE()", "}"]
+    if gated(property_above, 2, 4, "ios", (27, 0)):
+        wrong.append("an @available property above a function taken for the function's gate")
+    print("\n".join(wrong) or f"   the gate reader: {len(SELF_TEST) + 2} cases right")
     return 1 if wrong else 0
 
 

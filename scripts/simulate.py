@@ -13,8 +13,7 @@ the grant ledger.
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
   - a purchase is told (PURCHASED, or GRANTED by the ledger) until the game finishes it, never after, except as
-    the answer of a payment request or the end of an approved or resolved waiting purchase (a store answers a
-    purchase of something owned with its transaction);
+    the answer of a payment request (a store answers a purchase of something owned with its transaction);
   - a refund is told to a handler that returned at most once (a kill right after the return may tell it again),
     and by the end at least once for each refunded transaction the game was told it owned;
   - every request ends in at most one final event, and in exactly one when the game waits for it;
@@ -192,8 +191,6 @@ class Model:
         self.failed = {}               # transaction -> product, a verifier failed it and none passed it since
         self.told_revoked = set()      # transactions told as REVOKED
         self.declined = {}             # product -> waiting purchases of it the harness declined, not yet told
-        self.deferral_ends = {}        # product -> waiting purchases of it approved or resolved: each may end with
-                                       # the transaction that grants it, told again though finished
         self.restored_products = set()  # products told as RESTORED this launch
 
     def failed_products(self):
@@ -235,10 +232,7 @@ class Model:
             if kind == RESTORED:
                 self.restored_products.add(fields[4])
             if kind in (PURCHASED, GRANTED, RESTORED) and status == 0:
-                if kind in (PURCHASED, GRANTED) and request == 0 and transaction in self.finished \
-                        and self.deferral_ends.get(fields[4]):
-                    self.deferral_ends[fields[4]] -= 1
-                elif kind in (PURCHASED, GRANTED) and request == 0 and transaction in self.finished:
+                if kind in (PURCHASED, GRANTED) and request == 0 and transaction in self.finished:
                     raise Divergence(f"transaction {transaction} told as {'PURCHASED' if kind == PURCHASED else 'GRANTED'} "
                                      f"after it was finished")
                 if self.ledger and kind == PURCHASED:
@@ -472,11 +466,11 @@ class World:
             if rows:
                 row = rows[pick % len(rows)]
                 product = row[2]
-                # Counted before the game can hear of it, taken back if the store refused the control.
-                counts = self.model.declined if name == "decline" else self.model.deferral_ends
-                counts[product] = counts.get(product, 0) + 1
-                if self.cli_run(name, row[0]).returncode != 0:
-                    counts[product] -= 1
+                # A decline is counted before the game can hear of it, taken back if the store refused it.
+                if name == "decline":
+                    self.model.declined[product] = self.model.declined.get(product, 0) + 1
+                if self.cli_run(name, row[0]).returncode != 0 and name == "decline":
+                    self.model.declined[product] -= 1
         elif name == "refuse-revoked" and running:
             self.running.command("refuse-revoked 1")
         elif name == "die-in" and running:

@@ -269,9 +269,9 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_FAILED = 6,               /* product_id, status, message */
     IOSIAP_EVENT_DEFERRED = 7,             /* product_id; Ask to Buy or an interrupted purchase: the outcome comes
                                               later, PURCHASED without a request when approved or resolved (for
-                                              something owned already, the transaction that grants it, told
-                                              again even if the game finished it; GRANTED with the ledger), or
-                                              DECLINED */
+                                              something owned already, the transaction that grants it, unless
+                                              the game finished that one: then nothing, the entitlement stands),
+                                              or DECLINED */
     IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined (by the parent; on the
                                               local store also by clearing its history): never an approval or a
                                               resolution */

@@ -288,6 +288,29 @@ final class TestClock: Sendable {
         #expect(await store.pollSettled(after: local).isEmpty)
     }
 
+    /// A forced renewal another process makes while renewals fail to charge ends the period now, in billing retry
+    /// within a grace period: the running game's record learns the earlier end and the grace period, though the
+    /// moved end has left the subscriptions still active (the look for moved ends read only those).
+    @Test func anEndAnotherProcessMovesIntoThePastReachesTheRunningGame() async throws {
+        let (local, store) = try open()
+        _ = try await load(store)
+        let gold = try #require(purchased(try await buy(store, "club_gold_monthly")))
+        await local.waitForLooks(1)  // the game's store knows the subscription's end
+        let clock = self.clock
+        let manager = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                     now: { clock.now })
+        defer { manager.close() }
+        try manager.setBillingIssuesEnabled(true)
+        try manager.setBillingGracePeriodEnabled(true)
+        clock.advance(by: 60)
+        try manager.forceRenewal(productID: gold.productID)
+        await local.waitForLooks(1)
+        _ = await store.pollSettled()
+        let held = try #require(try store.currentEntitlements().first { $0.id == gold.id })
+        #expect(held.expirationDate.map { abs($0.timeIntervalSince(clock.now)) < 1 } == true, "\(String(describing: held.expirationDate))")
+        #expect(held.gracePeriodExpirationDate.map { $0 > clock.now } == true)
+    }
+
     /// An upgrade whose charge fails (here a trigger, added by another connection, refuses the new
     /// transaction) changes nothing: the game hears of no `expired` (an update is announced only once its
     /// SQL transaction has committed), and the replaced subscription stays active. Both ways to charge: a

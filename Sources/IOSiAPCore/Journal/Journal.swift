@@ -347,8 +347,7 @@ package final class Journal: Sendable {
     package func entitlingTransactionsWithVerdicts() throws(StoreError) -> RowsWithVerdicts {
         enum Read { case cached(RowsWithVerdicts), fresh(JournalVersion, [[SQLiteValue]]) }
         let read = try database.withLock { database throws(StoreError) -> Read in
-            let version = JournalVersion(ownChanges: database.totalChanges,
-                                         dataVersion: try database.query("PRAGMA data_version").first?.first?.integer ?? 0)
+            let version = JournalVersion(ownChanges: database.totalChanges, dataVersion: try database.dataVersion())
             if let cached = entitlementRows.withLock({ $0?.version == version ? $0?.rows : nil }) { return .cached(cached) }
             return .fresh(version, try database.query("SELECT id, product_id, payload, verdict FROM transactions ORDER BY id"))
         }

@@ -123,6 +123,10 @@ package final class SQLiteDatabase {
     package var changes: Int { Int(sqlite3_changes(handle)) }
     /// Rows this connection has inserted, updated or deleted since it opened (never decreases).
     package var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+    /// Changes with every commit another connection makes to the file (SQLite's `PRAGMA data_version`).
+    package func dataVersion() throws(StoreError) -> Int64 {
+        try query("PRAGMA data_version").first?.first?.integer ?? 0
+    }
 
     /// Runs `body` inside one SQLite transaction: all of its writes land, or none do. Nested calls
     /// become savepoints of the enclosing transaction.

@@ -129,16 +129,8 @@ package final class GrantLedger: Sendable {
                 finished(transaction.id)
                 return .granted(requestID: requestID, transaction: transaction, grant: grant)
             }
-            // A transaction finished earlier that comes back on its own is dropped, unless it ends a deferral the
-            // game was told of (an approval of something owned), which is told as a payment's answer would be; a
-            // request always ends.
-            guard let requestID else {
-                guard case .entitlement = grant, flights.withLock({ flights in
-                    defer { flights.remove(.endsDeferral, transaction.id) }
-                    return flights.contains(.endsDeferral, transaction.id)
-                }) else { return nil }
-                return .granted(requestID: nil, transaction: transaction, grant: grant)
-            }
+            // A transaction finished earlier that comes back on its own is dropped; a request always ends.
+            guard let requestID else { return nil }
             switch grant {
             case .entitlement:
                 // A store answers a purchase of something already owned with the transaction that granted it.

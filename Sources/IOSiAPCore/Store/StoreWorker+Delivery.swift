@@ -62,7 +62,7 @@ extension StoreWorker {
         }
         // A transaction finished before is not told again outside a request; its copy is still checked until a
         // verifier answers, since its verdict decides what it entitles to.
-        let quiet = requestID == nil && written.found == .knownFinished && !endsDeferral
+        let quiet = requestID == nil && written.found == .knownFinished
         switch outcome {
         case .failed(let error):
             if !quiet { events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error)) }
@@ -90,10 +90,8 @@ extension StoreWorker {
             flights.withLock { _ = $0.insert(.delivered, transaction.id) }
             tellPurchase(.purchased(requestID: requestID, transaction: transaction))
         } else if endsDeferral {
-            flights.withLock { flights in
-                _ = flights.insert(.delivered, transaction.id)
-                _ = flights.insert(.endsDeferral, transaction.id)
-            }
+            // Told again though told before in this launch: it ends the deferral the game was told of.
+            flights.withLock { _ = $0.insert(.delivered, transaction.id) }
             tellPurchase(.purchased(requestID: nil, transaction: transaction))
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
@@ -121,12 +119,7 @@ extension StoreWorker {
     /// request-less purchase the game finished after it was queued (a purchase is told until the game finishes it,
     /// never after), then the grant ledger's work at hand-out (`GrantLedger.apply`).
     func handOut(_ event: StoreEvent) -> StoreEvent? {
-        if case .purchased(nil, let transaction) = event, flights.withLock({ flights in
-            // The end of a deferral is told, finished or not; the mark is used once.
-            let endsDeferral = flights.contains(.endsDeferral, transaction.id)
-            flights.remove(.endsDeferral, transaction.id)
-            return flights.contains(.finished, transaction.id) && !endsDeferral
-        }) {
+        if case .purchased(nil, let transaction) = event, flights.withLock({ $0.contains(.finished, transaction.id) }) {
             return nil
         }
         return ledger.apply(event)

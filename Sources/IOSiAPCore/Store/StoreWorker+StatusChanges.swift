@@ -8,8 +8,9 @@ extension StoreWorker {
             await deliver(transaction, requestID: nil)
         case .deferredPurchaseCompleted(let transaction):
             // The game was told the purchase is deferred: it hears how it ended, also when the transaction was told
-            // before in this launch (a purchase of something owned). One finished already is not told again, as no
-            // finished transaction is outside a request.
+            // before in this launch (a purchase of something owned). One the game finished is not told again: no
+            // finished transaction is told outside a request, and what it grants the game has (the entitlement
+            // stands); a told-again finished one would live only in memory until handed out.
             await deliver(transaction, requestID: nil, endsDeferral: true)
         case .declined(let productID):
             events.push(.declined(productID: productID))

@@ -5,7 +5,7 @@
 struct TransactionFlights {
     /// One step done, or being done, with a transaction in this launch.
     struct Mark: OptionSet {
-        let rawValue: UInt16
+        let rawValue: UInt8
 
         /// Queued as `purchased`.
         static let delivered = Mark(rawValue: 1 << 0)
@@ -27,9 +27,6 @@ struct TransactionFlights {
         /// A retry of its unfinished check is scheduled: one chain of retries per transaction, however many paths
         /// (a delivery, an update, a restore, launch redelivery) found its check unfinished.
         static let checkScheduled = Mark(rawValue: 1 << 7)
-        /// Queued as the end of a deferral the game was told of (an approval or a resolution of a purchase of
-        /// something owned): handed out even if the game finished it before, as a payment's answer would be.
-        static let endsDeferral = Mark(rawValue: 1 << 8)
     }
 
     /// One transaction's flight: a few bytes, since a launch keeps one for each purchase it delivered (a copy held

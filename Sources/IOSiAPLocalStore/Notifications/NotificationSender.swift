@@ -82,7 +82,7 @@ final class NotificationSender: @unchecked Sendable {
     private func recordChanges() {
         let wallClock = Date()
         guard let version = try? state.withLock({ state throws(StoreError) in
-            try state.database.query("PRAGMA data_version").first?.first?.integer ?? 0
+            try state.database.dataVersion()
         }) else { return }
         let last = lastLook.withLock { $0 }
         guard version != last.dataVersion || wallClock.timeIntervalSince(last.at) >= 1 else { return }

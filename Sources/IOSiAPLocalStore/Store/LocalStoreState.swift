@@ -84,10 +84,7 @@ final class LocalStoreState {
         return try database.snapshot { () throws(StoreError) in try changes(at: try dataVersion(), now: now) }
     }
 
-    /// Changes with every commit another connection makes (SQLite's `data_version`).
-    private func dataVersion() throws(StoreError) -> Int64 {
-        try database.query("PRAGMA data_version").first?.first?.integer ?? 0
-    }
+    private func dataVersion() throws(StoreError) -> Int64 { try database.dataVersion() }
 
     /// The updates the state at data version `version` implies against `known`, which it then becomes.
     private func changes(at version: Int64, now: Date) throws(StoreError) -> [StoreUpdate] {
