@@ -6,8 +6,8 @@ reopens in poll or delivery-thread mode, kill -9 of the game at random moments a
 refund handler that refuses its event, and from outside (the game's own controls while it runs, iosiap-store
 while it runs or is closed) refunds, expiries, renewals, renewal date extensions, Ask to Buy approvals and
 declines, interrupted purchases resolved (of products owned or not, the active subscription among them),
-purchases, Family Sharing
-purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the seeds run
+billing issues and grace periods turned on and off (so renewals fail into billing retry or grace, and restores
+meet them), purchases, Family Sharing purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the seeds run
 the grant ledger.
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
@@ -562,7 +562,7 @@ class World:
 NEEDS_GAME = {"buy", "buy-then-kill", "finish", "restore", "refuse-revoked", "die-in", "settle"}
 STEPS = [("open", 14), ("close", 6), ("kill", 6), ("verifier", 5), ("buy", 22), ("buy-then-kill", 3),
          ("finish", 14), ("restore", 4), ("refund", 8), ("expire", 3), ("renew", 3), ("extend", 3), ("outside-buy", 3), ("family-buy", 2), ("stop-family", 2),
-         ("ask-to-buy", 3), ("approve", 3), ("decline", 2), ("interrupted", 2), ("resolve", 3),
+         ("ask-to-buy", 3), ("approve", 3), ("decline", 2), ("interrupted", 2), ("resolve", 3), ("billing-issues", 2), ("grace-period", 2),
          ("refuse-revoked", 3), ("die-in", 3), ("settle", 6)]
 
 

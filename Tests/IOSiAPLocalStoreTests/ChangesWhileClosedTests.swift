@@ -221,3 +221,28 @@ import Testing
         #expect(try !store.isEntitled(to: Self.gold))
     }
 }
+
+extension ChangesWhileClosedTests {
+    /// `iosiap-store renew` with billing issues and a grace period on, the game closed: the renewal fails to charge,
+    /// so the period ends now and the subscription stays active through its grace period. At the next launch the
+    /// game's record takes the new end and the grace period's (it held the old end, a period later), and it hears of
+    /// no expiry. Found by the lifecycle simulation (seed 300292).
+    @Test func aRenewalThatFailedToChargeWhileTheGameWasClosedReachesItsRecordAtTheNextLaunch() async throws {
+        try await buyInGame(Self.gold)
+        do {
+            let manager = try openManager()
+            try manager.setBillingIssuesEnabled(true)
+            try manager.setBillingGracePeriodEnabled(true)
+            try manager.forceRenewal(productID: Self.gold)
+            manager.close()
+        }
+        let (local, store) = try openGame()
+        defer { store.close() }
+        let events = await store.pollSettled(after: local)
+        let held = try #require(try store.currentEntitlements().first { $0.productID == Self.gold }, "\(events)")
+        #expect(held.expirationDate.map { $0 <= Date() } == true, "the old end stayed: \(String(describing: held.expirationDate))")
+        #expect(held.gracePeriodExpirationDate.map { $0 > Date() } == true)
+        #expect(Self.expired(events).isEmpty, "\(events)")
+        #expect(try store.isEntitled(to: Self.gold))
+    }
+}

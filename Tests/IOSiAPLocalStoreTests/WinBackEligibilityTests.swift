@@ -86,3 +86,18 @@ import Testing
         #expect(renewalInfo.eligibleWinBackOfferIds == [Self.eligible, Self.byTheRules])
     }
 }
+
+extension WinBackEligibilityTests {
+    /// A user whose only subscription was refunded is a past subscriber here as for offer codes and promotional
+    /// offers (issue 38): the win-back offer without the key (no paid months asked) is theirs.
+    @Test func aUserWhoseOnlySubscriptionWasRefundedIsALapsedSubscriber() async throws {
+        let (local, store) = try await open()
+        guard case .purchased(_, let first) = try await store.pollUntilTerminal(of: try store.requestPayment(PaymentRequest(productID: Self.gold))).last
+        else { Issue.record("not purchased"); return }
+        try store.finish(transactionID: first.id)
+        _ = try local.refund(transactionID: first.id)
+        _ = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        guard case .purchased(_, let back) = try await outcome(store, Self.byTheRules) else { Issue.record("not purchased"); return }
+        #expect(back.offer == TransactionOffer(type: .winBack, id: Self.byTheRules))
+    }
+}

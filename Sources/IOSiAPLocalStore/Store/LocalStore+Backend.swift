@@ -86,7 +86,7 @@ extension LocalStore {
         clockwork.gameListens.withLock { $0 = true }
         clockwork.rememberStorefront()
         // What changed while no game listened, which the first look at the state took in without telling anyone.
-        try? clockwork.tellExtendedSubscriptions()
+        try? clockwork.tellMovedEnds()
         try? clockwork.tellUntoldEnds()
         // Best effort: the transaction manager can also be told the catalog (--catalog).
         try? rememberCatalog()

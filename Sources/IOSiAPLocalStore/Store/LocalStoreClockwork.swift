@@ -59,11 +59,12 @@ struct LocalStoreClockwork: Sendable {
         try state.withLock { state throws(StoreError) in try tellUntoldEnds(in: state) }
     }
 
-    /// Tells a game that opens the active subscriptions whose end was extended, as they are now: its record of
-    /// them may predate the extension (made while it was closed). One the game finished makes no event.
-    func tellExtendedSubscriptions() throws(StoreError) {
+    /// Tells a game that opens the active subscriptions whose end moved (extended, or in billing retry within a
+    /// grace period), as they are now: its record of them may predate the move (made while it was closed). One
+    /// the game finished makes no event; its record takes the new ends.
+    func tellMovedEnds() throws(StoreError) {
         try state.withLock { state throws(StoreError) in
-            try state.activeExtendedTransactions(at: now()).forEach { sink.yield(.purchased($0)) }
+            try state.activeTransactionsWithMovedEnds(at: now()).forEach { sink.yield(.purchased($0)) }
         }
     }
 

@@ -20,10 +20,14 @@ extension LocalStoreState {
                                [.integer(Int64(bitPattern: originalID)), .real(date.timeIntervalSince1970)]).first?.first?.integer ?? 0)
     }
 
-    /// The subscriptions active at `now` whose end an extension moved.
-    func activeExtendedTransactions(at now: Date) throws(StoreError) -> [StoreTransaction] {
-        try transactions(where: "id IN (SELECT transaction_id FROM renewal_extensions) AND expiration_date > ? AND revocation_date IS NULL",
-                         [.real(now.timeIntervalSince1970)])
+    /// The subscriptions active at `now` whose end moved after their purchase: extended, or in billing retry
+    /// within a grace period (a renewal that failed to charge ended the period when it was due, maybe early by
+    /// `renew`). A game's record of them may hold the old end.
+    func activeTransactionsWithMovedEnds(at now: Date) throws(StoreError) -> [StoreTransaction] {
+        try transactions(where: """
+            revocation_date IS NULL AND (id IN (SELECT transaction_id FROM renewal_extensions) AND expiration_date > ?1
+                                         OR billing_retry = 1 AND grace_expires > ?1)
+            """, [.real(now.timeIntervalSince1970)])
     }
 
     func recordRenewalExtension(_ made: RenewalExtension, request requestIdentifier: String, at date: Date) throws(StoreError) {

@@ -7,7 +7,10 @@ import IOSiAPCore
 /// Sources: App Store Connect's offer codes are for new, existing or expired subscribers of the group
 /// (`SubscriptionCustomerEligibility`); win-back offers are for lapsed subscribers, with the paid duration,
 /// the time since they last subscribed and the wait between offers the offer sets, and subscriptions in
-/// billing retry or a grace period are not eligible (StoreKit `eligibleWinBackOfferIDs`).
+/// billing retry or a grace period are not eligible (StoreKit `eligibleWinBackOfferIDs`). Apple says nothing of
+/// refunds here: a refunded subscription counts as one the user had, for every offer (a past subscriber for offer
+/// codes, promotional and win-back offers; no introductory offer again), and as no paid time (App Store Connect's
+/// `customerEligibilityPaidSubscriptionDurationInMonths` counts paid months; the money went back).
 enum SubscriptionOfferRules {
     /// The terms of `item`'s offer code `referenceName`, checked against the user's history at `date`.
     static func offerCode(_ referenceName: String, of item: CatalogProduct, in state: LocalStoreState,
@@ -57,8 +60,12 @@ enum SubscriptionOfferRules {
         if chains.contains(where: { $0.state.billingRetry }) {
             throw ineligible("this user's subscription in the group of '\(item.id)' is in billing retry")
         }
-        let history = try state.allTransactions().filter { $0.subscriptionGroupID == group && !$0.isRevoked }
-        guard let lastEnd = history.compactMap(\.expirationDate).max() else {
+        // A refunded subscription counts as one the user had, as for every other offer here (introductory offers,
+        // offer codes): its end is the refund's if that came first. It counts no paid months: the money went back.
+        let history = try state.allTransactions().filter { $0.subscriptionGroupID == group }
+        guard let lastEnd = history.compactMap({ transaction in
+            transaction.expirationDate.map { end in min(end, transaction.revocationDate ?? end) }
+        }).max() else {
             throw ineligible("this user never subscribed in the group of '\(item.id)'")
         }
         let month = timeRate.end(of: StoreSubscriptionPeriod(value: 1, unit: .month), from: date).timeIntervalSince(date)
@@ -66,6 +73,7 @@ enum SubscriptionOfferRules {
         if let minimum = offer.minimumPaidMonths {
             // Paid time: every period charged but those of a free offer (a free trial, a free code).
             let paid = history.filter { transaction in
+                guard !transaction.isRevoked else { return false }
                 let terms = transaction.offer.flatMap { catalog.product(id: transaction.productID)?.offer($0) }
                 return terms?.paymentMode != .freeTrial
             }.reduce(0.0) { $0 + months(($1.expirationDate ?? $1.purchaseDate).timeIntervalSince($1.purchaseDate)) }
@@ -121,11 +129,12 @@ enum SubscriptionOfferRules {
         return try isEligibleForIntroOffer(inGroup: groupID, in: state)
     }
 
-    /// The user's subscription in `groupID` that is active at `date`, if any.
+    /// The user's subscription in `groupID` that entitles at `date` (as entitlements decide: not refunded, within
+    /// its period or a grace period), if any.
     static func activeChain(inGroup groupID: String, in state: LocalStoreState,
                             at date: Date) throws(StoreError) -> LocalStoreState.SubscriptionChain? {
         try state.subscriptionChains().first {
-            $0.latest.subscriptionGroupID == groupID && ($0.latest.expirationDate ?? .distantPast) > date
+            $0.latest.subscriptionGroupID == groupID && Entitlements.isActive($0.latest, at: date)
         }
     }
 }
