@@ -14,6 +14,15 @@ let appleGraph = ProcessInfo.processInfo.environment["IOSIAP_APPLE_GRAPH"] != ni
 let appleGraph = false
 #endif
 
+// The stand-in graph (IOSIAP_STOREKIT_STANDIN=1, on Linux only, with its own --build-path; scripts/test-storekit-standin.sh):
+// the Linux package with Tests/StoreKitStandIn, a behavioural StoreKit backed by the local store, as a target named
+// `StoreKit`, so that LiveStoreKit is compiled (as iOS) and runs under Tests/IOSiAPStoreKitStandInTests.
+#if os(Linux)
+let standInGraph = ProcessInfo.processInfo.environment["IOSIAP_STOREKIT_STANDIN"] != nil
+#else
+let standInGraph = false
+#endif
+
 // Where OpenSSL's libcrypto exists, and with it the local App Store, its signer and on-device JWS verification:
 // Linux and macOS. The one list that decides it: libiosiap depends on IOSiAPLocalStore and IOSiAPVerification,
 // and its IOSIAP_LOCAL_STORE condition is set, on these platforms only; elsewhere (iOS, tvOS, visionOS) the
@@ -227,5 +236,31 @@ if appleGraph {
         swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-enable-library-evolution", "-user-module-version", String(iosVersion)])]
     ))
     package.targets.first { $0.name == "IOSiAPStoreKit" }!.dependencies += ["StoreKit", "UIKit"]
+}
+#endif
+
+// The stand-in graph's StoreKit (see the top of this file): behavioural, backed by the local store, never in the normal
+// build. Only the tests that run on it are built there; the others run in the normal graph.
+#if os(Linux)
+if standInGraph && !appleGraph {
+    package.targets.removeAll { $0.type == .test }
+    package.targets.append(.target(
+        name: "UIKit",
+        path: "Tests/AppleSDK/UIKit",
+        swiftSettings: [.swiftLanguageMode(.v5)]
+    ))
+    package.targets.append(.target(
+        name: "StoreKit",
+        dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPVerification", "UIKit"],
+        path: "Tests/StoreKitStandIn",
+        // The iOS 27.0 SDK's StoreKit user-module-version, so that LiveStoreKit compiles its newest branches.
+        swiftSettings: [.unsafeFlags(["-user-module-version", "816.0.47.2.3"])]
+    ))
+    package.targets.first { $0.name == "IOSiAPStoreKit" }!.dependencies += ["StoreKit", "UIKit"]
+    package.targets.append(.testTarget(
+        name: "IOSiAPStoreKitStandInTests",
+        dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPStoreKit", "IOSiAPTestSupport", "StoreKit", "UIKit"],
+        path: "Tests/IOSiAPStoreKitStandInTests"
+    ))
 }
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check a change must pass: a warning-free build, the Swift example session against the bundled
 # catalog with its output checked, the unit tests, the StoreKit backend against StoreKit's signatures
-# (scripts/check-storekit.sh), the Apple graph's libiosiap against Linux's (scripts/check-apple-graph.sh),
+# (scripts/check-storekit.sh), LiveStoreKit on the behavioural StoreKit stand-in (scripts/test-storekit-standin.sh),
+# the Apple graph's libiosiap against Linux's (scripts/check-apple-graph.sh),
 # the C ABI's checks (scripts/test-native.sh), the transaction manager's page in a browser
 # (Tests/browser/transaction_manager.sh), and a short fuzzing run (scripts/fuzz.sh).
 set -euo pipefail
@@ -37,6 +38,9 @@ swift test --skip-build
 
 echo "== StoreKit backend, Live/ included, type-checked against the transcribed StoreKit declarations (iOS, macOS, tvOS, visionOS)"
 bash scripts/check-storekit.sh
+
+echo "== LiveStoreKit run on the behavioural StoreKit stand-in (backed by the local store)"
+bash scripts/test-storekit-standin.sh
 
 echo "== the Apple graph (libiosiap as iOS builds it: no OpenSSL, no local store, StoreKit's branch): same symbols as Linux"
 bash scripts/check-apple-graph.sh

@@ -17,6 +17,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let intentListener: Task<Void, Never>
     private let messageListener: Task<Void, Never>
     private let storefrontListener: Task<Void, Never>
+    private let entitlementReport: Task<Void, Never>
     private let messages: Messages
 
     /// StoreKit's verdicts of this launch, by transaction id and then by the JWS of each copy it judged (its APIs
@@ -130,13 +131,41 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         storefrontListener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await countryCode in storefronts { sink.yield(.storefrontChanged(countryCode)) }
         }
+        // What the user owns, as StoreKit holds it on the device without a sign-in: a reinstall or a new phone
+        // starts with an empty journal, and is entitled at launch all the same.
+        entitlementReport = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
+            for transaction in await Self.currentEntitlementsWithGrace(api, results) { sink.yield(.entitled(transaction)) }
+        }
+    }
+
+    /// `Transaction.currentEntitlements`, each noted for the verifier, each subscription with its billing grace
+    /// period's end: StoreKit keeps a subscription whose renewal failed among the entitlements through its grace
+    /// period, but its transaction carries only the expiration date; the group's status carries the grace period's
+    /// end (`RenewalInfo.gracePeriodExpirationDate`).
+    static func currentEntitlementsWithGrace(_ api: API, _ results: VerificationResults) async -> [StoreTransaction] {
+        var entitled: [StoreTransaction] = []
+        var graceEnds: [String: [UInt64: Date]] = [:]  // by group, by transaction id
+        for entitlement in await api.currentEntitlements() {
+            results.note(entitlement)
+            var transaction = Self.transaction(entitlement.value)
+            if transaction.productType == .autoRenewable, let group = transaction.subscriptionGroupID {
+                if graceEnds[group] == nil {
+                    let statuses = (try? await api.subscriptionStatuses(groupID: group)) ?? []
+                    graceEnds[group] = statuses.reduce(into: [:]) { ends, status in
+                        if status.state == .inGracePeriod, let end = status.gracePeriodExpirationDate {
+                            ends[status.transaction.value.id] = end
+                        }
+                    }
+                }
+                transaction.gracePeriodExpirationDate = graceEnds[group]?[transaction.id]
+            }
+            entitled.append(transaction)
+        }
+        return entitled
     }
 
     deinit {
-        listener.cancel()
-        intentListener.cancel()
-        messageListener.cancel()
-        storefrontListener.cancel()
+        close()
     }
 
     /// The verifier to open the `PurchaseStore` with: StoreKit's own verdict on each transaction, so that a
@@ -222,12 +251,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// a sign-in, so the restore gives that rather than failing with nothing. Any other failure fails the restore.
     public func restore() async throws(StoreError) -> [StoreTransaction] {
         do { try await api.sync() } catch .userCancelled {} catch { throw StoreKitErrorMapping.error(error) }
-        return await api.currentEntitlements().compactMap { entitlement in
-            let transaction = Self.transaction(entitlement.value)
-            guard transaction.productType.isRestorable && !transaction.isRevoked else { return nil }
-            results.note(entitlement)
-            return transaction
-        }
+        return await Self.currentEntitlementsWithGrace(api, results).filter { $0.productType.isRestorable && !$0.isRevoked }
     }
 
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {
@@ -330,6 +354,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         intentListener.cancel()
         messageListener.cancel()
         storefrontListener.cancel()
+        entitlementReport.cancel()
     }
 
     // MARK: - Mapping

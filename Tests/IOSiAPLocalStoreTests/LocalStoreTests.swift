@@ -5,13 +5,6 @@ import IOSiAPTestSupport
 import IOSiAPVerification
 import Testing
 
-/// A clock a test moves by hand.
-final class TestClock: Sendable {
-    private let current = Locked(Date(timeIntervalSince1970: 1_767_225_600))  // 2026-01-01T00:00:00Z
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 @Suite struct LocalStoreTests {
     let folder = TemporaryDirectory()
     let clock = TestClock()

@@ -28,6 +28,10 @@ public enum StoreUpdate: Sendable, Equatable {
     case message(StoreMessage)
     /// The user's storefront changed, ISO 3166-1 alpha-3 (StoreKit: `Storefront.updates`).
     case storefrontChanged(String)
+    /// A transaction the store lists among what the user owns now, reported at launch (StoreKit:
+    /// `Transaction.currentEntitlements`, which needs no sign-in): a reinstall or a new device starts with an empty
+    /// journal. Recorded so that entitlements see it; the game is told nothing.
+    case entitled(StoreTransaction)
 }
 
 /// A store the core can drive: the local App Store everywhere, StoreKit 2 on Apple platforms.

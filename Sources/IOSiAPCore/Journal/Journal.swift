@@ -391,11 +391,15 @@ package final class Journal: Sendable {
 
     /// Whether the transaction is recorded as revoked.
     package func isRecordedRevoked(_ id: UInt64) throws(StoreError) -> Bool {
+        try recordedCopy(of: id)?.isRevoked ?? false
+    }
+
+    /// The copy of the transaction the journal holds, if it holds one.
+    package func recordedCopy(of id: UInt64) throws(StoreError) -> StoreTransaction? {
         let payload = try database.withLock { database throws(StoreError) in
             try database.query("SELECT payload FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))]).first?.first?.bytes
         }
-        guard let payload else { return false }
-        return try decode(payload).isRevoked
+        return try payload.map { bytes throws(StoreError) in try decode(bytes) }
     }
 
     /// Whether the journal holds a row for the transaction, finished or not.

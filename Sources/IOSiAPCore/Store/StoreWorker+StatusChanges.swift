@@ -24,6 +24,30 @@ extension StoreWorker {
             events.push(.storefrontChanged(storefront: storefront))
         case .expired, .revoked:
             await applyStatusChange(update)
+        case .entitled(let transaction):
+            // Checked beside the updates when something verifies, as a restore's transactions are: a slow server
+            // holds up no later update.
+            if verifier == nil { await recordEntitlement(transaction) } else { runBeside { await self.recordEntitlement(transaction) } }
+        }
+    }
+
+    /// Records a transaction the store says the user owns now, told nothing: a copy the journal holds already is
+    /// left as it is, one the store holds unfinished is left to launch redelivery (which tells it), a refunded copy
+    /// comes as `revoked`. One whose check fails or cannot complete is not recorded: the store lists it again at the
+    /// next launch.
+    func recordEntitlement(_ transaction: StoreTransaction) async {
+        guard !transaction.isRevoked else { return }
+        if let held = try? journal.recordedCopy(of: transaction.id),
+           held.signedJWS == transaction.signedJWS, held.gracePeriodExpirationDate == transaction.gracePeriodExpirationDate {
+            return
+        }
+        guard await !unfinishedIDsInStore().contains(transaction.id) else { return }
+        let verdict = await verify(transaction)
+        switch verdict {
+        case .verified, nil:
+            _ = try? journal.written(transaction, finished: true, verdict: verdict, takeBack: refundTakeBack())
+        case .failed, .retryLater:
+            return
         }
     }
 
@@ -34,7 +58,7 @@ extension StoreWorker {
         let transaction: StoreTransaction
         switch update {
         case .revoked(let changed), .expired(let changed): transaction = changed
-        case .purchased, .deferredPurchaseCompleted, .declined, .purchaseIntent, .message, .storefrontChanged: return
+        case .purchased, .deferredPurchaseCompleted, .declined, .purchaseIntent, .message, .storefrontChanged, .entitled: return
         }
         // A refund the record holds already is told by whoever recorded it, or was told (a store reports refunds
         // again at launch), or is told again at launch; one being checked now is told by that check. The record's

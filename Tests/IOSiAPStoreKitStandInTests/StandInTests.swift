@@ -1,0 +1,140 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPStoreKit
+import IOSiAPTestSupport
+import StoreKit
+import Testing
+
+/// LiveStoreKit, the code that calls StoreKit on iPhone, run unchanged on the behavioural StoreKit of
+/// Tests/StoreKitStandIn (backed by a local store): what a player does, seen by the game through the core.
+/// StoreKit is one per process, so these tests run one at a time.
+@Suite(.serialized) final class StandInTests {
+    static let prefix = "com.iosiap.example."
+    static let pro = prefix + "pro_upgrade"
+    static let coins = prefix + "coins_100"
+    static let gold = prefix + "club_gold_monthly"
+    /// The App Store's side: the local store's state (what `iosiap-store --state` changes).
+    let appStore = TemporaryDirectory()
+    /// The device's side: the game's journal, gone with a reinstall.
+    var device = TemporaryDirectory()
+    let clock = TestClock()
+
+    init() throws {
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+    }
+
+    deinit {
+        StoreKitStandIn.close()
+    }
+
+    /// The game's store over StoreKit, as `iosiap_store_open_storekit` opens it; on the test's clock if given (as
+    /// the App Store's is).
+    func openGame(now clock: TestClock? = nil) throws -> PurchaseStore {
+        guard let clock else { return try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: device.state) }
+        let backend = StoreKitBackend(api: LiveStoreKit())
+        return try PurchaseStore(backend: backend, stateDirectory: device.state, verifier: backend.verifier, now: { clock.now })
+    }
+
+    /// The App Store as `iosiap-store` changes it from outside.
+    func outside() throws -> LocalStore {
+        let clock = self.clock
+        return try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: appStore.state, now: { clock.now })
+    }
+
+    func buy(_ store: PurchaseStore, _ productID: String) async throws -> StoreTransaction? {
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([productID]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: productID))
+        guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return nil }
+        return transaction
+    }
+
+    /// Waits until `condition` holds, at most 10 seconds (a busy machine may take long; a pass takes milliseconds).
+    static func waitUntil(_ condition: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    @Test func aPurchaseIsVerifiedByStoreKitAndEntitles() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        let bought = try #require(try await buy(store, Self.pro))
+        #expect(bought.productID == Self.pro && bought.environment == .sandbox)
+        try store.finish(transactionID: bought.id)
+        _ = await store.pollSettled()  // the finish reached StoreKit
+        #expect(try store.isEntitled(to: Self.pro))
+        #expect(await Transaction.unfinished.reduce(into: 0) { count, _ in count += 1 } == 0)
+    }
+
+    /// Issue 34, item 1: a reinstall (or a new phone) starts with an empty journal, while StoreKit's
+    /// `currentEntitlements` still lists what the user owns, without any sign-in. The game is entitled at launch.
+    @Test func aReinstallIsEntitledAtLaunch() async throws {
+        do {
+            let store = try openGame()
+            let bought = try #require(try await buy(store, Self.pro))
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()  // the finish reached StoreKit
+            store.close()
+        }
+        device = TemporaryDirectory()  // the app deleted and installed again
+        let store = try openGame()
+        defer { store.close() }
+        // Nothing is told: the launch records what StoreKit lists, beside the game.
+        await Self.waitUntil { (try? store.isEntitled(to: Self.pro)) == true }
+        #expect(try store.isEntitled(to: Self.pro))
+        #expect(await store.pollSettled().isEmpty)
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.pro])
+    }
+
+    /// Issue 34, item 1: a restore whose sign-in the user dismisses (`AppStore.sync()` throws `userCancelled`) still
+    /// gives what StoreKit holds on the device.
+    @Test func aRestoreWhoseSignInIsDismissedGivesTheDevicesEntitlements() async throws {
+        do {
+            let store = try openGame()
+            let bought = try #require(try await buy(store, Self.pro))
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()  // the finish reached StoreKit
+            store.close()
+        }
+        device = TemporaryDirectory()
+        try StoreKitStandIn.setSyncCancelled(true)
+        let store = try openGame()
+        defer { store.close() }
+        let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+        let restored = events.compactMap { if case .restored(_, let transaction) = $0 { transaction.productID } else { nil } }
+        #expect(restored == [Self.pro], "\(events)")
+        #expect(try store.isEntitled(to: Self.pro))
+    }
+
+    /// Issue 34, item 2: a subscriber whose renewal failed keeps the subscription through the billing grace period,
+    /// where StoreKit keeps it among the current entitlements; the transaction carries only its expiration date. At
+    /// the next launch the game is entitled until the grace period ends, and a restore gives it.
+    @Test func aSubscriptionInItsGracePeriodEntitles() async throws {
+        let outside = try outside()
+        defer { outside.close() }
+        try outside.setBillingIssuesEnabled(true)
+        try outside.setBillingGracePeriodEnabled(true)
+        let end: Date
+        do {
+            let store = try openGame(now: clock)
+            let bought = try #require(try await buy(store, Self.gold))
+            end = try #require(bought.expirationDate)
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()
+            store.close()
+        }
+        clock.advance(by: end.timeIntervalSince(clock.now) + 86_400)  // a day after the renewal failed
+        _ = try await outside.restore()  // the App Store's clock moves on: billing retry, in the grace period
+        let group = try #require(try outside.allTransactions().first?.subscriptionGroupID)
+        let status = try await outside.subscriptionStatus(groupID: group)
+        #expect(status?.state == .inGracePeriod)
+        let store = try openGame(now: clock)
+        defer { store.close() }
+        await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }
+        #expect(try store.isEntitled(to: Self.gold))
+        let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+        let restored = events.compactMap { if case .restored(_, let transaction) = $0 { transaction.productID } else { nil } }
+        #expect(restored == [Self.gold], "\(events)")
+    }
+}

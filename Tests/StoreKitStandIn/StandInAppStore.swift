@@ -1,0 +1,259 @@
+// A behavioural `StoreKit` for Linux: the StoreKit 2 API that Sources/IOSiAPStoreKit/Live/LiveStoreKit.swift calls,
+// declared as Tests/AppleSDK/StoreKit27 transcribes it (the iOS 27.0 SDK), with bodies that behave as Apple documents
+// StoreKit 2 behaving, backed in-process by the local App Store (IOSiAPLocalStore). Built only in the stand-in graph
+// (IOSIAP_STOREKIT_STANDIN=1, see Package.swift), for tests: never into the normal library, and never where Apple's
+// StoreKit exists (a module named `StoreKit` would shadow it).
+//
+// Each behaviour names its source: a page of Apple's documentation (developer.apple.com/documentation/storekit/...),
+// or, where Apple is silent, what the local store does (which follows StoreKitTest), said so.
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPVerification
+
+/// The App Store behind the stand-in: one local store per process, as StoreKit serves one app. Opened on first use
+/// from `IOSIAP_STOREKIT_CONFIGURATION` (the `.storekit` file, as an Xcode scheme selects one) and
+/// `IOSIAP_STOREKIT_STATE` (the local store's state directory, which `iosiap-store --state` changes from outside),
+/// or by `StoreKitStandIn.open` in tests.
+final class StandInAppStore: Sendable {
+    let local: LocalStore
+    let verifier: SignedDataVerifier
+    /// The local store's clock: what is active is decided at its time.
+    let now: @Sendable () -> Date
+    private let listeners = Locked(Listeners())
+    private let pump: Task<Void, Never>
+    /// Whether `Transaction.updates` has had its first listener in this process (see `transactionUpdates`).
+    private let launchTold = Locked(false)
+    /// `AppStore.sync()` throws `userCancelled` while set: the user dismisses the sign-in.
+    let syncCancelled = Locked(false)
+
+    private struct Listeners {
+        var transactions: [UUID: AsyncStream<VerificationResult<Transaction>>.Continuation] = [:]
+        var intents: [UUID: AsyncStream<PurchaseIntent>.Continuation] = [:]
+        var messages: [UUID: AsyncStream<Message>.Continuation] = [:]
+        var storefronts: [UUID: AsyncStream<Storefront>.Continuation] = [:]
+    }
+
+    private static let current = Locked<StandInAppStore?>(nil)
+
+    init(local: LocalStore, now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+        self.local = local
+        self.now = now
+        verifier = try local.makeVerifier()
+        let listeners = self.listeners
+        let updates = local.updates()
+        let verifier = self.verifier
+        pump = Task {
+            for await update in updates {
+                Self.dispatch(update, to: listeners, local: local, verifier: verifier)
+            }
+        }
+    }
+
+    /// The store in use: the one `StoreKitStandIn.open` made, else one opened from the environment.
+    static func shared() throws(StoreKitError) -> StandInAppStore {
+        try current.withLock { current throws(StoreKitError) in
+            if let store = current { return store }
+            let environment = ProcessInfo.processInfo.environment
+            guard let configuration = environment["IOSIAP_STOREKIT_CONFIGURATION"], let state = environment["IOSIAP_STOREKIT_STATE"] else {
+                throw StoreKitError.systemError(StandInError(message: "the StoreKit stand-in needs IOSIAP_STOREKIT_CONFIGURATION "
+                    + "(a .storekit file) and IOSIAP_STOREKIT_STATE (the local store's state directory)"))
+            }
+            do throws(StoreError) {
+                let store = try StandInAppStore(local: LocalStore(catalogURL: URL(fileURLWithPath: configuration),
+                                                                  stateDirectory: StateDirectory(path: state)))
+                current = store
+                return store
+            } catch {
+                throw StoreKitError.systemError(StandInError(message: "the StoreKit stand-in cannot open its store: \(error.message)"))
+            }
+        }
+    }
+
+    static func install(_ store: StandInAppStore?) {
+        let old = current.withLock { current in
+            defer { current = store }
+            return current
+        }
+        old?.close()
+    }
+
+    func close() {
+        pump.cancel()
+        local.close()
+        listeners.withLock { listeners in
+            listeners.transactions.values.forEach { $0.finish() }
+            listeners.intents.values.forEach { $0.finish() }
+            listeners.messages.values.forEach { $0.finish() }
+            listeners.storefronts.values.forEach { $0.finish() }
+            listeners = Listeners()
+        }
+    }
+
+    // MARK: - What the store reports
+
+    /// The local store's updates, as StoreKit reports each:
+    /// - a purchase, renewal, approval or refund is a transaction created or updated: `Transaction.updates`
+    ///   ("Transaction.updates": "emits a transaction when the system creates or updates transactions that occur
+    ///   outside the app or on other devices"; a refund sets `revocationDate`, "Transaction.revocationDate");
+    /// - a declined Ask to Buy purchase creates no transaction, so nothing is reported ("Supporting Ask to Buy ...":
+    ///   a declined request produces no transaction);
+    /// - an expiry changes no transaction: StoreKit reports none, the app reads the end from the transaction's
+    ///   `expirationDate` and the subscription's status ("Product.SubscriptionInfo.Status");
+    /// - `PurchaseIntent.intents`, `Message.messages`, `Storefront.updates` as their pages say.
+    private static func dispatch(_ update: StoreUpdate, to listeners: Locked<Listeners>, local: LocalStore, verifier: SignedDataVerifier) {
+        switch update {
+        case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction):
+            let result = verificationResult(transaction, local: local, verifier: verifier)
+            listeners.withLock { $0.transactions.values.forEach { $0.yield(result) } }
+        case .declined, .expired, .entitled:  // (`entitled` is StoreKit's, never the local store's)
+            break
+        case .purchaseIntent(let product, let offer):
+            let intent = PurchaseIntent(product: Product(product), offerReference: offer)
+            listeners.withLock { $0.intents.values.forEach { $0.yield(intent) } }
+        case .message(let message):
+            listeners.withLock { $0.messages.values.forEach { $0.yield(Message(message)) } }
+        case .storefrontChanged(let code):
+            listeners.withLock { $0.storefronts.values.forEach { $0.yield(Storefront(countryCode: code)) } }
+        }
+    }
+
+    /// `Transaction.updates` for one listener. "If your app has unfinished transactions, the updates listener
+    /// receives them once, immediately after the app launches" ("Transaction.updates"): the first listener of
+    /// this process gets them first.
+    func transactionUpdates() async -> AsyncStream<VerificationResult<Transaction>> {
+        let (stream, continuation) = AsyncStream<VerificationResult<Transaction>>.makeStream()
+        let id = UUID()
+        let first = launchTold.withLock { told in
+            defer { told = true }
+            return !told
+        }
+        if first, let unfinished = try? await local.unfinishedTransactions() {
+            unfinished.forEach { continuation.yield(verificationResult($0)) }
+        }
+        listeners.withLock { $0.transactions[id] = continuation }
+        let listeners = self.listeners
+        continuation.onTermination = { _ in listeners.withLock { _ = $0.transactions.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// A purchase's transaction also arrives at `Transaction.updates`, besides the purchase's result (what StoreKit
+    /// does in Xcode's and the sandbox's testing; Apple's page is silent on it, so said here as the issue that asked
+    /// for this stand-in observed it).
+    func tellListeners(_ result: VerificationResult<Transaction>) {
+        listeners.withLock { $0.transactions.values.forEach { $0.yield(result) } }
+    }
+
+    func intents() -> AsyncStream<PurchaseIntent> {
+        let (stream, continuation) = AsyncStream<PurchaseIntent>.makeStream()
+        let id = UUID()
+        listeners.withLock { $0.intents[id] = continuation }
+        let listeners = self.listeners
+        continuation.onTermination = { _ in listeners.withLock { _ = $0.intents.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func messages() -> AsyncStream<Message> {
+        let (stream, continuation) = AsyncStream<Message>.makeStream()
+        let id = UUID()
+        listeners.withLock { $0.messages[id] = continuation }
+        let listeners = self.listeners
+        continuation.onTermination = { _ in listeners.withLock { _ = $0.messages.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func storefronts() -> AsyncStream<Storefront> {
+        let (stream, continuation) = AsyncStream<Storefront>.makeStream()
+        let id = UUID()
+        listeners.withLock { $0.storefronts[id] = continuation }
+        let listeners = self.listeners
+        continuation.onTermination = { _ in listeners.withLock { _ = $0.storefronts.removeValue(forKey: id) } }
+        return stream
+    }
+
+    // MARK: - Verification
+
+    func verificationResult(_ transaction: StoreTransaction) -> VerificationResult<Transaction> {
+        Self.verificationResult(transaction, local: local, verifier: verifier)
+    }
+
+    /// Verified when the JWS carries the store's own signature ("VerificationResult": StoreKit verifies the signed
+    /// transaction on the device), else unverified with the reason; the local store's simulated verification error
+    /// (`iosiap-store error set verification ...`, StoreKitTest's `failTransactionsEnabled`) makes every one unverified.
+    static func verificationResult(_ transaction: StoreTransaction, local: LocalStore,
+                                   verifier: SignedDataVerifier) -> VerificationResult<Transaction> {
+        let payload = Transaction(transaction)
+        if let forced = local.forcedVerificationFailure(of: transaction) {
+            return .unverified(payload, .init(forced.code))
+        }
+        guard let jws = transaction.signedJWS else { return .unverified(payload, .missingRequiredProperties) }
+        do {
+            _ = try verifier.verifyTransaction(jws)
+            return .verified(payload)
+        } catch {
+            return .unverified(payload, .init(error.code))
+        }
+    }
+}
+
+/// The stand-in's own controls, for tests: which store backs it (Apple's StoreKit has no such thing; StoreKitTest's
+/// `SKTestSession` is the nearest).
+public enum StoreKitStandIn {
+    /// Backs StoreKit with the local store for `configuration` in `stateDirectory`, closing the one in use.
+    public static func open(configuration: URL, stateDirectory: URL, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        let local = try LocalStore(catalog: Catalog.load(contentsOf: configuration), stateDirectory: StateDirectory(stateDirectory), now: now)
+        StandInAppStore.install(try StandInAppStore(local: local, now: now))
+    }
+
+    /// Closes the store in use: the next use opens one from the environment.
+    public static func close() {
+        StandInAppStore.install(nil)
+    }
+
+    /// While set, `AppStore.sync()` throws `StoreKitError.userCancelled`, as when the user dismisses the sign-in.
+    public static func setSyncCancelled(_ cancelled: Bool) throws {
+        try StandInAppStore.shared().syncCancelled.withLock { $0 = cancelled }
+    }
+}
+
+/// Why the stand-in could not do what was asked, where StoreKit would throw a system error.
+struct StandInError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+extension VerificationResult.VerificationError {
+    /// The reason StoreKit would give for a copy our verifier rejected with `code`.
+    init(_ code: StoreErrorCode) {
+        switch code {
+        case .verificationInvalidFormat, .verificationUnsupportedAlgorithm: self = .invalidEncoding
+        case .verificationInvalidCertificate, .verificationInvalidChainLength, .verificationUntrustedChain,
+             .verificationMissingAppleMarker, .verificationCertificateNotValidAtDate: self = .invalidCertificateChain
+        default: self = .invalidSignature
+        }
+    }
+}
+
+/// A `StoreError` of the local store as the error StoreKit throws for it ("StoreKitError", "Product.PurchaseError").
+func storeKitError(_ error: StoreError) -> any Error {
+    switch error.code {
+    case .paymentCancelled, .overlayCancelled: StoreKitError.userCancelled
+    case .storeUnreachable, .cloudServiceNetworkConnectionFailed: StoreKitError.networkError(URLError(.notConnectedToInternet))
+    case .notEntitled: StoreKitError.notEntitled
+    case .unsupportedPlatform, .unavailableOnPlatform: StoreKitError.unsupported
+    case .invalidPresentationContext: StoreKitError.invalidPresentationContext
+    case .systemError, .storageFailure: StoreKitError.systemError(StandInError(message: error.message))
+    case .quantityOutOfRange, .quantityNotAllowedForProductType: Product.PurchaseError.invalidQuantity
+    case .storeProductNotAvailable, .unknownProduct: Product.PurchaseError.productUnavailable
+    case .paymentNotAllowed: Product.PurchaseError.purchaseNotAllowed
+    case .ineligibleForOffer: Product.PurchaseError.ineligibleForOffer
+    case .invalidOfferIdentifier: Product.PurchaseError.invalidOfferIdentifier
+    case .invalidOfferPrice: Product.PurchaseError.invalidOfferPrice
+    case .invalidSignature: Product.PurchaseError.invalidOfferSignature
+    case .missingOfferParams: Product.PurchaseError.missingOfferParameters
+    case .paymentMethodBindingConfigurationRequired: Product.PurchaseError.paymentMethodBindingConfigurationRequired
+    case .duplicateRefundRequest: Transaction.RefundRequestError.duplicateRequest
+    case .refundRequestIneligible: Transaction.RefundRequestError.ineligible
+    default: StoreKitError.unknown
+    }
+}
