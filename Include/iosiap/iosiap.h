@@ -80,7 +80,7 @@ typedef enum iosiap_status {
     IOSIAP_E_NOT_DELIVERED = -20,            /* since 0.4: iosiap_finish_transaction of a transaction never delivered
                                                 as PURCHASED or RESTORED (e.g. a VERIFICATION_FAILED's): refused */
     IOSIAP_E_REFUND_REQUEST_INELIGIBLE = -21, /* since 0.5: the App Store takes no refund request for the transaction */
-    IOSIAP_E_INVALID_PRESENTATION_CONTEXT = -22, /* since 0.5: StoreKit cannot show its sheet from the UI context given */
+    IOSIAP_E_INVALID_PRESENTATION_CONTEXT = -22, /* since 0.5: StoreKit cannot show its sheet from the UI context given, or none was found */
     IOSIAP_E_SK_UNKNOWN = -100,
     IOSIAP_E_SK_CLIENT_INVALID = -101,
     IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
@@ -504,8 +504,11 @@ int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const 
  * (StoreKit's purchase(confirmIn:options:)), as an Objective-C object pointer (from Objective-C,
  * `(__bridge void *)object`). The library does not retain it: keep the object alive until the payment's
  * final event. What each platform takes:
- *   - iOS, tvOS: a UIViewController * (used from iOS/tvOS 18.2; before, StoreKit chooses where to show the
- *     confirmation) or a UIWindowScene *; NULL lets StoreKit choose.
+ *   - iOS, tvOS: a UIViewController * (used from iOS/tvOS 18.2; before, its window's scene) or a
+ *     UIWindowScene *; NULL takes the app's one foreground-active UIWindowScene. Where no scene is found
+ *     (NULL with none or several foreground-active, a view controller not in a window before 18.2) the payment
+ *     ends in FAILED with IOSIAP_E_INVALID_PRESENTATION_CONTEXT; StoreKit's purchase without a scene is not
+ *     used (it fails from iOS 18.2: "Could not get confirmation scene ID").
  *   - visionOS: required, a UIWindowScene * or, from visionOS 2.2, a UIViewController *. Without one the
  *     payment ends in FAILED with IOSIAP_E_SK_UNSUPPORTED_PLATFORM (visionOS has no purchase without it).
  *   - macOS: an NSWindow * or an NSViewController * (its view's window), used from macOS 15.2 (before,

@@ -202,7 +202,8 @@ public enum StoreKitFailure: Error, Sendable, Equatable {
     case uiContextRequired(String)
     /// A UI context that is not an object of the class this platform's StoreKit takes; the text says which.
     case invalidUIContext(String)
-    /// `StoreKitError.invalidPresentationContext` (iOS 27): StoreKit cannot show its UI from the context given.
+    /// `StoreKitError.invalidPresentationContext` (iOS 27): StoreKit cannot show its UI from the context given; also
+    /// a purchase without a context for which no window scene is found (LiveStoreKit's lookup).
     case invalidPresentationContext
     case invalidQuantity
     case productUnavailable

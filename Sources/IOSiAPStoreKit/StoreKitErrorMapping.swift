@@ -15,8 +15,8 @@ enum StoreKitErrorMapping {
         case .uiContextRequired(let detail): StoreError(.unsupportedPlatform, "StoreKit: \(detail)")
         case .invalidUIContext(let detail): StoreError(.invalidArgument, "StoreKit: \(detail)")
         case .invalidPresentationContext:
-            StoreError(.invalidPresentationContext, "StoreKit cannot present its UI from this UI context: pass the game's "
-                + "foreground window scene or view controller")
+            StoreError(.invalidPresentationContext, "StoreKit cannot present its UI from this UI context, or none was given "
+                + "and no single foreground-active window scene was found: pass the game's foreground window scene or view controller")
         case .invalidQuantity: StoreError(.quantityOutOfRange, "StoreKit: invalid quantity")
         case .productUnavailable: StoreError(.storeProductNotAvailable, "StoreKit: the product is unavailable")
         case .purchaseNotAllowed: StoreError(.paymentNotAllowed, "StoreKit: purchases are not allowed")

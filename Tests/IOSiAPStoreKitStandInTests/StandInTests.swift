@@ -5,6 +5,7 @@ import IOSiAPStoreKit
 import IOSiAPTestSupport
 import StoreKit
 import Testing
+@testable import UIKit
 
 /// LiveStoreKit, the code that calls StoreKit on iPhone, run unchanged on the behavioural StoreKit of
 /// Tests/StoreKitStandIn (backed by a local store): what a player does, seen by the game through the core.
@@ -20,9 +21,15 @@ import Testing
     var device = TemporaryDirectory()
     let clock = TestClock()
 
-    init() throws {
+    init() async throws {
         let clock = self.clock
         try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+        // The game's window, in the foreground: where a purchase without a UI context confirms.
+        await MainActor.run {
+            let scene = UIWindowScene()
+            scene.activationState = .foregroundActive
+            UIApplication.shared.connectedScenes = [scene]
+        }
     }
 
     deinit {
@@ -136,5 +143,30 @@ import Testing
         let events = try await store.pollUntilTerminal(of: try store.requestRestore())
         let restored = events.compactMap { if case .restored(_, let transaction) = $0 { transaction.productID } else { nil } }
         #expect(restored == [Self.gold], "\(events)")
+    }
+
+    /// Issue 34, item 4: a purchase without a UI context confirms in the app's foreground-active window scene; with
+    /// none it is refused with IOSIAP_E_INVALID_PRESENTATION_CONTEXT and nothing is charged (StoreKit's
+    /// `purchase(options:)` fails from iOS 18.2 when it finds no scene, so it is never called on iOS).
+    @Test func aPurchaseWithoutAUIContextConfirmsInTheForegroundSceneOrIsRefused() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.coins]))
+        await MainActor.run { UIApplication.shared.connectedScenes = [] }
+        let refused = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins)).last
+        guard case .failed(_, _, let error) = refused else { Issue.record("not refused: \(String(describing: refused))"); return }
+        #expect(error.code == .invalidPresentationContext)
+        #expect(try await outside().transactionHistory().isEmpty)
+
+        await MainActor.run {
+            let background = UIWindowScene()
+            background.activationState = .background
+            let foreground = UIWindowScene()
+            foreground.activationState = .foregroundActive
+            UIApplication.shared.connectedScenes = [background, foreground]
+        }
+        guard case .purchased(_, let transaction) = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins)).last
+        else { Issue.record("not purchased"); return }
+        #expect(transaction.productID == Self.coins)
     }
 }

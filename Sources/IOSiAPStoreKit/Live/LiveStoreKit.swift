@@ -97,7 +97,7 @@ public struct LiveStoreKit: StoreKitAPI {
         case macUI(MacUIObject)
         #else
         #if !(os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS)
-        case automatic  // visionOS has no purchase(options:)
+        case foregroundScene  // none given: the app's foreground-active window scene (visionOS needs one given)
         #endif
         case scene(UIScene)
         case viewController(UIViewController)
@@ -116,7 +116,7 @@ public struct LiveStoreKit: StoreKitAPI {
             throw .uiContextRequired("a purchase on visionOS needs the game's UIWindowScene (or, from visionOS 2.2, "
                 + "a UIViewController) as its UI context (iosiap_payment_options.ui_context)")
             #else
-            return .automatic
+            return .foregroundScene
             #endif
         }
         let object = Unmanaged<AnyObject>.fromOpaque(context.pointer).takeUnretainedValue()
@@ -126,11 +126,14 @@ public struct LiveStoreKit: StoreKitAPI {
         #endif
     }
 
-    /// `purchase(confirmIn:options:)` with the confirmation's object where this OS has that form, else
-    /// `purchase(options:)`. The UIViewController form is iOS/tvOS 18.2 and visionOS 2.2, the NSWindow form
-    /// macOS 15.2, newer than the deployment targets and first declared by the SDKs whose StoreKit is
-    /// user-module-version 814.2 (Xcode 16.2), hence the `canImport` version check beside `#available`; the
-    /// UIScene form (iOS/tvOS 17, visionOS 1) is older.
+    /// `purchase(confirmIn:options:)` with the confirmation's object where this OS has that form. The
+    /// UIViewController form is iOS/tvOS 18.2 and visionOS 2.2, the NSWindow form macOS 15.2, newer than the
+    /// deployment targets and first declared by the SDKs whose StoreKit is user-module-version 814.2 (Xcode 16.2),
+    /// hence the `canImport` version check beside `#available`; the UIScene form (iOS/tvOS 17, visionOS 1) is older.
+    /// On iOS and tvOS `purchase(options:)` is never used: from iOS 18.2 it fails without a scene it can find
+    /// ("Could not get confirmation scene ID", reported against RevenueCat purchases-ios #4611 and Adapty #105).
+    /// Without a UI context, or with a view controller before iOS 18.2, the purchase confirms in a window scene
+    /// looked up (`scene(for:)`), or is refused with `invalidPresentationContext`; never guessed silently.
     private static func purchase(_ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>,
                                  _ confirmation: Confirmation) async throws -> StoreKit.Product.PurchaseResult {
         switch confirmation {
@@ -146,8 +149,8 @@ public struct LiveStoreKit: StoreKitAPI {
             return try await product.purchase(options: options)
         #else
         #if !(os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS)
-        case .automatic:
-            return try await product.purchase(options: options)
+        case .foregroundScene:
+            return try await product.purchase(confirmIn: try await scene(for: nil), options: options)
         #endif
         case .scene(let scene):
             return try await product.purchase(confirmIn: scene, options: options)
@@ -161,11 +164,28 @@ public struct LiveStoreKit: StoreKitAPI {
             throw StoreKitFailure.uiContextRequired("before visionOS 2.2 a purchase needs the game's UIWindowScene, "
                 + "not a UIViewController, as its UI context")
             #else
-            return try await product.purchase(options: options)
+            return try await product.purchase(confirmIn: try await scene(for: viewController), options: options)
             #endif
         #endif
         }
     }
+
+    #if !(os(macOS) || os(visionOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_VISIONOS)
+    /// The window scene a purchase confirms in: the view controller's window's scene, else the app's one
+    /// foreground-active window scene (`UIApplication.connectedScenes`, `UIScene.activationState`). None, or
+    /// several foreground-active ones (an iPad with two windows of the game: which one the user looks at cannot be
+    /// told), is `invalidPresentationContext`: the game must pass its UI context.
+    private static func scene(for viewController: UIViewController?) async throws(StoreKitFailure) -> UIWindowScene {
+        let found: UIWindowScene? = await MainActor.run {
+            if let scene = viewController?.viewIfLoaded?.window?.windowScene { return scene }
+            let active = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+                .filter { $0.activationState == .foregroundActive }
+            return active.count == 1 ? active.first : nil
+        }
+        guard let found else { throw .invalidPresentationContext }
+        return found
+    }
+    #endif
 
     public func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure) {
         #if os(tvOS) || IOSIAP_STOREKIT_CHECK_TVOS
