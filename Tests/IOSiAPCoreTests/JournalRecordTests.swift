@@ -324,20 +324,24 @@ final class HoldingVerifier: TransactionVerifier, Sendable {
         #expect(await reopened.pollSettled().isEmpty)
     }
 
-    /// A restored refund whose check was left to retry is recorded by the launch re-check once a verifier passes
-    /// it, and told once: the one thing that re-check tells.
-    @Test func aRefundTheLaunchReCheckPassesIsToldOnce() async throws {
+    /// A refunded renewal the journal never held, of a subscription it holds (issue 37, item 6), restored while the
+    /// server cannot be reached or says no: refunds fail safe, so it ends the subscription at once, is told once, and
+    /// not again at the next launch.
+    @Test(arguments: [false, true])
+    func aRefundedRenewalOfAHeldSubscriptionEndsItWhateverTheVerifierSays(serverReachable: Bool) async throws {
         let verifier = ScriptedVerifier()
         let (store, renewal) = try await storeWithARenewalToCome(verifier, Self.late)
         let refunded = renewal.refunded(.refundedDueToIssue)
         backend.scriptRestore(.success([refunded]))
-        verifier.script(.retryLater(StoreError(.storeUnreachable)))
+        verifier.script(serverReachable ? .failed(StoreError(.verificationRejectedByServer)) : .retryLater(StoreError(.storeUnreachable)))
         let restore = try store.requestRestore()
-        #expect(try await store.pollUntilTerminal(of: restore).last == .restoreFinished(requestID: restore, result: .success(0)))
+        let events = try await store.pollUntilTerminal(of: restore)
+        #expect(events == [.revoked(transaction: refunded), .restoreFinished(requestID: restore, result: .success(0))])
+        #expect(try store.currentEntitlements().isEmpty)
         store.close()
         let reopened = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: ScriptedVerifier())
         defer { reopened.close() }
-        #expect(try await reopened.pollUntil { $0 == .revoked(transaction: refunded) } == [.revoked(transaction: refunded)])
+        await reopened.waitUntilWorkerIdle()
         #expect(await reopened.pollSettled().isEmpty)
         #expect(try reopened.currentEntitlements().isEmpty)
     }

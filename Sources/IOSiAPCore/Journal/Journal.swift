@@ -402,6 +402,24 @@ package final class Journal: Sendable {
         return try payload.map { bytes throws(StoreError) in try decode(bytes) }
     }
 
+    /// Whether the journal holds `transaction`, or another transaction of its subscription (the same original id),
+    /// with a verdict that lets it entitle (a verifier passed it, or none verified it): a purchase it accepted, whose
+    /// refund takes effect whatever a verifier says. The subscription's other transactions are looked for only when
+    /// the transaction itself is not held (a refunded renewal the journal never recorded): a scan of the payloads.
+    package func holdsAcceptedRecord(of transaction: StoreTransaction) throws(StoreError) -> Bool {
+        let notVerified = RecordedVerdict.notVerified.column
+        return try database.withLock { database throws(StoreError) in
+            if try !database.query("SELECT 1 FROM transactions WHERE id = ? AND verdict IS NOT ?",
+                                   [.integer(Int64(bitPattern: transaction.id)), notVerified]).isEmpty {
+                return true
+            }
+            guard transaction.productType == .autoRenewable else { return false }
+            return try !database.query("""
+                SELECT 1 FROM transactions WHERE verdict IS NOT ? AND json_extract(CAST(payload AS TEXT), '$.originalID') = ? LIMIT 1
+                """, [notVerified, .integer(Int64(bitPattern: transaction.originalID))]).isEmpty
+        }
+    }
+
     /// Whether the journal holds a row for the transaction, finished or not.
     package func isRecorded(_ id: UInt64) throws(StoreError) -> Bool {
         try database.withLock { database throws(StoreError) in

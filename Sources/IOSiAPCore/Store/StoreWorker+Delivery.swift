@@ -5,8 +5,13 @@ extension StoreWorker {
     /// The verdict on `transaction`, or `nil` when the store does not verify: the backend's own failure if
     /// it forces one, else the verifier's.
     /// `recorded` is the journal's verdict from an earlier launch, for a transaction it delivers again.
+    /// A refunded copy of a transaction the journal holds as accepted (verified, or recorded while nothing verified),
+    /// or of a subscription it holds so (a refunded renewal), is not asked about (`nil`): refunds fail safe
+    /// (DESIGN.md promise 9), so it takes effect whatever a server says or fails to say; a forged one can only take
+    /// from its own player. The refund of a transaction the journal never accepted still waits for a verdict.
     func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict? = nil) async -> VerificationOutcome? {
         guard let verifier else { return nil }
+        if transaction.isRevoked, (try? journal.holdsAcceptedRecord(of: transaction)) == true { return nil }
         if let forced = backend.forcedVerificationFailure(of: transaction) { return .failed(forced) }
         if let recorded { return await verifier.verify(transaction, recorded: recorded) }
         return await verifier.verify(transaction)
