@@ -143,3 +143,64 @@ final class StepVerifier: TransactionVerifier, Sendable {
         waiting.forEach { $0.resume() }
     }
 }
+
+/// Verification lanes (issue 37, item 2): a payment and a restore never wait behind the checks launch recovery and
+/// retries queue. With more such checks hanging on a server than may run at once, a new payment still ends.
+@Suite struct VerificationLaneTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    /// Hangs, until `open`, on the transactions it was told of; verifies every other one at once.
+    final class HangingVerifier: TransactionVerifier, Sendable {
+        private let hanging: Set<UInt64>
+        private let gate = Locked<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+        init(hanging: Set<UInt64>) { self.hanging = hanging }
+
+        func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+            guard hanging.contains(transaction.id) else { return .verified }
+            await withCheckedContinuation { continuation in
+                let isOpen = gate.withLock { gate in
+                    if !gate.isOpen { gate.waiting.append(continuation) }
+                    return gate.isOpen
+                }
+                if isOpen { continuation.resume() }
+            }
+            return .verified
+        }
+
+        var waiting: Int { gate.withLock { $0.waiting.count } }
+
+        func open() {
+            let waiting = gate.withLock { gate in
+                gate.isOpen = true
+                defer { gate.waiting = [] }
+                return gate.waiting
+            }
+            waiting.forEach { $0.resume() }
+        }
+    }
+
+    /// Checks that run at once beside the requests (StoreWorker.verificationConcurrency; the README says four).
+    static let concurrency = 4
+
+    @Test func aPaymentAndARestoreEndWhileLaunchChecksHang() async throws {
+        let held = (0..<(Self.concurrency + 2)).map { _ in backend.makeTransaction("coins") }
+        backend.holdUnfinished(held)  // unfinished at launch: launch redelivery checks each
+        let verifier = HangingVerifier(hanging: Set(held.map(\.id)))
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+        defer {
+            verifier.open()
+            store.close()
+        }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        try await waitUntil { verifier.waiting == Self.concurrency }
+        let payment = try store.requestPayment(productID: "pro")
+        let paid = try await store.pollUntilTerminal(of: payment)
+        guard case .purchased(payment, let pro) = paid.last else { Issue.record("\(paid)"); return }
+        backend.scriptRestore(.success([pro]))
+        let restore = try store.requestRestore()
+        #expect(try await store.pollUntilTerminal(of: restore).last == .restoreFinished(requestID: restore, result: .success(1)))
+        #expect(verifier.waiting == Self.concurrency)  // the launch checks still hang
+    }
+}

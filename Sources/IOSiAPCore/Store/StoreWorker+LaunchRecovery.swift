@@ -33,8 +33,9 @@ extension StoreWorker {
     /// journal's: it may be newer (refunded while the game was closed), and StoreKit gives its verdicts as it hands
     /// transactions over. The journal's copy, judged with its recorded verdict, serves for the rest; a journal row
     /// that cannot be decoded, and that the store no longer holds, is told as `journalRowUnreadable` (and kept).
-    /// The work runs beside the request jobs, `verificationConcurrency` transactions at a time, so that a slow
-    /// verification server holds up neither requests nor the other transactions.
+    /// The work runs beside the request jobs in the background lane, `verificationConcurrency` transactions at a
+    /// time, so that a slow verification server holds up neither requests (payments and restores have a lane of
+    /// their own) nor the other transactions.
     func queueLaunchRedelivery() async {
         // Refunds recorded but still to tell (closed or killed before a handler of them returned, or it threw):
         // told again.
@@ -75,7 +76,7 @@ extension StoreWorker {
                 work.append { await self.redeliver(transaction) }
             }
         }
-        work.forEach(runBeside)
+        for item in work { runBeside(.background, item) }
     }
 
     /// Tells the game of each journal row it cannot read, once per launch (launch redelivery and the

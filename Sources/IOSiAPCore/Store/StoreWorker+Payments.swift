@@ -46,7 +46,7 @@ extension StoreWorker {
             } else {
                 // Verified beside the job loop: a slow server holds up no later request. The store keeps
                 // the transaction unfinished until the game finishes it, so a close meanwhile loses nothing.
-                runBeside { await deliverPayment() }
+                runBeside(.requests) { await deliverPayment() }
             }
         case .cancelled:
             events.push(.cancelled(requestID: requestID, productID: product.id))

@@ -30,8 +30,8 @@ private final class RestoreProgress: Sendable {
 /// Restoring purchases: what the store says the user owns, verified, recorded and told.
 extension StoreWorker {
     /// Restores what the store says the user owns. Without a verifier it all happens here; with one, each
-    /// transaction is verified, recorded and told beside the job loop (`runBeside`, through the same limiter
-    /// as payments and launch redelivery), so that a slow server holds up no later request, and the last
+    /// transaction is verified, recorded and told beside the job loop (`runBeside`, in the requests' lane with
+    /// payments, never behind launch redelivery or retries), so that a slow server holds up no later request, and the last
     /// of them to end queues the one `restoreFinished`, after every `restored`. A close meanwhile cancels
     /// the restore like any request in progress: it gets no further event.
     func restore(_ requestID: RequestID) async {
@@ -52,7 +52,7 @@ extension StoreWorker {
             return
         }
         for transaction in owned {
-            runBeside {
+            runBeside(.requests) {
                 await self.restoreOne(transaction, requestID, heldUnfinished: heldUnfinished, progress)
                 if progress.completeOne() { self.finishRestore(requestID, progress) }
             }

@@ -27,7 +27,7 @@ extension StoreWorker {
         case .entitled(let transaction):
             // Checked beside the updates when something verifies, as a restore's transactions are: a slow server
             // holds up no later update.
-            if verifier == nil { await recordEntitlement(transaction) } else { runBeside { await self.recordEntitlement(transaction) } }
+            if verifier == nil { await recordEntitlement(transaction) } else { runBeside(.background) { await self.recordEntitlement(transaction) } }
         }
     }
 

@@ -27,9 +27,10 @@ struct SharedStoreState {
 /// then events, in that order: nothing is announced before it is durable.
 ///
 /// Requests run one at a time, in order, on the job loop (`run`). What waits on a verification server
-/// runs beside it (`runBesideJobs`), `verificationConcurrency` at a time: a payment's verification and
-/// delivery (with a verifier), the checks of transactions whose verification could not complete, and
-/// launch redelivery. A slow server then holds up no request.
+/// runs beside it (`runBesideJobs`), in two lanes of `verificationConcurrency` each: the requests' lane (a
+/// payment's verification and delivery, a restore's transactions) and the background lane (launch redelivery, the
+/// checks of transactions whose verification could not complete, entitlements reported at launch). A slow server
+/// then holds up no request, and what the background lane waits on holds up no payment or restore.
 final class StoreWorker: Sendable {
     let backend: any StoreBackend
     let journal: Journal
@@ -44,17 +45,27 @@ final class StoreWorker: Sendable {
     private let retryPolicy: VerificationRetryPolicy
     /// Work queued to run beside the job loop, and its sink; the sink finishes when the job queue does
     /// (the store closed), so that queuing work afterwards does nothing.
-    private let besideJobs: AsyncStream<@Sendable () async -> Void>
-    private let besideJobsSink: AsyncStream<@Sendable () async -> Void>.Continuation
+    private let besideJobs: AsyncStream<(Lane, @Sendable () async -> Void)>
+    private let besideJobsSink: AsyncStream<(Lane, @Sendable () async -> Void)>.Continuation
     /// The job queue, for the acknowledgements of delivered refunds.
     let jobsSink: AsyncStream<StoreJob>.Continuation
-    /// Bounds the work running beside the job loop.
-    private let limiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
+    /// Bound the work running beside the job loop, one per lane.
+    private let requestLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
+    private let backgroundLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
+
+    /// Where work beside the job loop waits for its turn: a request the game waits on never queues behind checks it
+    /// did not ask for.
+    enum Lane: Sendable {
+        /// A payment's verification and delivery, a restore's transactions.
+        case requests
+        /// Launch redelivery and re-checks, retries, what the store reports at launch.
+        case background
+    }
     /// The tasks of their own that close cancels (retry timers, sheets open for the user), by number; `nil`
     /// once closed.
     private let ownTasks = Locked<(next: Int, running: [Int: Task<Void, Never>])?>((0, [:]))
 
-    /// How many transactions are verified (and delivered) at once beside the job loop.
+    /// How many transactions are verified (and delivered) at once beside the job loop, in each lane.
     static let verificationConcurrency = 4
 
     init(backend: any StoreBackend, journal: Journal, events: EventQueue, ledger: GrantLedger, flights: Locked<TransactionFlights>,
@@ -67,7 +78,7 @@ final class StoreWorker: Sendable {
         self.state = Locked(SharedStoreState())
         self.verifier = verifier
         self.retryPolicy = retryPolicy
-        let (besideJobs, besideJobsSink) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        let (besideJobs, besideJobsSink) = AsyncStream<(Lane, @Sendable () async -> Void)>.makeStream()
         self.besideJobs = besideJobs
         self.besideJobsSink = besideJobsSink
         self.jobsSink = jobs
@@ -109,16 +120,17 @@ final class StoreWorker: Sendable {
     }
 
     /// Runs the work queued beside the job loop until the store closes, `verificationConcurrency` items at
-    /// a time, launch redelivery's among them. An item whose turn comes after close is dropped:
+    /// a time in each lane, launch redelivery's among them. An item whose turn comes after close is dropped:
     /// what it would have delivered is still unfinished (in the journal or the store) and comes back at
     /// the next launch.
     func runBesideJobs() async {
         await withDiscardingTaskGroup { group in
             // Reading the launch lists may take a while (the store's list): payments' work runs meanwhile.
             group.addTask { await self.queueLaunchRedelivery() }
-            for await work in besideJobs {
+            for await (lane, work) in besideJobs {
+                let limiter = lane == .requests ? requestLimiter : backgroundLimiter
                 group.addTask {
-                    await self.limiter.run {
+                    await limiter.run {
                         guard self.state.withLock({ $0.isOpen }) else { return }
                         await work()
                     }
@@ -127,9 +139,9 @@ final class StoreWorker: Sendable {
         }
     }
 
-    /// Queues `work` to run beside the job loop; after close, does nothing.
-    func runBeside(_ work: @escaping @Sendable () async -> Void) {
-        besideJobsSink.yield(work)
+    /// Queues `work` to run beside the job loop in `lane`; after close, does nothing.
+    func runBeside(_ lane: Lane, _ work: @escaping @Sendable () async -> Void) {
+        besideJobsSink.yield((lane, work))
     }
 
     /// Launch redelivery and the other work beside the job loop, until the store closes: see
@@ -145,7 +157,7 @@ final class StoreWorker: Sendable {
         let delay = retryPolicy.delay(before: attempt)
         runUntilClose {
             guard (try? await Task.sleep(for: delay)) != nil else { return }  // cancelled: closed
-            sink.yield(check)
+            sink.yield((.background, check))
         }
     }
 
