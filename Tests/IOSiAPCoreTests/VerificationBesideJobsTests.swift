@@ -203,4 +203,30 @@ final class StepVerifier: TransactionVerifier, Sendable {
         #expect(try await store.pollUntilTerminal(of: restore).last == .restoreFinished(requestID: restore, result: .success(1)))
         #expect(verifier.waiting == Self.concurrency)  // the launch checks still hang
     }
+
+    /// Issue 37, item 3: the store's updates are checked beside the updates loop, each transaction's in order: an
+    /// update whose check hangs holds up no other transaction's update, nor a message.
+    @Test func anUpdateWhoseCheckHangsHoldsUpNoOtherUpdate() async throws {
+        let stuck = backend.makeTransaction("coins")
+        let verifier = HangingVerifier(hanging: [stuck.id])
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: verifier)
+        defer {
+            verifier.open()
+            store.close()
+        }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins", "pro"]))
+        let approved = backend.makeTransaction("pro")
+        backend.send(.purchased(stuck))
+        try await waitUntil { verifier.waiting == 1 }
+        backend.send(.purchased(approved))
+        backend.send(.message(StoreMessage(id: "1", reason: .billingIssue)))
+        var told = try await store.pollUntil { if case .storeKitMessage = $0 { true } else { false } }
+        if !told.contains(.purchased(requestID: nil, transaction: approved)) {
+            told += try await store.pollUntil { $0 == .purchased(requestID: nil, transaction: approved) }
+        }
+        #expect(!told.contains(.purchased(requestID: nil, transaction: stuck)))
+        verifier.open()
+        #expect(try await store.pollUntil { $0 == .purchased(requestID: nil, transaction: stuck) }.last
+                == .purchased(requestID: nil, transaction: stuck))
+    }
 }

@@ -3,6 +3,23 @@ import Foundation
 /// Store updates: purchases from outside a request, messages, and revocations and expirations verified and journaled.
 extension StoreWorker {
     func handle(_ update: StoreUpdate) async {
+        // What a verifier checks runs beside the updates loop, each transaction's updates in order: a check that
+        // hangs holds up no other transaction's update, nor messages, intents or storefront changes.
+        if verifier != nil {
+            switch update {
+            case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction),
+                 .expired(let transaction):
+                runUpdateBeside(of: transaction.id) { await self.apply(update) }
+                return
+            case .entitled, .declined, .purchaseIntent, .message, .storefrontChanged:
+                break
+            }
+        }
+        await apply(update)
+    }
+
+    /// Handles one update, in the updates loop or beside it (`handle`).
+    private func apply(_ update: StoreUpdate) async {
         switch update {
         case .purchased(let transaction):
             await deliver(transaction, requestID: nil)

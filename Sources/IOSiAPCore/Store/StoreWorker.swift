@@ -51,13 +51,19 @@ final class StoreWorker: Sendable {
     let jobsSink: AsyncStream<StoreJob>.Continuation
     /// Bound the work running beside the job loop, one per lane.
     private let requestLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
+    private let updateLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
     private let backgroundLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
+    /// The store's updates waiting behind an earlier update of the same transaction, by transaction id: each
+    /// transaction's updates are handled in the order the store reported them, one at a time.
+    private let updatesWaiting = Locked<[UInt64: [@Sendable () async -> Void]]>([:])
 
     /// Where work beside the job loop waits for its turn: a request the game waits on never queues behind checks it
     /// did not ask for.
     enum Lane: Sendable {
         /// A payment's verification and delivery, a restore's transactions.
         case requests
+        /// The store's updates (renewals, approvals, refunds, expiries), each transaction's in order.
+        case updates
         /// Launch redelivery and re-checks, retries, what the store reports at launch.
         case background
     }
@@ -128,12 +134,45 @@ final class StoreWorker: Sendable {
             // Reading the launch lists may take a while (the store's list): payments' work runs meanwhile.
             group.addTask { await self.queueLaunchRedelivery() }
             for await (lane, work) in besideJobs {
-                let limiter = lane == .requests ? requestLimiter : backgroundLimiter
+                let limiter = switch lane {
+                case .requests: requestLimiter
+                case .updates: updateLimiter
+                case .background: backgroundLimiter
+                }
                 group.addTask {
                     await limiter.run {
                         guard self.state.withLock({ $0.isOpen }) else { return }
                         await work()
                     }
+                }
+            }
+        }
+    }
+
+    /// Queues the handling of an update of transaction `id` to run beside the updates loop, after every update of
+    /// the same transaction reported before it: a check that hangs holds up only its own transaction's updates.
+    func runUpdateBeside(of id: UInt64, _ work: @escaping @Sendable () async -> Void) {
+        let startsChain = updatesWaiting.withLock { waiting in
+            if waiting[id] != nil {
+                waiting[id]!.append(work)
+                return false
+            }
+            waiting[id] = []
+            return true
+        }
+        guard startsChain else { return }
+        let updatesWaiting = self.updatesWaiting
+        runBeside(.updates) {
+            var next: (@Sendable () async -> Void)? = work
+            while let current = next {
+                await current()
+                next = updatesWaiting.withLock { waiting in
+                    guard let queued = waiting[id], !queued.isEmpty else {
+                        waiting[id] = nil
+                        return nil
+                    }
+                    waiting[id] = Array(queued.dropFirst())
+                    return queued.first
                 }
             }
         }
