@@ -41,3 +41,36 @@ import Testing
 private struct AcceptingVerifier: TransactionVerifier {
     func verify(_ transaction: StoreTransaction) async -> VerificationOutcome { .verified }
 }
+
+/// Issue 37, item 4: a purchase launch redelivery holds back while a payment of its product runs, refunded
+/// meanwhile, is not handed out after its refund: the game would take back, then grant, and keep what was refunded.
+/// Hand-out re-reads the record.
+@Suite struct HeldPurchaseRefundedMeanwhileTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    @Test(arguments: [false, true])
+    func isNeverHandedOutAfterItsRefund(withVerifier: Bool) async throws {
+        let earlier = backend.makeTransaction("coins")  // charged in an earlier launch, never delivered
+        backend.holdUnfinishedList()
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state,
+                                      verifier: withVerifier ? ScriptedVerifier() : nil)
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+        backend.holdPurchasesAfterCharging()
+        let payment = try store.requestPayment(productID: "coins")
+        try await waitUntil { backend.purchasesWaitingToReturn == 1 }
+        backend.holdUnfinished([earlier])
+        backend.openUnfinishedList()  // redelivery lists the earlier charge: held while the payment of coins runs
+        var events = await store.pollSettled()
+        let refunded = earlier.refunded()
+        backend.send(.revoked(refunded))
+        events += try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        backend.releasePurchases()
+        events += try await store.pollUntilTerminal(of: payment)
+        events += await store.pollSettled()
+        #expect(!events.contains(.purchased(requestID: nil, transaction: earlier)), "\(events)")
+        #expect(events.contains(.revoked(transaction: refunded)))
+        #expect(try !store.unfinishedTransactions().contains { $0.id == earlier.id })
+    }
+}

@@ -122,9 +122,11 @@ extension StoreWorker {
 
     /// What the game is handed for `event` as it leaves the queue, on the game's thread, or `nil` for nothing: a
     /// request-less purchase the game finished after it was queued (a purchase is told until the game finishes it,
-    /// never after), then the grant ledger's work at hand-out (`GrantLedger.apply`).
+    /// never after), or whose record was refunded since (re-read here: the refund, told on its own, must not be
+    /// followed by a grant of what it refunded), then the grant ledger's work at hand-out (`GrantLedger.apply`).
     func handOut(_ event: StoreEvent) -> StoreEvent? {
-        if case .purchased(nil, let transaction) = event, flights.withLock({ $0.contains(.finished, transaction.id) }) {
+        if case .purchased(nil, let transaction) = event,
+           flights.withLock({ $0.contains(.finished, transaction.id) }) || isRecordedRefunded(transaction.id) {
             return nil
         }
         return ledger.apply(event)
@@ -132,9 +134,17 @@ extension StoreWorker {
 
     /// Queues a purchase for the game: a product the game registered with the grant ledger is granted and finished
     /// first, in one commit on this thread, and told as `granted` once durable (`GrantLedger.settle`). After close
-    /// nothing is granted or queued: the purchase is still unfinished, and granted at the next launch.
+    /// nothing is granted or queued: the purchase is still unfinished, and granted at the next launch. A
+    /// request-less purchase whose record was refunded meanwhile (one held while a payment of its product ran) is
+    /// neither granted nor queued.
     func tellPurchase(_ purchase: StoreEvent) {
+        if case .purchased(nil, let transaction) = purchase, isRecordedRefunded(transaction.id) { return }
         guard !events.isClosed, let settled = ledger.settle(purchase, beforeFirstPoll: !events.hasStartedDraining) else { return }
         events.push(settled)
+    }
+
+    /// Whether the journal records a refund of transaction `id` (an unreadable record counts as none).
+    private func isRecordedRefunded(_ id: UInt64) -> Bool {
+        ((try? journal.refundState(of: id)) ?? .notRefunded) != .notRefunded
     }
 }
