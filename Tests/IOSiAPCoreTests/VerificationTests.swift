@@ -312,3 +312,33 @@ final class GatedVerifier: TransactionVerifier, Sendable {
         waiting.forEach { $0.resume() }
     }
 }
+
+/// Issue 37, item 1: a refund whose check cannot finish before close is part of the record: reported once (as
+/// StoreKit's updates report it), for a transaction the journal does not hold, it is checked again at the next
+/// launch and told once it passes.
+@Suite struct PendingRefundTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    @Test func aRefundWhoseCheckCannotFinishBeforeCloseIsToldAtTheNextLaunch() async throws {
+        let refunded = backend.makeTransaction("pro").refunded()  // bought on another device: never in this journal
+        do {
+            let offline = StoreError(.storeUnreachable, "offline")
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state,
+                                          verifier: ScriptedVerifier(Array(repeating: .retryLater(offline), count: 3)),
+                                          retryPolicy: VerificationRetryPolicy(initial: .seconds(3600)))
+            defer { store.close() }
+            backend.send(.revoked(refunded))
+            let events = try await store.pollUntil { if case .verificationFailed = $0 { true } else { false } }
+            guard case .verificationFailed(nil, refunded, let error) = events.last else { Issue.record("\(events)"); return }
+            #expect(error.code == .verificationRetryable)
+        }
+        let relaunched = try PurchaseStore(backend: ScriptedBackend(), stateDirectory: folder.state, verifier: ScriptedVerifier())
+        defer { relaunched.close() }
+        let events = try await relaunched.pollUntil { if case .revoked = $0 { true } else { false } }
+        #expect(events == [.revoked(transaction: refunded)])
+        #expect(try !relaunched.isEntitled(to: "pro"))
+        await relaunched.waitUntilWorkerIdle()
+        #expect(await relaunched.pollSettled().isEmpty)
+    }
+}

@@ -141,6 +141,13 @@ extension StoreWorker {
             if attempt == 0 {
                 events.push(.verificationFailed(requestID: nil, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
+                // A refund of a transaction the journal does not hold waits in the record, not only in the timer
+                // below: written finished, pending (no entitlement, no refund recorded yet), it is checked again at
+                // each launch (`finishedTransactionsNotVerified`) until a verifier answers; one that passes records
+                // the refund and tells it once. A store that reports a refund once (StoreKit) loses nothing to a close.
+                if case .revoked = update, (try? journal.isRecorded(transaction.id)) == false {
+                    _ = try? journal.written(transaction, finished: true, verdict: outcome, takeBack: refundTakeBack())
+                }
             }
             retry(attempt: attempt + 1) { await self.applyStatusChange(update, attempt: attempt + 1) }
         }
