@@ -44,8 +44,10 @@ enum StorageBenchmarks {
     }
 
     /// A state directory whose journal and local store hold `count` transactions, all finished, each with a
-    /// stand-in signature of `signedLength` bytes (a real signed transaction is about 3.7 KB).
-    static func populatedState(_ count: Int, signedLength: Int = 600) throws -> URL {
+    /// stand-in signature of `signedLength` bytes (a real signed transaction is about 3.7 KB): a third of them
+    /// non-consumables and non-renewing subscriptions, or, with `entitling`, that many pro upgrades first and coins
+    /// after them (a year of coin purchases).
+    static func populatedState(_ count: Int, signedLength: Int = 600, entitling: Int? = nil) throws -> URL {
         let folder = scratchDirectory("scale-\(count)")
         let state = try StateDirectory(folder)
         _ = try Journal(directory: state)
@@ -57,15 +59,16 @@ enum StorageBenchmarks {
         try journal.transaction { () throws(StoreError) in
             try store.transaction { () throws(StoreError) in
                 for index in 1...count {
-                    let product = products[index % 3 == 0 ? (index % 9 == 0 ? 2 : 1) : 0]
+                    let product = if let entitling { products[index <= entitling ? 1 : 0] }
+                        else { products[index % 3 == 0 ? (index % 9 == 0 ? 2 : 1) : 0] }
                     let type: ProductType = product.hasSuffix("coins_100") ? .consumable : (product.hasSuffix("pro_upgrade") ? .nonConsumable : .nonRenewing)
                     let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(index))
                     let transaction = StoreTransaction(id: UInt64(index), originalID: UInt64(index), productID: product,
                                                        productType: type, quantity: 1, purchaseDate: date, originalPurchaseDate: date,
                                                        environment: .sandbox, storefront: "USA", signedJWS: String(repeating: "j", count: signedLength))
                     let payload = (try? encoder.encode(transaction)).map { Array($0) } ?? []
-                    try journal.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, 1, ?)",
-                                      [.integer(Int64(index)), .text(product), .blob(payload)])
+                    try journal.query("INSERT INTO transactions (id, product_id, finished, payload, consumable) VALUES (?, ?, 1, ?, ?)",
+                                      [.integer(Int64(index)), .text(product), .blob(payload), .integer(type == .consumable ? 1 : 0)])
                     try store.query("""
                         INSERT INTO transactions (id, original_id, product_id, product_type, quantity, purchase_date,
                             original_purchase_date, storefront, reason, finished, signed_jws)

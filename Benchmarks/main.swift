@@ -37,6 +37,15 @@ if arguments.first == "server-load-only" {
     }
     exit(0)
 }
+if arguments.first == "entitlements-only" {
+    // Row 11 alone: per call and after a write, at 1k / 10k / 100k transactions (--largest-first: 100k first).
+    let order = arguments.contains("--largest-first") ? [100_000, 10_000, 1000] : [1000, 10_000, 100_000]
+    for count in order {
+        let run = try EntitlementBenchmarks.run(historySize: count, catalog: catalogURL, calls: 200_000)
+        print(String(format: "%6d transactions: %.0f ns per call, %.1f µs after a write", count, run.perCall, run.afterWrite * 1e6))
+    }
+    exit(0)
+}
 if arguments.first == "durable-only" {
     // Row 5 alone, ROUNDS times (default 3): for comparing two builds of the library in one sitting.
     let rounds = arguments.count > 1 ? Int(arguments[1]) : 3
@@ -173,6 +182,31 @@ add(Row(name: "10. a purchase (request to purchased) on a 10k-transaction histor
                          notified.withoutURL.percentile(0.99) * 1000, (notified.withoutURL.latencies.last ?? 0) * 1000),
         ratio: notified.withURL.average / notified.withoutURL.average, target: "avg ≤ 1.5 of no URL",
         met: notified.withURL.average / notified.withoutURL.average <= 1.5))
+
+// 11. iosiap_is_entitled as the history grows: per call, and the first call after a write.
+let entitlementSizes = quick ? [1000, 10_000] : [1000, 10_000, 100_000]
+// The best of four rounds, the sizes in turn, smallest first and then largest first: a call takes well under a
+// microsecond, where one scheduler hiccup, or the heap an earlier, larger run left, would decide.
+var entitlementBest: [Int: EntitlementBenchmarks.Run] = [:]
+for round in 0..<4 {
+    for count in round % 2 == 0 ? entitlementSizes : entitlementSizes.reversed() {
+        let run = try EntitlementBenchmarks.run(historySize: count, catalog: catalogURL, calls: size(200_000, 20_000))
+        let best = entitlementBest[count] ?? run
+        entitlementBest[count] = EntitlementBenchmarks.Run(perCall: min(best.perCall, run.perCall), afterWrite: min(best.afterWrite, run.afterWrite))
+    }
+}
+let entitlementRuns = entitlementSizes.compactMap { entitlementBest[$0] }
+let entitlementLabel = entitlementSizes.map { "\($0 / 1000)k" }.joined(separator: " / ")
+let perCallGrowth = (entitlementRuns.last?.perCall ?? 0) / max(entitlementRuns.first?.perCall ?? 1, 1e-9)
+add(Row(name: "11. iosiap_is_entitled per call, \(entitlementLabel) transactions (3 entitling, the rest coins)",
+        measured: entitlementRuns.map { format($0.perCall, "ns") }.joined(separator: " / "),
+        baseline: "the smallest history", ratio: perCallGrowth, target: "< 1 µs, ≤ 2 from smallest to largest (flat but for noise)",
+        met: entitlementRuns.allSatisfy { $0.perCall < 1000 } && perCallGrowth <= 2))
+let afterWriteGrowth = (entitlementRuns.last?.afterWrite ?? 0) / max(entitlementRuns.first?.afterWrite ?? 1, 1e-9)
+add(Row(name: "11b. the first iosiap_is_entitled after a purchase, \(entitlementLabel) transactions",
+        measured: entitlementRuns.map { String(format: "%.1f µs", $0.afterWrite * 1e6) }.joined(separator: " / "),
+        baseline: "the smallest history", ratio: afterWriteGrowth, target: "≤ 2 from smallest to largest (a frame: < 1 ms)",
+        met: afterWriteGrowth <= 2 && entitlementRuns.allSatisfy { $0.afterWrite < 0.001 }))
 
 // Row 7 (memory of the C++ example game) and 8b (fsyncs on the polling thread) are measured by
 // scripts/benchmark.sh around a process of their own.

@@ -90,6 +90,31 @@ import Testing
         #expect(try SQLiteDatabase(path: path).userVersion == Journal.migrations.count)
     }
 
+    /// Version 8 marks the consumables, which the entitlements no longer read: a version 7 journal's coins are
+    /// marked, its pro upgrade and a row that cannot be decoded (it might entitle) are not, and the entitlements read
+    /// through the new index still see the pro upgrade.
+    @Test func aVersion7JournalMarksItsConsumables() throws {
+        let path = try folder.state.file("journal.sqlite")
+        var pro = transaction(2)
+        pro.productID = "pro"
+        pro.productType = .nonConsumable
+        do {
+            let version7 = try SQLiteDatabase(path: path)
+            try version7.migrate(Array(Journal.migrations.prefix(7)))
+            for (id, product, payload) in [(1, "coins", Array(try JSONEncoder().encode(transaction(1)))),
+                                           (2, "pro", Array(try JSONEncoder().encode(pro))), (3, "pro", Array("not json".utf8))] {
+                try version7.query("INSERT INTO transactions (id, product_id, finished, payload) VALUES (?, ?, 1, ?)",
+                                   [.integer(Int64(id)), .text(product), .blob(payload)])
+            }
+        }
+        let journal = try Journal(directory: folder.state)
+        let marked = try SQLiteDatabase(path: path).query("SELECT id, consumable FROM transactions ORDER BY id").map { $0.map(\.integer) }
+        #expect(marked == [[1, 1], [2, 0], [3, 0]])
+        let rows = try journal.entitlingTransactionsWithVerdicts()
+        #expect(rows.readable.map(\.transaction) == [pro])
+        #expect(rows.unreadable.map(\.transactionID) == [3])
+    }
+
     @Test func grantingIsAllOrNothingAndOnce() throws {
         let journal = try Journal(directory: folder.state)
         #expect(try journal.grantAndFinish(transaction(5), .currency("coins", amountPerUnit: 50)))
@@ -125,9 +150,13 @@ import Testing
             for id in 1...400 { try journal.record(transaction(UInt64(id))) }
         }
         let url = URL(fileURLWithPath: try folder.state.file("journal.sqlite"))
+        // The transactions table's root page, wherever the migrations left it.
+        let root = try #require(try SQLiteDatabase(path: url.path).query("SELECT rootpage FROM sqlite_master WHERE name = 'transactions'")
+            .first?.first?.integer)
         var bytes = try Data(contentsOf: url)
-        // Scribble over the third page (a b-tree page of the transactions table), keeping the header.
-        for offset in (2 * 4096 + 8)..<(2 * 4096 + 600) { bytes[offset] = 0xA5 }
+        // Scribble over that b-tree page, keeping the page header.
+        let start = Int(root - 1) * 4096
+        for offset in (start + 8)..<(start + 600) { bytes[offset] = 0xA5 }
         try bytes.write(to: url)
         let error = try #require(throws: StoreError.self) { try Journal(directory: folder.state) }
         #expect(error.code == .storageFailure)

@@ -92,6 +92,15 @@ package final class Journal: Sendable {
         UPDATE transactions SET refund = 1
             WHERE refund IS NULL AND verdict IS NOT 0 AND instr(CAST(payload AS TEXT), '"revocationDate":') > 0;
         """,
+        // 8: which rows are consumables, which entitle to nothing: the entitlements read only the others, through an
+        // index, so that a history of coin purchases costs them nothing. A row that cannot be decoded counts as not
+        // consumable (it might entitle).
+        """
+        ALTER TABLE transactions ADD COLUMN consumable INTEGER NOT NULL DEFAULT 0;
+        UPDATE transactions SET consumable = 1
+            WHERE json_valid(CAST(payload AS TEXT)) AND json_extract(CAST(payload AS TEXT), '$.productType') = 0;
+        CREATE INDEX transactions_entitling ON transactions(id) WHERE consumable = 0;
+        """,
     ]
 
     let database: Locked<SQLiteDatabase>
@@ -99,8 +108,8 @@ package final class Journal: Sendable {
     private let released = Locked(false)
     private let encoder = JSONEncoder()
     private let lock: StateDirectoryLock
-    /// The rows that can entitle, as last read, and the state of the file they were read at.
-    private let entitlementRows = Locked<(version: JournalVersion, rows: RowsWithVerdicts)?>(nil)
+    /// The rows that can entitle, as last read, the state of the file they were read at, and which read it was.
+    private let entitlementRows = Locked<(version: JournalVersion, generation: Int, rows: RowsWithVerdicts)?>(nil)
 
     /// What the journal file holds changes with every write: this connection's (SQLite's total changes) or another's
     /// (`PRAGMA data_version`, for a file edited beside the open store).
@@ -108,6 +117,13 @@ package final class Journal: Sendable {
         var ownChanges: Int
         var dataVersion: Int64
     }
+    /// Another connection's writes are looked for at most this often by the entitlement reads: `PRAGMA data_version`
+    /// costs system calls (about 2 µs), where a read asked every frame must cost less than one. The store's own writes
+    /// are seen at once; another connection's (outside the library's contract: the directory lock keeps one store on
+    /// a journal) within this interval.
+    static let outsideWriteCheckInterval: Duration = .milliseconds(100)
+    /// The file's data version as last asked, and when.
+    private let outsideWrites = Locked<(dataVersion: Int64, checked: ContinuousClock.Instant)?>(nil)
 
     package typealias RowsWithVerdicts = (readable: [(transaction: StoreTransaction, verdict: RecordedVerdict)], unreadable: [UnreadableRow])
 
@@ -182,7 +198,7 @@ package final class Journal: Sendable {
         if let held {
             try next.write(over: held, id: id, in: database)
         } else {
-            try next.insert(id: id, productID: transaction.productID, in: database)
+            try next.insert(id: id, productID: transaction.productID, consumable: transaction.productType == .consumable, in: database)
         }
         if recordedRefund, case .now(let deducting) = takeBack {
             try takeBackGrant(of: id, deductingCurrency: deducting, in: database)
@@ -345,20 +361,40 @@ package final class Journal: Sendable {
     /// decoded (any of which might entitle). Read again only after the file changed, so that asking every frame
     /// decodes nothing: the cost of a call is then that of the rows it returns, not of the whole history.
     package func entitlingTransactionsWithVerdicts() throws(StoreError) -> RowsWithVerdicts {
-        enum Read { case cached(RowsWithVerdicts), fresh(JournalVersion, [[SQLiteValue]]) }
+        try entitlingRows().rows
+    }
+
+    /// `entitlingTransactionsWithVerdicts`, with which read of the file they come from: the same generation, the
+    /// same rows (for a view computed from them to be kept).
+    package func entitlingRows() throws(StoreError) -> (generation: Int, rows: RowsWithVerdicts) {
+        enum Read { case cached(Int, RowsWithVerdicts), fresh(JournalVersion, [[SQLiteValue]]) }
         let read = try database.withLock { database throws(StoreError) -> Read in
-            let version = JournalVersion(ownChanges: database.totalChanges, dataVersion: try database.dataVersion())
-            if let cached = entitlementRows.withLock({ $0?.version == version ? $0?.rows : nil }) { return .cached(cached) }
-            return .fresh(version, try database.query("SELECT id, product_id, payload, verdict FROM transactions ORDER BY id"))
+            let clock = ContinuousClock.now
+            let known = outsideWrites.withLock { $0 }
+            let dataVersion: Int64
+            if let known, clock - known.checked < Self.outsideWriteCheckInterval {
+                dataVersion = known.dataVersion
+            } else {
+                dataVersion = try database.dataVersion()
+                outsideWrites.withLock { $0 = (dataVersion, clock) }
+            }
+            let version = JournalVersion(ownChanges: database.totalChanges, dataVersion: dataVersion)
+            if let cached = entitlementRows.withLock({ $0?.version == version ? $0 : nil }) { return .cached(cached.generation, cached.rows) }
+            return .fresh(version, try database.query("""
+                SELECT id, product_id, payload, verdict FROM transactions INDEXED BY transactions_entitling WHERE consumable = 0 ORDER BY id
+                """))
         }
         switch read {
-        case .cached(let rows):
-            return rows
+        case .cached(let generation, let rows):
+            return (generation, rows)
         case .fresh(let version, let rows):
             var decoded = decodeRows(rows)
             decoded.readable.removeAll { $0.transaction.productType == .consumable }
-            entitlementRows.withLock { $0 = (version, decoded) }
-            return decoded
+            return entitlementRows.withLock { cache in
+                let generation = (cache?.generation ?? 0) + 1
+                cache = (version, generation, decoded)
+                return (generation, decoded)
+            }
         }
     }
 

@@ -124,10 +124,11 @@ struct JournalRecord: Sendable, Equatable {
     }
 
     /// Inserts this record as transaction `id`'s, inside the caller's SQLite transaction.
-    func insert(id: SQLiteValue, productID: String, in database: SQLiteDatabase) throws(StoreError) {
-        try database.query("INSERT INTO transactions (id, product_id, finished, payload, verdict, told, refund) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           [id, .text(productID), .integer(finished ? 1 : 0), .blob(payload), verdict.column, .integer(told ? 1 : 0),
-                            refund.column])
+    func insert(id: SQLiteValue, productID: String, consumable: Bool, in database: SQLiteDatabase) throws(StoreError) {
+        try database.query("""
+            INSERT INTO transactions (id, product_id, finished, payload, verdict, told, refund, consumable) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [id, .text(productID), .integer(finished ? 1 : 0), .blob(payload), verdict.column, .integer(told ? 1 : 0),
+                  refund.column, .integer(consumable ? 1 : 0)])
     }
 
     static func decode(_ bytes: [UInt8]) throws(StoreError) -> StoreTransaction {

@@ -124,8 +124,15 @@ package final class SQLiteDatabase {
     /// Rows this connection has inserted, updated or deleted since it opened (never decreases).
     package var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
     /// Changes with every commit another connection makes to the file (SQLite's `PRAGMA data_version`).
+    /// Asked on every entitlement check (every frame, perhaps): stepped on its kept statement, building no rows.
     package func dataVersion() throws(StoreError) -> Int64 {
-        try query("PRAGMA data_version").first?.first?.integer ?? 0
+        let (statement, isKept) = try prepared("PRAGMA data_version")
+        defer {
+            sqlite3_reset(statement)
+            if !isKept { sqlite3_finalize(statement) }
+        }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw failure("cannot run PRAGMA data_version") }
+        return sqlite3_column_int64(statement, 0)
     }
 
     /// Runs `body` inside one SQLite transaction: all of its writes land, or none do. Nested calls

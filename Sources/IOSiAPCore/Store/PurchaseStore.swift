@@ -7,6 +7,16 @@ import Foundation
 /// back into the game. Results are journaled, then queued, and reach the game through `poll` (once per
 /// frame, on the game's thread) or the `events` sequence. All methods are safe from any thread.
 public final class PurchaseStore: Sendable {
+    /// The entitlements as last computed, from which read of the journal, and the span of time they hold for:
+    /// asked every frame, they are computed again only after a write or when a transaction's start or end passes.
+    private let entitlementView = Locked<EntitlementView?>(nil)
+    private struct EntitlementView {
+        var generation: Int
+        var from: Date
+        var until: Date
+        var entitlements: [StoreTransaction]
+    }
+
     private let worker: StoreWorker
     private let ledger: GrantLedger
     private let jobs: AsyncStream<StoreJob>.Continuation
@@ -224,10 +234,20 @@ public final class PurchaseStore: Sendable {
     /// C: `iosiap_entitlements`.
     public func currentEntitlements() throws(StoreError) -> [StoreTransaction] {
         try ensureOpen()
-        let rows = try worker.journal.entitlingTransactionsWithVerdicts()
+        let (generation, rows) = try worker.journal.entitlingRows()
+        let now = now()
+        if let view = entitlementView.withLock({ $0 }), view.generation == generation, view.from <= now, now < view.until {
+            return view.entitlements
+        }
         worker.reportUnreadable(rows.unreadable)
         let entitling = Set(rows.readable.filter { JournalRecord.entitles($0.verdict) }.map(\.transaction.id))
-        return Entitlements.current(from: rows.readable.map(\.transaction), at: now()) { entitling.contains($0.id) }
+        let transactions = rows.readable.map(\.transaction)
+        let entitlements = Entitlements.current(from: transactions, at: now) { entitling.contains($0.id) }
+        // Until the next moment one of these transactions starts, ends or leaves its grace period, the answer stands.
+        let until = transactions.flatMap { [$0.purchaseDate, $0.expirationDate, $0.gracePeriodExpirationDate].compactMap { $0 } }
+            .filter { $0 > now }.min() ?? .distantFuture
+        entitlementView.withLock { $0 = EntitlementView(generation: generation, from: now, until: until, entitlements: entitlements) }
+        return entitlements
     }
 
     /// Whether the user owns `productID` now. C: `iosiap_is_entitled`.
@@ -409,6 +429,9 @@ public final class PurchaseStore: Sendable {
     package func waitForEvents() async {
         await onThreadOfItsOwn(name: "iosiap.wait-for-events") { self.waitForEvents() }
     }
+
+    /// The journal, for benchmarks and tests that write a history directly.
+    package var journal: Journal { worker.journal }
 
     /// Waits until the store's worker has done everything it was given so far: the jobs queued, the updates
     /// the backend sent, the work beside them, and what each of those set off in turn, up to where it waits on
