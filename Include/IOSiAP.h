@@ -66,7 +66,9 @@ public:
     /** code is an iosiap_status (StoreKit's SKError n is -100 - n). */
     virtual void onRequestProductsError(int code) = 0;
     virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int quantity) = 0;
-    virtual void onRestoreFinished(bool succeed) = 0;
+    /** Optional since 0.5 (pure before): the original IOSiAP had no restores, and a bridge written for it, with
+        three callbacks, compiles unchanged. A restore the game asks for ends here; the default does nothing. */
+    virtual void onRestoreFinished(bool succeed) { (void)succeed; }
     /** Since 0.4, optional. A purchase of identifier was refunded (quantity units; or a subscription's Family
         Sharing ended): take back what it granted. Called once per refund, inside poll(); if it throws (poll
         rethrows) or the game dies before it returns, it is called again at the next launch. The default does

@@ -240,6 +240,13 @@ echo "== the App Store Server API (iosiap-store serve) with Apple's own client a
 python3 Tests/python/server_api_with_apple_library.py "$(swift build --show-bin-path)/iosiap-store" "$catalog" "$work"
 check "Apple's AppStoreServerAPIClient reads transaction info, history, statuses and refunds; 404, 400 and 401 as Apple's"
 
+echo "== a bridge written for the original cocos2d-x IOSiAP (three callbacks, no restore) compiles and buys unchanged"
+g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_three_callbacks.cpp -L"$sdk/lib" -liosiap \
+    -Wl,-rpath,"$sdk/lib" -o "$work/classic_three_callbacks"
+IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-classic-three "$work/classic_three_callbacks" >"$work/classic_three.out"
+expect_in "$work/classic_three.out" "payment com.iosiap.example.coins_100 event=1 quantity=2" "three-callback bridge purchased 2"
+check "a three-callback bridge of the original IOSiAP compiles against IOSiAP.h and buys"
+
 echo "== the classic IOSiAP.h finishes only what a delegate was given, and passes the game's UI context"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_lifecycle.cpp -L"$sdk/lib" -liosiap \
     -Wl,-rpath,"$sdk/lib" -o "$work/classic_lifecycle"

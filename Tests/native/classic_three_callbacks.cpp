@@ -1,0 +1,50 @@
+// A bridge written for the original cocos2d-x IOSiAP: three callbacks, no restore. It must compile unchanged
+// against the classic header (onRestoreFinished is optional since 0.5) and still get its products and a purchase;
+// a restore it asks for ends without calling anything it did not write.
+#include <IOSiAP.h>
+
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+class IAPBridge : public IOSiAPDelegate {
+public:
+    IAPBridge() : productsFinished(false), purchased(0) {}
+    virtual ~IAPBridge() {}
+    virtual void onRequestProductsFinish(void) { productsFinished = true; }
+    virtual void onRequestProductsError(int code) { std::printf("products error %d\n", code); }
+    virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int quantity) {
+        std::printf("payment %s event=%d quantity=%d\n", identifier.c_str(), static_cast<int>(event), quantity);
+        if (event == IOSIAP_PAYMENT_PURCHAED) purchased += quantity;
+    }
+    bool productsFinished;
+    int purchased;
+};
+
+/** One frame: the pump, then a millisecond. */
+static void frame(IOSiAP &iap) {
+    iap.poll();
+    struct timespec frameTime = {0, 1000000};
+    nanosleep(&frameTime, NULL);
+}
+
+int main() {
+    IOSiAP iap;
+    IAPBridge bridge;
+    iap.delegate = &bridge;
+    std::vector<std::string> ids(1, "com.iosiap.example.coins_100");
+    iap.requestProducts(ids);
+    for (int i = 0; i < 10000 && !bridge.productsFinished; i++) frame(iap);
+    IOSProduct *coins = iap.iOSProductByIdentifier(ids[0]);
+    if (!bridge.productsFinished || !coins || !coins->isValid) {
+        std::printf("no products\n");
+        return 1;
+    }
+    iap.paymentWithProduct(coins, 2);
+    for (int i = 0; i < 10000 && bridge.purchased == 0; i++) frame(iap);
+    iap.restorePayment();
+    for (int i = 0; i < 200; i++) frame(iap);
+    std::printf("three-callback bridge purchased %d\n", bridge.purchased);
+    return bridge.purchased == 2 ? 0 : 1;
+}
