@@ -11,9 +11,13 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 out=$(realpath -m "${1:-sdk}")
 
+# The build's own output goes to stderr (the linker's mktemp warning left out); a failed build stops here, rather
+# than packaging a library an earlier build left behind.
+status=0
 swift build -c release --product iosiap -Xswiftc -static-stdlib \
     -Xlinker --version-script="$PWD/scripts/libiosiap.map" 2>&1 \
-    | grep -v "the use of \`mktemp' is dangerous" >&2 || true
+    | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
+[ "$status" -eq 0 ] || { echo "build-sdk: the library did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
 bin=$(swift build -c release --show-bin-path)
 [ -f "$bin/libiosiap.so" ] || { echo "build-sdk: libiosiap.so was not built" >&2; exit 1; }
 
