@@ -100,9 +100,18 @@ struct ControlValues {
         return value
     }
 
-    func number<T: FixedWidthInteger>(_ field: String, _ usage: String) throws -> T {
+    /// A whole number, within `allowed` if given (`why` says whose limit it is).
+    func number<T: FixedWidthInteger>(_ field: String, _ usage: String, allowed: ClosedRange<T>? = nil, why: String = "") throws -> T {
         let text = try text(field, usage)
-        guard let value = T(text) else { throw ControlInputError("\(usage) must be a number, not '\(text)'") }
+        let outOfRange = ControlInputError("\(usage) must be \((allowed ?? T.min...T.max).lowerBound) to "
+            + "\((allowed ?? T.min...T.max).upperBound)\(why.isEmpty ? "" : " (\(why))"), not \(text)")
+        guard let value = T(text) else {
+            // Digits that do not fit are a number out of range, not "not a number".
+            let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) { throw outOfRange }
+            throw ControlInputError("\(usage) must be a number, not '\(text)'")
+        }
+        if let allowed, !allowed.contains(value) { throw outOfRange }
         return value
     }
 
@@ -143,9 +152,23 @@ extension StoreControl {
         if let raw = Int32(text), let code = StoreErrorCode(rawValue: raw) { return code }
         let wanted = text.replacingOccurrences(of: "-", with: "").lowercased()
         guard let code = StoreErrorCode.allCases.first(where: { "\($0)".lowercased() == wanted }) else {
-            throw ControlInputError("unknown error '\(text)': give a status number (e.g. -104) or a name (e.g. payment-not-allowed)")
+            throw ControlInputError("unknown error '\(text)': give a status number (e.g. -104) or a name: "
+                + StoreErrorCode.allCases.map { "\(kebabCase("\($0)")) (\($0.rawValue))" }.joined(separator: ", "))
         }
         return code
+    }
+
+    /// `paymentNotAllowed` as `payment-not-allowed`.
+    /// (`invalidUTF8` as `invalid-utf8`: a run of capitals is one word.)
+    static func kebabCase(_ name: String) -> String {
+        var result = ""
+        var previous: Character?
+        for character in name {
+            if character.isUppercase, let previous, !previous.isUppercase { result += "-" }
+            result += character.lowercased()
+            previous = character
+        }
+        return result
     }
 
     /// Why a refund was made: `issue` (an issue in the app) or `other`, the default.
@@ -178,7 +201,8 @@ extension StoreControl {
                 return ControlResult("a family member bought \(shared.productID) and shares it: transaction \(shared.id)",
                                      transactionID: shared.id)
             }
-            let quantity: Int = values.optional("quantity") == nil ? 1 : try values.number("quantity", "QUANTITY")
+            let quantity: Int = values.optional("quantity") == nil ? 1
+                : try values.number("quantity", "QUANTITY", allowed: PaymentRequest.allowedQuantities, why: "StoreKit's limit")
             let transaction = try store.buyProduct(product, quantity: quantity)
             return ControlResult("bought \(transaction.productID) x\(transaction.quantity): transaction \(transaction.id)",
                                  transactionID: transaction.id)
@@ -314,7 +338,9 @@ extension StoreControl {
                          + "APIs: " + apiNames.keys.sorted().joined(separator: ", ")) { store, values in
             let action = try values.text("action", "set|clear")
             let name = try values.text("api", "API")
-            guard let api = apiNames[name] else { throw ControlInputError("unknown API '\(name)'") }
+            guard let api = apiNames[name] else {
+                throw ControlInputError("unknown API '\(name)'; known: \(apiNames.keys.sorted().joined(separator: ", "))")
+            }
             switch action {
             case "set": try store.setSimulatedError(try errorCode(try values.text("error", "ERROR")), for: api)
             case "clear": try store.setSimulatedError(nil, for: api)
@@ -323,7 +349,8 @@ extension StoreControl {
             return ControlResult("\(name): \(action == "set" ? "fails" : "works")")
         },
         StoreControl("time-rate", [("RATE", "value")],
-                     help: "Sets how fast subscription time runs: a number or a name, e.g. 13 or monthlyRenewalEveryFiveMinutes.") { store, values in
+                     help: "Sets how fast subscription time runs: a number or a name, e.g. 13 or monthlyRenewalEveryFiveMinutes.\n"
+                         + "Rates: " + TimeRate.allCases.map { "\($0.rawValue) \($0)" }.joined(separator: ", ")) { store, values in
             let rate = try timeRate(try values.text("value", "RATE"))
             try store.setTimeRate(rate)
             return ControlResult("time rate \(rate)")

@@ -33,6 +33,31 @@ run --json transactions | python3 -c "import json,sys; rows=json.load(sys.stdin)
 
 # Controls and their errors.
 expect_status 0 buy com.iosiap.example.coins_100 3
+# What a tester mistypes is answered with what would have been right (issue 35, item 6).
+expect_status 2 buy com.iosiap.example.coins_100 -1
+grep -q "QUANTITY must be 1 to 10 (StoreKit's limit), not -1" "$work/stderr" || fail "a quantity out of range: $(cat "$work/stderr")"
+expect_status 2 buy com.iosiap.example.coins_100 99999999999999999999
+grep -q "QUANTITY must be 1 to 10 (StoreKit's limit), not 99999999999999999999" "$work/stderr" || fail "a huge quantity: $(cat "$work/stderr")"
+expect_status 2 refnd 1
+grep -q "unknown command 'refnd'; did you mean 'refund'?" "$work/stderr" || fail "a mistyped command: $(cat "$work/stderr")"
+[ "$(wc -l <"$work/stderr")" -le 3 ] || fail "a mistyped command printed the whole help: $(wc -l <"$work/stderr") lines"
+expect_status 2 error set no-such-api
+grep -q "unknown API 'no-such-api'; known: app-store-sync" "$work/stderr" || fail "an unknown API: $(cat "$work/stderr")"
+expect_status 2 error set purchase no-such-error
+grep -q "payment-not-allowed (-104)" "$work/stderr" || fail "an unknown error names none: $(cat "$work/stderr")"
+"$store_bin" help time-rate | grep -q "6 oneSecondIsOneDay" || fail "help time-rate lists no rates"
+# Each command's summary is a whole sentence, not its help's first line cut mid-sentence.
+"$store_bin" help | tr -s ' \n' ' ' | grep -q "as the user would in the App Store: the game receives a purchase with offer type 3." \
+    || fail "help's summaries end mid-sentence"
+ok
+# A mistyped state directory is refused, not created; a new one is made only with a catalog, and said so.
+got=0
+"$store_bin" --state "$work/no-such-state" transactions >/dev/null 2>"$work/stderr" || got=$?
+[ "$got" -eq 2 ] && [ ! -e "$work/no-such-state" ] || fail "a mistyped --state: status $got, $(cat "$work/stderr")"
+grep -q "does not exist; give --catalog FILE to start a new store there" "$work/stderr" || fail "$(cat "$work/stderr")"
+"$store_bin" --state "$work/new-state" --catalog "$catalog" transactions >/dev/null 2>"$work/stderr"
+grep -q "started a new, empty store in $work/new-state" "$work/stderr" || fail "a new store is not said: $(cat "$work/stderr")"
+ok
 expect_status 1 buy com.iosiap.example.nope
 expect_status 2 buy com.iosiap.example.coins_100 lots
 expect_status 1 intent com.iosiap.example.club_gold_monthly no_such_offer

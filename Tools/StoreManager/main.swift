@@ -14,14 +14,14 @@ let usage = """
     exit status: 0 done, 1 the store refused (the reason on stderr), 2 bad arguments
     """
 
-/// A command's line in the usage: its name and arguments, then the first line of its help, wrapped at word
+/// A command's line in the usage: its name and arguments, then the first sentence of its help, wrapped at word
 /// boundaries to 100 columns under a 44-column indent (a longer name and arguments get a line of their own).
 func helpLine(_ command: Command) -> String {
     let indent = 44, width = 100
     let head = "  \(command.name) \(command.arguments)"
     var lines = [head.count < indent ? head.padding(toLength: indent, withPad: " ", startingAt: 0) : head]
     if head.count >= indent { lines.append(String(repeating: " ", count: indent)) }
-    for word in (command.help.split(separator: "\n").first ?? "").split(separator: " ") {
+    for word in summary(command.help).split(separator: " ") {
         let last = lines[lines.count - 1]
         let startsLine = last.count == indent
         if !startsLine, last.count + 1 + word.count > width {
@@ -31,6 +31,33 @@ func helpLine(_ command: Command) -> String {
         }
     }
     return lines.joined(separator: "\n")
+}
+
+/// The first sentence of a help text (which may run over several lines): up to the first ". " or the end.
+func summary(_ help: String) -> String {
+    let text = help.replacingOccurrences(of: "\n", with: " ")
+    guard let end = text.range(of: ". ") else { return text }
+    return String(text[..<end.lowerBound]) + "."
+}
+
+/// The command names closest to a mistyped `name`: those it starts or that start it, else those one edit away.
+func closeCommands(to name: String) -> [String] {
+    let names = commands.map(\.name)
+    let prefixed = names.filter { $0.hasPrefix(name) || name.hasPrefix($0) }
+    if !prefixed.isEmpty { return prefixed }
+    func distance(_ a: String, _ b: String) -> Int {  // Levenshtein
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    return names.filter { distance($0, name) <= 2 }
 }
 
 func fail(_ message: String, _ status: Int32) -> Never {
@@ -63,11 +90,24 @@ if name == "help" || rest.contains("--help") {
     }
     exit(0)
 }
-guard let command = commands.first(where: { $0.name == name }) else { fail("unknown command '\(name)'\n\n\(usage)", 2) }
+guard let command = commands.first(where: { $0.name == name }) else {
+    let close = closeCommands(to: name)
+    fail("unknown command '\(name)'" + (close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?")
+         + "\n`iosiap-store help` lists the commands", 2)
+}
 guard let statePath else { fail("--state DIR is required", 2) }
 
 do {
+    // A state directory that does not exist is made only for a new store, with its catalog: a mistyped path with
+    // no catalog is refused rather than created, and a new store is said so.
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: statePath, isDirectory: &isDirectory)
+    if exists, !isDirectory.boolValue { fail("\(statePath) is a file, not a state directory", 2) }
+    if !exists, catalogPath == nil {
+        fail("state directory \(statePath) does not exist; give --catalog FILE to start a new store there", 2)
+    }
     let directory = try StateDirectory(path: statePath)
+    if !exists { FileHandle.standardError.write(Data("iosiap-store: started a new, empty store in \(statePath)\n".utf8)) }
     let remembered = try LocalStore.remembered(in: directory)
     guard let catalogFile = catalogPath ?? remembered.catalogPath else {
         fail("--catalog FILE is required: no game has opened \(statePath) yet", 2)

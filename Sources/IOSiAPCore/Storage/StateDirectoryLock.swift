@@ -16,7 +16,8 @@ final class StateDirectoryLock: @unchecked Sendable {
             let reason = errno
             close(fd)
             if reason == EWOULDBLOCK {
-                throw StoreError(.stateDirectoryInUse, "the state directory of \(path) is used by another open store "
+                let directory = (path as NSString).deletingLastPathComponent
+                throw StoreError(.stateDirectoryInUse, "the state directory \(directory) is used by another open store "
                     + "(in this or another process); close it first")
             }
             throw StoreError(.storageFailure, "cannot lock \(path): \(String(cString: strerror(reason)))")
