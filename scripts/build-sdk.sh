@@ -4,11 +4,14 @@
 #   lib/libiosiap.so             self-contained: the Swift runtime is linked in, only iosiap_* is exported
 #   lib/pkgconfig/iosiap.pc      pkg-config --cflags --libs iosiap
 #   lib/cmake/IOSiAP/            find_package(IOSiAP) and target_link_libraries(game IOSiAP::iosiap)
+#   bin/iosiap-store             the transaction manager (refunds, renewals, Ask to Buy, serve), self-contained too,
+#                                for a game's CI to drive the store from outside without our sources or a toolchain
 #   LICENSE, NOTICE              our licence, and what the library links in with its licences
 #   licenses/Swift-LICENSE.txt   the licence of the Swift runtime, Foundation and Dispatch linked in
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+# libmicrohttpd: bin/iosiap-store's server (serve).
+IOSIAP_SETUP_PACKAGES="libmicrohttpd-dev ${IOSIAP_SETUP_PACKAGES:-}" source scripts/setup.sh
 out=$(realpath -m "${1:-sdk}")
 
 # The build's own output goes to stderr (the linker's mktemp warning left out); a failed build stops here, rather
@@ -18,12 +21,16 @@ swift build -c release --product iosiap -Xswiftc -static-stdlib \
     -Xlinker --version-script="$PWD/scripts/libiosiap.map" 2>&1 \
     | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
 [ "$status" -eq 0 ] || { echo "build-sdk: the library did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
+status=0
+swift build -c release --product iosiap-store -Xswiftc -static-stdlib 2>&1 \
+    | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
+[ "$status" -eq 0 ] || { echo "build-sdk: iosiap-store did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
 bin=$(swift build -c release --show-bin-path)
 [ -f "$bin/libiosiap.so" ] || { echo "build-sdk: libiosiap.so was not built" >&2; exit 1; }
 
 version=$(sed -n 's/^#define IOSIAP_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' Include/iosiap/iosiap.h | paste -sd.)
 rm -rf "$out"
-mkdir -p "$out/include/iosiap" "$out/lib/pkgconfig" "$out/lib/cmake/IOSiAP"
+mkdir -p "$out/include/iosiap" "$out/lib/pkgconfig" "$out/lib/cmake/IOSiAP" "$out/bin"
 cp Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp "$out/include/iosiap/"
 cp Include/IOSiAP.h "$out/include/"
 cp LICENSE NOTICE "$out/"
@@ -33,6 +40,7 @@ swift_license=$(dirname "$(command -v swift)")/../share/swift/LICENSE.txt
 cp "$swift_license" "$out/licenses/Swift-LICENSE.txt"
 # Debug information is most of the file; the dynamic symbol table stays.
 strip --strip-debug -o "$out/lib/libiosiap.so" "$bin/libiosiap.so"
+strip --strip-debug -o "$out/bin/iosiap-store" "$bin/iosiap-store"
 
 cat > "$out/lib/pkgconfig/iosiap.pc" <<PC
 prefix=\${pcfiledir}/../..

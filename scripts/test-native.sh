@@ -42,6 +42,16 @@ if ldd "$lib" | grep -F "$toolchain"; then fail "libiosiap.so resolves into the 
 ldd "$lib" | grep -q "not found" && fail "libiosiap.so has unresolved dependencies"
 check "ldd: $(ldd "$lib" | awk '{print $1}' | tr '\n' ' ')"
 
+echo "== bin/iosiap-store runs from a copy of the SDK folder, without the toolchain"
+store_tool=$sdk/bin/iosiap-store
+if ldd "$store_tool" | grep -F "$toolchain"; then fail "bin/iosiap-store resolves into the toolchain ($toolchain)"; fi
+ldd "$store_tool" | grep -q "not found" && fail "bin/iosiap-store has unresolved dependencies"
+cp -r "$sdk" "$work/sdk-elsewhere"
+env -i PATH=/usr/bin:/bin "$work/sdk-elsewhere/bin/iosiap-store" --state "$work/state-sdk-tool" --catalog "$catalog" \
+    buy com.iosiap.example.pro_upgrade >"$work/sdk-tool.out" 2>&1
+expect_in "$work/sdk-tool.out" "bought com.iosiap.example.pro_upgrade x1: transaction 1"
+check "the SDK's iosiap-store buys from a copied folder with a bare PATH; ldd: $(ldd "$store_tool" | awk '{print $1}' | tr '\n' ' ')"
+
 echo "== the hand-written header matches the Swift exports"
 swift build --target IOSiAPExports -Xswiftc -warnings-as-errors >/dev/null
 # The exports use `package` declarations of the core, so the check needs SwiftPM's package name.
