@@ -8,7 +8,7 @@
 #
 # Written for macOS's own bash 3.2 (no mapfile, no namerefs). Runs on macOS only, with Xcode whose Swift is 6.3 or later (the C ABI is exported with `@c`), and for the
 # macOS slice Homebrew's openssl@3 (`brew install openssl@3`). It has never been run: no Apple machine is
-# available to the project (see the README's "What has run where"). Each slice is checked here: the archive must
+# available to the project (see docs/ios.md, "What has run where"). Each slice is checked here: the archive must
 # define every function the header declares.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -116,6 +116,31 @@ cmake -S Examples/cpp -B "$work/cmake" -DCMAKE_PREFIX_PATH="$sdk" >/dev/null
 cmake --build "$work/cmake" >/dev/null
 "$work/cmake/iosiap-example-game" "$catalog" "$work/state-cmake" >"$work/cmake.out"
 expect_in "$work/cmake.out" "coins: 200, pro: yes"
+
+echo "== docs/ci.md's job (Examples/ci/game-ci.sh) on the example game, with the SDK folder alone"
+python3 - "$root/docs/ci.md" "$root/Examples/ci/game-ci.sh" <<'PY'
+import sys
+doc, script = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+block = doc.split("```bash\n", 1)[1].split("```", 1)[0] if "```bash\n" in doc else ""
+sys.exit(0 if block == script else "docs/ci.md does not show Examples/ci/game-ci.sh as it is")
+PY
+env -i PATH=/usr/bin:/bin bash Examples/ci/game-ci.sh "$sdk" Examples/cpp/game.cpp "$catalog" "$work/game-ci" >"$work/game-ci.out" 2>&1 \
+    || { cat "$work/game-ci.out" >&2; fail "docs/ci.md's job failed"; }
+expect_in "$work/game-ci.out" "game-ci: the game heard of every change"
+check "docs/ci.md's job builds the example game against the SDK folder and hears a purchase, a refund and a renewal"
+
+echo "== the README's quick start is Examples/cpp/quickstart.cpp, and it builds and buys"
+python3 - "$root/README.md" "$root/Examples/cpp/quickstart.cpp" <<'PY'
+import sys
+readme, source = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+block = readme.split("```cpp\n", 1)[1].split("```", 1)[0] if "```cpp\n" in readme else ""
+sys.exit(0 if block == source else "the README's quick start differs from Examples/cpp/quickstart.cpp")
+PY
+g++ -std=c++11 -Wall -Wextra -pedantic -Werror Examples/cpp/quickstart.cpp $(PKG_CONFIG_PATH="$sdk/lib/pkgconfig" pkg-config --cflags --libs iosiap) \
+    -o "$work/quickstart"
+"$work/quickstart" "$catalog" "$work/state-quickstart" >"$work/quickstart.out"
+expect_in "$work/quickstart.out" "100 Coins: \$0.99" "coins: 100"
+check "the README's quick start is the file, and it buys 100 coins"
 check "configured, built and run"
 
 echo "== bad input through the C ABI"

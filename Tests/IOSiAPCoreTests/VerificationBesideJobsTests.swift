@@ -181,7 +181,7 @@ final class StepVerifier: TransactionVerifier, Sendable {
         }
     }
 
-    /// Checks that run at once beside the requests (StoreWorker.verificationConcurrency; the README says four).
+    /// Checks that run at once beside the requests (StoreWorker.verificationConcurrency; docs/verification.md says four).
     static let concurrency = 4
 
     @Test func aPaymentAndARestoreEndWhileLaunchChecksHang() async throws {

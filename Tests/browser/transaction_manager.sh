@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The transaction manager's page (iosiap-store serve) in headless Chromium while the C++ example game runs:
 # Debian's chromium and chromium-driver, Python's Selenium. Leaves the page's screenshot in
-# .build/artifacts/transaction-manager.png (CI keeps it; the README shows one).
+# .build/artifacts/transaction-manager.png (CI keeps it; docs/qa.md shows one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 IOSIAP_SETUP_PACKAGES="libmicrohttpd-dev chromium chromium-driver" source scripts/setup.sh
