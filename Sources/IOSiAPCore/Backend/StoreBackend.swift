@@ -113,8 +113,9 @@ public protocol StoreBackend: Sendable {
     /// (the local store's simulated verification errors). Asked only when the core verifies transactions.
     func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError?
 
-    /// The journal has recorded the end a `StoreUpdate.expired` reported: a store that reports an end again at
-    /// each launch until it is recorded (the local store) stops reporting this one. StoreKit needs no such word.
+    /// The journal has recorded the end a `StoreUpdate.expired` reported, or a verifier rejected its copy for good
+    /// (told once as `verificationFailed`): a store that reports an end again at each launch until it is recorded
+    /// (the local store) stops reporting this one. StoreKit needs no such word.
     func endRecorded(transactionID: UInt64)
 }
 

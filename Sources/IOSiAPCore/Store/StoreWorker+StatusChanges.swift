@@ -137,6 +137,9 @@ extension StoreWorker {
             return (true, outcome)
         case .failed(let error):
             events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
+            // An end rejected for good is said once: a store that hands ends over until they are recorded (the local
+            // store) stops handing this one over. The journal keeps the copy it had, and the end that copy states.
+            if case .expired = update { backend.endRecorded(transactionID: transaction.id) }
         case .retryLater(let error):
             if attempt == 0 {
                 events.push(.verificationFailed(requestID: nil, transaction: transaction,
