@@ -19,6 +19,7 @@
 
 #include <iosiap/iosiap.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -113,6 +114,11 @@ struct Transaction {
     int offerType;                     /* iosiap_offer_type it was charged with; 0: none (or an older library) */
     std::string offerId;               /* the promotional offer's id, or empty */
 
+    /** Since 0.5: an empty transaction (id 0), so that a std::map<std::uint64_t, Transaction> can be indexed. */
+    Transaction()
+        : id(0), originalId(0), productType(ProductType::Consumable), quantity(0), purchaseDateMs(0), originalPurchaseDateMs(0),
+          expirationDateMs(0), revocationDateMs(0), revocationReason(-1), verified(false), offerType(0) {}
+
     explicit Transaction(const iosiap_transaction &t, bool passedVerification = false)
         : id(t.id), originalId(t.original_id), productId(Product::text(t.product_id)),
           productType(static_cast<ProductType>(t.product_type)), quantity(t.quantity),
@@ -127,6 +133,18 @@ struct Transaction {
           offerId(t.size > offsetof(iosiap_transaction, offer_id) ? Product::text(t.offer_id) : std::string()) {}
 
     bool isRevoked() const { return revocationDateMs != 0; }
+
+    /** Since 0.5: the dates as std::chrono time points; a date that is none (0 ms) is the clock's epoch. */
+    std::chrono::system_clock::time_point purchaseDate() const { return timePoint(purchaseDateMs); }
+    std::chrono::system_clock::time_point originalPurchaseDate() const { return timePoint(originalPurchaseDateMs); }
+    std::chrono::system_clock::time_point expirationDate() const { return timePoint(expirationDateMs); }
+    std::chrono::system_clock::time_point revocationDate() const { return timePoint(revocationDateMs); }
+
+private:
+    static std::chrono::system_clock::time_point timePoint(std::int64_t ms) {
+        return std::chrono::system_clock::time_point(
+            std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::milliseconds(ms)));
+    }
 };
 
 class Store;

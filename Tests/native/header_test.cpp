@@ -3,6 +3,7 @@
 #include <iosiap/iosiap.h>
 #include <iosiap/iosiap.hpp>
 
+#include <map>
 #include <type_traits>
 #include <utility>
 
@@ -53,5 +54,11 @@ int main() {
         return 1;
     // Nor takes a notification URL.
     if (moved.localSetNotificationUrl("http://127.0.0.1:1/n") == IOSIAP_OK) return 1;
+    // A transaction default-constructs (a map indexes it) and gives its dates as std::chrono time points.
+    std::map<std::uint64_t, iosiap::Transaction> byId;
+    byId[7].productId = "p";
+    if (byId[7].id != 0 || byId[7].revocationReason != -1 || byId[7].expirationDate() != std::chrono::system_clock::time_point()) return 1;
+    byId[7].purchaseDateMs = 1500;
+    if (std::chrono::duration_cast<std::chrono::milliseconds>(byId[7].purchaseDate().time_since_epoch()).count() != 1500) return 1;
     return moved.isOpen() ? 1 : 0;
 }
