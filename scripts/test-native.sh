@@ -102,6 +102,9 @@ for pair in "gcc g++" "$clang $clangxx"; do
     expect_in "$work/cpp-$name.out" "100 Münzen" "grant: +200 coins, balance 200" "finished transaction 2: ok" \
         "buy 11 pro upgrades refused: quantity 11 is outside 1...10 (-4)" "event: restore finished #4: ok, 1 restored" \
         "coins: 200, pro: yes"
+    # The shop's columns line up in German too (padded by characters, not UTF-8 bytes).
+    nbsp=$(printf '\xc2\xa0')
+    expect_in "$work/cpp-$name.out" "  100 Münzen         0,99${nbsp}€  Ein" "  Pro-Upgrade        2,99${nbsp}€  Entfernt"
     # shellcheck disable=SC2046
     $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_game.cpp $(pkg-config --libs iosiap) -o "$work/classic-$name"
     IOSIAP_CATALOG=$catalog IOSIAP_STATE_DIR=$work/state-classic-$name "$work/classic-$name" >"$work/classic-$name.out"

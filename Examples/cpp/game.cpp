@@ -19,6 +19,14 @@ const std::string kCoins = "com.iosiap.example.coins_100";
 const std::string kPro = "com.iosiap.example.pro_upgrade";
 const std::string kGold = "com.iosiap.example.club_gold_monthly";
 
+/** `text` padded with spaces to `width` characters (UTF-8 code points), on the left if `right` aligns it right. */
+static std::string padded(const std::string &text, std::size_t width, bool right) {
+    std::size_t characters = 0;
+    for (unsigned char byte : text) if ((byte & 0xC0) != 0x80) characters++;
+    std::string spaces(characters < width ? width - characters : 0, ' ');
+    return right ? spaces + text : text + spaces;
+}
+
 class Game : public iosiap::StoreDelegate {
 public:
     explicit Game(iosiap::Store &store) : store_(store), coins_(0), hasPro_(false), openRequests_(0) {}
@@ -42,7 +50,9 @@ public:
                     static_cast<unsigned>(products.size()), static_cast<unsigned>(invalid.size()));
         std::printf("shop:\n");
         for (const iosiap::Product &product : products) {
-            std::printf("  %-14s %10s  %s", product.title.c_str(), product.displayPrice.c_str(), product.description.c_str());
+            // Padded by characters, not bytes: "Münzen" and "0,99 €" are longer in UTF-8 than on screen.
+            std::printf("  %s %s  %s", padded(product.title, 14, false).c_str(), padded(product.displayPrice, 10, true).c_str(),
+                        product.description.c_str());
             if (!product.introOfferDisplayPrice.empty()) std::printf(" (first period %s)", product.introOfferDisplayPrice.c_str());
             std::printf("\n");
         }

@@ -46,6 +46,7 @@ enum PageResources {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Transaction Manager — \(escape(bundleID))</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/app.css">
         <script src="/app.js" defer></script>
         </head>
@@ -119,10 +120,9 @@ enum PageResources {
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: .25em .4em; border-bottom: 1px solid #e5e5ea; vertical-align: top; }
         th { font-weight: 600; color: #6e6e73; font-size: .9em; white-space: nowrap; }
-        /* Cells wrap between words, product ids anywhere, so that a row and its actions fit the page; each form
-           stays whole. */
+        /* Cells wrap between words, product ids after their dots (productId() puts a <wbr> there), so that a row and
+           its actions fit the page; a word breaks only when nothing else fits; each form stays whole. */
         td { overflow-wrap: break-word; }
-        #transactions td:nth-child(3), #pending td:nth-child(3), #products td:first-child { overflow-wrap: anywhere; }
         td form { display: inline-flex; gap: .25em; margin: .1em .5em .1em 0; white-space: nowrap; }
         .state-refunded, .state-expired { color: #b3261e; font-weight: 600; }
         .state-active { color: #1b7f3b; font-weight: 600; }
@@ -178,6 +178,16 @@ enum PageResources {
           return node;
         }
 
+        // A product id that may wrap after each dot, not inside a word (copied, it is the id: <wbr> adds no text).
+        function productId(id) {
+          const node = element("span");
+          id.split(".").forEach((part, index, parts) => {
+            node.append(part + (index < parts.length - 1 ? "." : ""));
+            if (index < parts.length - 1) node.append(element("wbr"));
+          });
+          return node;
+        }
+
         function row(cells, attributes) {
           const tr = element("tr", null, attributes);
           for (const cell of cells) {
@@ -215,7 +225,7 @@ enum PageResources {
           actions.append(controlForm("delete", "Delete", { transactionId: t.id }, [], "Delete transaction " + t.id + "?"));
           const state = element("span", t.state, { class: "state state-" + t.state.replace(/ /g, "-") });
           const when = date => date.replace("T", " ");  // ISO 8601 with a space: a date wraps before its time
-          return row([t.id, t.originalId, t.productId, t.type, t.quantity, state, when(t.purchaseDate), when(t.expirationDate), when(t.revocationDate),
+          return row([t.id, t.originalId, productId(t.productId), t.type, t.quantity, state, when(t.purchaseDate), when(t.expirationDate), when(t.revocationDate),
                       t.finished ? "yes" : "no", t.renews, t.offer, t.ownership, actions],
                      { "data-transaction": t.id, "data-product": t.productId, "data-state": t.state });
         }
@@ -227,7 +237,7 @@ enum PageResources {
           } else {
             actions.append(controlForm("resolve", "Resolve", { pendingId: p.id }));
           }
-          return row([p.id, p.waitsFor, p.productId, p.quantity, p.requestDate, actions], { "data-pending": p.id });
+          return row([p.id, p.waitsFor, productId(p.productId), p.quantity, p.requestDate, actions], { "data-pending": p.id });
         }
 
         function productRow(p) {
@@ -242,7 +252,7 @@ enum PageResources {
             actions.append(controlForm("message", "App Store message", { product: p.id },
                                        [select("kind", ["price-increase", "billing-issue", "win-back", "generic"])]));
           }
-          return row([p.id, p.title, p.type, p.price, p.subscription, actions], { "data-product": p.id });
+          return row([productId(p.id), p.title, p.type, p.price, p.subscription, actions], { "data-product": p.id });
         }
 
         function render(state) {

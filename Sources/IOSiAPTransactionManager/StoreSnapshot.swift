@@ -100,11 +100,14 @@ public struct StoreSnapshot: Sendable, Encodable {
         }
         transactions = try store.history().reversed().map { entry in
             let t = entry.transaction
+            let state = Self.state(of: t, at: now)
+            // An ended or refunded period renews nothing, whatever its chain's auto-renew setting says.
+            let renews = entry.autoRenews && state != "expired" && state != "refunded"
             return Transaction(
                 id: t.id, originalId: t.originalID, productId: t.productID, type: "\(t.productType)", quantity: t.quantity,
-                state: Self.state(of: t, at: now), purchaseDate: formatter.string(from: t.purchaseDate),
+                state: state, purchaseDate: formatter.string(from: t.purchaseDate),
                 expirationDate: t.expirationDate.map(formatter.string) ?? "", revocationDate: t.revocationDate.map(formatter.string) ?? "",
-                finished: entry.isFinished, renews: t.productType == .autoRenewable ? (entry.autoRenews ? "yes" : "no") : "",
+                finished: entry.isFinished, renews: t.productType == .autoRenewable ? (renews ? "yes" : "no") : "",
                 offer: t.offer.map { offer in offer.id.map { "\(offer.type) \($0)" } ?? "\(offer.type)" } ?? "",
                 ownership: t.ownershipType.rawValue, reason: t.reason.rawValue)
         }

@@ -86,6 +86,20 @@ import Testing
         #expect(throws: ControlInputError("unexpected 'more'")) { try control.run(store, arguments: [Self.coins, "3", "more"]) }
     }
 
+    /// An ended period renews nothing: the page (and `iosiap-store transactions`) said "renews yes" for an expired
+    /// subscription whose chain still had auto-renew on (issue 35, item 8). The page asks for no favicon.
+    @Test func anExpiredSubscriptionRenewsNothingOnThePage() throws {
+        let gold = "com.iosiap.example.club_gold_monthly"
+        _ = try store.buyProduct(gold)
+        try store.forceRenewal(productID: gold)  // the first period ends now, the renewal runs
+        let transactions = try #require(try json(request("GET", "/api/state"))["transactions"] as? [[String: Any]])
+        let golds = transactions.filter { $0["productId"] as? String == gold }
+        #expect(golds.map { $0["state"] as? String } == ["active", "expired"])
+        #expect(golds.map { $0["renews"] as? String } == ["yes", "no"])
+        let page = String(decoding: request("GET", "/").body, as: UTF8.self)
+        #expect(page.contains("<link rel=\"icon\" href=\"data:,\">"))
+    }
+
     @Test func familySharingIsPlayedFromThePageAsFromTheCommandLine() throws {
         let pro = "com.iosiap.example.pro_upgrade"
         let snapshot = try json(request("GET", "/api/state"))

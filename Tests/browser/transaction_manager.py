@@ -87,6 +87,10 @@ def main():
 
         pro = wait_for("the page shows the game's Pro Upgrade as active", lambda: row(PRO, "active"), 10)
         pro_id = pro.get_attribute("data-transaction")
+        # A product id wraps after its dots, never inside a word, and reads (and copies) as the id.
+        cell = pro.find_elements(By.TAG_NAME, "td")[2]
+        if len(cell.find_elements(By.TAG_NAME, "wbr")) != PRO.count(".") or cell.text.replace("\n", "") != PRO:
+            fail(f"the product id cell is not the id with a break after each dot: {cell.get_attribute('innerHTML')}")
 
         # A change made elsewhere (the command line) shows within a second, with no reload.
         before = len(driver.find_elements(By.CSS_SELECTOR, "#transactions tbody tr"))
