@@ -2,6 +2,7 @@
 # Builds the SDK folder a C or C++ build system consumes (default: sdk/):
 #   include/iosiap/iosiap.h, include/iosiap/iosiap.hpp, include/IOSiAP.h
 #   lib/libiosiap.so             self-contained: the Swift runtime is linked in, only iosiap_* is exported
+#   lib/libiosiap.so.debug       its symbols and debug information, for symbolicating crash reports
 #   lib/pkgconfig/iosiap.pc      pkg-config --cflags --libs iosiap
 #   lib/cmake/IOSiAP/            find_package(IOSiAP) and target_link_libraries(game IOSiAP::iosiap)
 #   bin/iosiap-store             the transaction manager (refunds, renewals, Ask to Buy, serve), self-contained too,
@@ -38,9 +39,16 @@ mkdir -p "$out/licenses"
 swift_license=$(dirname "$(command -v swift)")/../share/swift/LICENSE.txt
 [ -f "$swift_license" ] || { echo "build-sdk: the toolchain's licence ($swift_license) is missing" >&2; exit 1; }
 cp "$swift_license" "$out/licenses/Swift-LICENSE.txt"
-# Debug information is most of the file; the dynamic symbol table stays.
-strip --strip-debug -o "$out/lib/libiosiap.so" "$bin/libiosiap.so"
-strip --strip-debug -o "$out/bin/iosiap-store" "$bin/iosiap-store"
+# Shipped without debug information or the static symbol table (14 MB of libiosiap.so's 75 MB); the dynamic symbol
+# table stays. Both go to a separate debug file beside it, which the shipped file names (its debug link), so that
+# a crash report can still be symbolicated with it.
+ship() {  # ship BUILT OUT
+    objcopy --only-keep-debug "$1" "$2.debug"
+    strip --strip-all -o "$2" "$1"
+    (cd "$(dirname "$2")" && objcopy --add-gnu-debuglink="$(basename "$2").debug" "$(basename "$2")")
+}
+ship "$bin/libiosiap.so" "$out/lib/libiosiap.so"
+ship "$bin/iosiap-store" "$out/bin/iosiap-store"
 
 cat > "$out/lib/pkgconfig/iosiap.pc" <<PC
 prefix=\${pcfiledir}/../..
