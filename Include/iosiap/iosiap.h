@@ -505,10 +505,10 @@ int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const 
  * `(__bridge void *)object`). The library does not retain it: keep the object alive until the payment's
  * final event. What each platform takes:
  *   - iOS, tvOS: a UIViewController * (used from iOS/tvOS 18.2; before, its window's scene) or a
- *     UIWindowScene *; NULL takes the app's one foreground-active UIWindowScene. Where no scene is found
- *     (NULL with none or several foreground-active, a view controller not in a window before 18.2) the payment
- *     ends in FAILED with IOSIAP_E_INVALID_PRESENTATION_CONTEXT; StoreKit's purchase without a scene is not
- *     used (it fails from iOS 18.2: "Could not get confirmation scene ID").
+ *     UIWindowScene *; NULL (or, before 18.2, a view controller not in a window) takes the app's one
+ *     foreground-active UIWindowScene, else its one foreground-inactive one. Where there is no such single scene
+ *     the payment ends in FAILED with IOSIAP_E_INVALID_PRESENTATION_CONTEXT; StoreKit's purchase without a scene
+ *     is not used (it fails from iOS 18.2: "Could not get confirmation scene ID").
  *   - visionOS: required, a UIWindowScene * or, from visionOS 2.2, a UIViewController *. Without one the
  *     payment ends in FAILED with IOSIAP_E_SK_UNSUPPORTED_PLATFORM (visionOS has no purchase without it).
  *   - macOS: an NSWindow * or an NSViewController * (its view's window), used from macOS 15.2 (before,

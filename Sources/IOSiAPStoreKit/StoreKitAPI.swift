@@ -100,10 +100,13 @@ public struct StoreKitSubscriptionStatus<Transaction: Sendable>: Sendable {
     public var gracePeriodExpirationDate: Date?
     /// `status.renewalInfo.jwsRepresentation`.
     public var renewalInfoJWS: String?
+    /// Whether StoreKit verified `status.renewalInfo` (the grace period's end is taken only from verified renewal info).
+    public var renewalInfoVerified: Bool
 
     public init(state: StoreSubscriptionStatus.State, transaction: StoreKitVerified<Transaction>, willAutoRenew: Bool,
                 autoRenewProductID: String?, expirationReason: StoreSubscriptionStatus.ExpirationReason? = nil,
-                isInBillingRetry: Bool = false, gracePeriodExpirationDate: Date? = nil, renewalInfoJWS: String? = nil) {
+                isInBillingRetry: Bool = false, gracePeriodExpirationDate: Date? = nil, renewalInfoJWS: String? = nil,
+                renewalInfoVerified: Bool = true) {
         self.state = state
         self.transaction = transaction
         self.willAutoRenew = willAutoRenew
@@ -112,6 +115,7 @@ public struct StoreKitSubscriptionStatus<Transaction: Sendable>: Sendable {
         self.isInBillingRetry = isInBillingRetry
         self.gracePeriodExpirationDate = gracePeriodExpirationDate
         self.renewalInfoJWS = renewalInfoJWS
+        self.renewalInfoVerified = renewalInfoVerified
     }
 }
 

@@ -22,8 +22,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 
     /// StoreKit's verdicts of this launch, by transaction id and then by the JWS of each copy it judged (its APIs
     /// may hand over differently signed copies of one transaction), for the core's verifier. Only copies this
-    /// backend returns to the core are noted (not the subscription status query's, nor a restore's entitlements it
-    /// leaves out), and none is dropped: a check retried later in the launch needs the verdict on its copy.
+    /// backend returns to the core are noted (not the subscription status query's), and none is dropped: a check
+    /// retried later in the launch needs the verdict on its copy.
     final class VerificationResults: Sendable {
         private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
 
@@ -132,36 +132,61 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             for await countryCode in storefronts { sink.yield(.storefrontChanged(countryCode)) }
         }
         // What the user owns, as StoreKit holds it on the device without a sign-in: a reinstall or a new phone
-        // starts with an empty journal, and is entitled at launch all the same.
+        // starts with an empty journal, and is entitled at launch all the same. And the refunds StoreKit holds: one
+        // made while the app was closed need not come through Transaction.updates again.
         entitlementReport = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
-            for transaction in await Self.currentEntitlementsWithGrace(api, results) { sink.yield(.entitled(transaction)) }
+            for transaction in await Self.currentEntitlementsWithGrace(api, results) {
+                guard !Task.isCancelled else { return }
+                sink.yield(.entitled(transaction))
+            }
+            for refunded in await api.allTransactions() where refunded.value.revocationDate != nil {
+                guard !Task.isCancelled else { return }
+                results.note(refunded)
+                sink.yield(.refundFound(Self.transaction(refunded.value)))
+            }
         }
     }
+
+    /// The longest billing grace period the App Store gives (App Store Connect: 3, 16 or 28 days): a grace period's
+    /// end later than this after the expiration is not believed.
+    static var longestGracePeriod: TimeInterval { 28 * 86_400 }
 
     /// `Transaction.currentEntitlements`, each noted for the verifier, each subscription with its billing grace
     /// period's end: StoreKit keeps a subscription whose renewal failed among the entitlements through its grace
     /// period, but its transaction carries only the expiration date; the group's status carries the grace period's
-    /// end (`RenewalInfo.gracePeriodExpirationDate`).
+    /// end (`RenewalInfo.gracePeriodExpirationDate`). Taken only from renewal info StoreKit verified, for the same
+    /// transaction, and at most `longestGracePeriod` after the expiration. A subscription whose group's status cannot
+    /// be read is left out (not reported without its grace period: that would look like none).
     static func currentEntitlementsWithGrace(_ api: API, _ results: VerificationResults) async -> [StoreTransaction] {
         var entitled: [StoreTransaction] = []
-        var graceEnds: [String: [UInt64: Date]] = [:]  // by group, by transaction id
+        var graceEnds: [String: [UInt64: Date]?] = [:]  // by group (nil: its status could not be read), by transaction id
         for entitlement in await api.currentEntitlements() {
-            results.note(entitlement)
             var transaction = Self.transaction(entitlement.value)
             if transaction.productType == .autoRenewable, let group = transaction.subscriptionGroupID {
                 if graceEnds[group] == nil {
-                    let statuses = (try? await api.subscriptionStatuses(groupID: group)) ?? []
-                    graceEnds[group] = statuses.reduce(into: [:]) { ends, status in
-                        if status.state == .inGracePeriod, let end = status.gracePeriodExpirationDate {
-                            ends[status.transaction.value.id] = end
-                        }
-                    }
+                    graceEnds[group] = .some(await Self.graceEnds(api, group: group))
                 }
-                transaction.gracePeriodExpirationDate = graceEnds[group]?[transaction.id]
+                guard let ends = graceEnds[group] ?? nil else { continue }
+                transaction.gracePeriodExpirationDate = ends[transaction.id].flatMap { end in
+                    guard let expiration = transaction.expirationDate, end <= expiration + longestGracePeriod else { return nil }
+                    return end
+                }
             }
+            results.note(entitlement)
             entitled.append(transaction)
         }
         return entitled
+    }
+
+    /// The grace periods' ends in `group` by transaction id, from verified renewal info only; nil when StoreKit
+    /// could not say.
+    private static func graceEnds(_ api: API, group: String) async -> [UInt64: Date]? {
+        guard let statuses = try? await api.subscriptionStatuses(groupID: group) else { return nil }
+        return statuses.reduce(into: [:]) { ends, status in
+            if status.state == .inGracePeriod, status.renewalInfoVerified, let end = status.gracePeriodExpirationDate {
+                ends[status.transaction.value.id] = end
+            }
+        }
     }
 
     deinit {

@@ -169,4 +169,39 @@ import Testing
         else { Issue.record("not purchased"); return }
         #expect(transaction.productID == Self.coins)
     }
+
+    /// A refund made while the game was closed (iosiap-store refund) reaches the journal at the next launch: StoreKit's
+    /// updates need not report it again, so the backend looks for refunds in `Transaction.all` at launch. A
+    /// reinstall is not told refunds of what it never granted.
+    @Test func aRefundMadeWhileClosedEndsTheEntitlementAtTheNextLaunch() async throws {
+        let bought: StoreTransaction
+        do {
+            let store = try openGame()
+            bought = try #require(try await buy(store, Self.pro))
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()
+            store.close()
+        }
+        do {
+            let outside = try outside()
+            _ = try outside.refund(transactionID: bought.id)
+            outside.close()
+        }
+        StoreKitStandIn.close()  // the app's next launch: StoreKit starts again
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+        do {
+            let store = try openGame()
+            let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+            #expect(events.last.map { if case .revoked(let transaction) = $0 { transaction.id == bought.id } else { false } } == true)
+            #expect(try !store.isEntitled(to: Self.pro))
+            store.close()
+        }
+        device = TemporaryDirectory()  // a reinstall: nothing to take back, nothing told
+        let store = try openGame()
+        defer { store.close() }
+        try await Task.sleep(for: .seconds(1))  // the launch report has run (it takes milliseconds)
+        #expect(await store.pollSettled().isEmpty)
+        #expect(try !store.isEntitled(to: Self.pro))
+    }
 }

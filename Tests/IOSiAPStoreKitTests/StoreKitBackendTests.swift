@@ -372,4 +372,29 @@ import Testing
         #expect(try await store.subscriptionStatus(groupID: "G1") == nil)
         await #expect(throws: StoreError.self) { try await store.storefront() }
     }
+
+    /// A subscription's grace period comes from renewal info StoreKit verified, for the same transaction, and at most
+    /// 28 days (the longest App Store grace period) after its expiration: a forged status cannot keep a subscription
+    /// for years. Without a readable status the entitlement is not reported at all (rather than as without grace).
+    @Test(arguments: [(true, 16.0, 16.0), (false, 16.0, nil), (true, 400.0, nil)] as [(Bool, Double, Double?)])
+    func aGracePeriodIsTakenOnlyFromVerifiedRenewalInfoWithinItsLongest(verified: Bool, days: Double, kept: Double?) async throws {
+        var latest = ScriptedStoreKit.transaction(60, "monthly", .autoRenewable)
+        latest.subscriptionGroupID = "G1"
+        let expiration = Date().addingTimeInterval(-86_400)
+        latest.expirationDate = expiration
+        storeKit.script.withLock {
+            $0.entitlements = [.verified(latest)]
+            $0.statuses = [StoreKitSubscriptionStatus(state: .inGracePeriod, transaction: .verified(latest), willAutoRenew: true,
+                                                      autoRenewProductID: nil, isInBillingRetry: true,
+                                                      gracePeriodExpirationDate: expiration.addingTimeInterval(days * 86_400),
+                                                      renewalInfoVerified: verified)]
+        }
+        let store = try open()
+        defer { store.close() }
+        let restore = try store.requestRestore()
+        let events = try await store.pollUntilTerminal(of: restore)
+        let restored = events.compactMap { if case .restored(_, let transaction) = $0 { transaction } else { nil } }
+        #expect(restored.map(\.gracePeriodExpirationDate) == [kept.map { expiration.addingTimeInterval($0 * 86_400) }])
+        #expect(try store.isEntitled(to: "monthly") == (kept != nil))
+    }
 }

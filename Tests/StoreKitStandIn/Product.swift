@@ -287,9 +287,9 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         case paymentMethodBindingConfigurationRequired
     }
 
-    /// Buys the product with `options` ("Product.purchase(options:)"): the local store charges it, answers as its
+    /// Buys the product with `options` ("Product.purchase(options:)"): the local store charges it and answers as its
     /// purchase dialog and Ask to Buy controls say (`pending` for Ask to Buy and interrupted purchases,
-    /// `userCancelled`), and the transaction also reaches `Transaction.updates`.
+    /// `userCancelled`).
     @MainActor public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
         try await buy(options)
     }
@@ -332,9 +332,9 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         do { outcome = try await store.local.purchase(request, product: storeProduct) } catch { throw storeKitError(error) }
         switch outcome {
         case .purchased(let transaction):
-            let result = store.verificationResult(transaction)
-            store.tellListeners(result)
-            return .success(result)
+            // Returned here only: "after a successful in-app purchase on the same device, StoreKit returns the
+            // transaction through Product.PurchaseResult.success(_:)" ("Transaction.updates"), not the updates.
+            return .success(store.verificationResult(transaction))
         case .cancelled:
             return .userCancelled
         case .deferred:

@@ -41,10 +41,14 @@ final class StandInAppStore: Sendable {
         self.now = now
         verifier = try local.makeVerifier()
         let listeners = self.listeners
+        // The local store reports every refund again when it opens; StoreKit's updates are not documented to (a
+        // refund made while the app was closed is found in `Transaction.all`): those are not passed on.
+        let refundedBefore = Set(try local.allTransactions().filter(\.isRevoked).map(\.id))
         let updates = local.updates()
         let verifier = self.verifier
         pump = Task {
             for await update in updates {
+                if case .revoked(let refunded) = update, refundedBefore.contains(refunded.id) { continue }
                 Self.dispatch(update, to: listeners, local: local, verifier: verifier)
             }
         }
@@ -106,7 +110,7 @@ final class StandInAppStore: Sendable {
         case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction):
             let result = verificationResult(transaction, local: local, verifier: verifier)
             listeners.withLock { $0.transactions.values.forEach { $0.yield(result) } }
-        case .declined, .expired, .entitled:  // (`entitled` is StoreKit's, never the local store's)
+        case .declined, .expired, .entitled, .refundFound:  // (the last two are StoreKit's, never the local store's)
             break
         case .purchaseIntent(let product, let offer):
             let intent = PurchaseIntent(product: Product(product), offerReference: offer)
@@ -135,13 +139,6 @@ final class StandInAppStore: Sendable {
         let listeners = self.listeners
         continuation.onTermination = { _ in listeners.withLock { _ = $0.transactions.removeValue(forKey: id) } }
         return stream
-    }
-
-    /// A purchase's transaction also arrives at `Transaction.updates`, besides the purchase's result (what StoreKit
-    /// does in Xcode's and the sandbox's testing; Apple's page is silent on it, so said here as the issue that asked
-    /// for this stand-in observed it).
-    func tellListeners(_ result: VerificationResult<Transaction>) {
-        listeners.withLock { $0.transactions.values.forEach { $0.yield(result) } }
     }
 
     func intents() -> AsyncStream<PurchaseIntent> {

@@ -161,8 +161,8 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// Transactions not finished yet ("Transaction.unfinished").
     public static var unfinished: Transactions { .of { try await $0.local.unfinishedTransactions() } }
 
-    /// What the App Store creates or updates outside the app's purchase calls, and each purchase's transaction
-    /// too; the unfinished ones first for the first listener after launch (`StandInAppStore.transactionUpdates`).
+    /// What the App Store creates or updates outside the app's purchase calls; the unfinished ones first for the
+    /// first listener after launch (`StandInAppStore.transactionUpdates`).
     public static var updates: Transactions {
         Transactions {
             guard let store = try? StandInAppStore.shared() else { return AsyncStream { $0.finish() } }

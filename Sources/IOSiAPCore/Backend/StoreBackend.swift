@@ -32,6 +32,10 @@ public enum StoreUpdate: Sendable, Equatable {
     /// `Transaction.currentEntitlements`, which needs no sign-in): a reinstall or a new device starts with an empty
     /// journal. Recorded so that entitlements see it; the game is told nothing.
     case entitled(StoreTransaction)
+    /// A refund the store holds, reported at launch (StoreKit: a revoked transaction in `Transaction.all`; its
+    /// updates need not report a refund made while the app was closed): applied as `revoked` when the journal holds
+    /// the transaction, else dropped, so that a reinstall takes back nothing this install never granted.
+    case refundFound(StoreTransaction)
 }
 
 /// A store the core can drive: the local App Store everywhere, StoreKit 2 on Apple platforms.

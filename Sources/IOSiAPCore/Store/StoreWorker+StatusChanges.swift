@@ -3,15 +3,21 @@ import Foundation
 /// Store updates: purchases from outside a request, messages, and revocations and expirations verified and journaled.
 extension StoreWorker {
     func handle(_ update: StoreUpdate) async {
-        // What a verifier checks runs beside the updates loop, each transaction's updates in order: a check that
-        // hangs holds up no other transaction's update, nor messages, intents or storefront changes.
+        var update = update
+        if case .refundFound(let refunded) = update {
+            guard (try? journal.isRecorded(refunded.id)) == true else { return }
+            update = .revoked(refunded)
+        }
+        // What a verifier checks runs beside the updates loop, each transaction's updates in order (the entitlements
+        // reported at launch among them): a check that hangs holds up no other transaction's update, nor messages,
+        // intents or storefront changes.
         if verifier != nil {
             switch update {
             case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction),
-                 .expired(let transaction):
-                runUpdateBeside(of: transaction.id) { await self.apply(update) }
+                 .expired(let transaction), .entitled(let transaction), .refundFound(let transaction):
+                runUpdateBeside(of: transaction.id) { [update] in await self.apply(update) }
                 return
-            case .entitled, .declined, .purchaseIntent, .message, .storefrontChanged:
+            case .declined, .purchaseIntent, .message, .storefrontChanged:
                 break
             }
         }
@@ -39,26 +45,30 @@ extension StoreWorker {
             events.push(.storeKitMessage(message: message))
         case .storefrontChanged(let storefront):
             events.push(.storefrontChanged(storefront: storefront))
-        case .expired, .revoked:
+        case .expired, .revoked, .refundFound:  // (`refundFound` arrives here as `revoked`: `handle`)
             await applyStatusChange(update)
         case .entitled(let transaction):
-            // Checked beside the updates when something verifies, as a restore's transactions are: a slow server
-            // holds up no later update.
-            if verifier == nil { await recordEntitlement(transaction) } else { runBeside(.background) { await self.recordEntitlement(transaction) } }
+            await recordEntitlement(transaction)
         }
     }
 
-    /// Records a transaction the store says the user owns now, told nothing: a copy the journal holds already is
-    /// left as it is, one the store holds unfinished is left to launch redelivery (which tells it), a refunded copy
-    /// comes as `revoked`. One whose check fails or cannot complete is not recorded: the store lists it again at the
-    /// next launch.
+    /// Records a transaction the store says the user owns now, told nothing, when the journal does not hold it (a
+    /// reinstall, a new device): unless the store holds it unfinished (launch redelivery tells it) or a delivery of
+    /// it runs in this launch. A copy the journal holds is replaced only on an unrevoked record the journal accepted
+    /// (never a pending refund's), by a copy as new or newer (the journal's ranking), and never to lower a grace
+    /// period's end. A refunded copy comes as `revoked`. One whose check fails or cannot
+    /// complete is not recorded: the store lists it again at the next launch. (A restore records failed verdicts: it
+    /// tells them; this report tells nothing.)
     func recordEntitlement(_ transaction: StoreTransaction) async {
         guard !transaction.isRevoked else { return }
-        if let held = try? journal.recordedCopy(of: transaction.id),
-           held.signedJWS == transaction.signedJWS, held.gracePeriodExpirationDate == transaction.gracePeriodExpirationDate {
-            return
+        if let held = try? journal.recordedCopy(of: transaction.id) {
+            let grace = transaction.gracePeriodExpirationDate ?? .distantPast, heldGrace = held.gracePeriodExpirationDate ?? .distantPast
+            guard !held.isRevoked, grace >= heldGrace, held.signedJWS != transaction.signedJWS || grace > heldGrace,
+                  (try? journal.holdsAcceptedRecord(of: held)) == true else { return }
+        } else {
+            let inFlight = flights.withLock { $0.contains(.delivered, transaction.id) || $0.contains(.deliveredByPayment, transaction.id) }
+            guard !inFlight, await !unfinishedIDsInStore().contains(transaction.id) else { return }
         }
-        guard await !unfinishedIDsInStore().contains(transaction.id) else { return }
         let verdict = await verify(transaction)
         switch verdict {
         case .verified, nil:
@@ -75,7 +85,8 @@ extension StoreWorker {
         let transaction: StoreTransaction
         switch update {
         case .revoked(let changed), .expired(let changed): transaction = changed
-        case .purchased, .deferredPurchaseCompleted, .declined, .purchaseIntent, .message, .storefrontChanged, .entitled: return
+        case .purchased, .deferredPurchaseCompleted, .declined, .purchaseIntent, .message, .storefrontChanged, .entitled,
+             .refundFound: return
         }
         // A refund the record holds already is told by whoever recorded it, or was told (a store reports refunds
         // again at launch), or is told again at launch; one being checked now is told by that check. The record's

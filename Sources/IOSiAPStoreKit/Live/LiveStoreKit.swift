@@ -90,14 +90,15 @@ public struct LiveStoreKit: StoreKitAPI {
     }
 
     /// Where StoreKit shows a purchase's confirmation: the game's UI object, of a class this platform's
-    /// StoreKit takes, or (`automatic`) wherever StoreKit chooses.
+    /// StoreKit takes; on macOS without one (`automatic`) wherever StoreKit chooses, on iOS and tvOS the app's
+    /// foreground window scene (`foregroundScene`).
     private enum Confirmation {
         #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS
         case automatic
         case macUI(MacUIObject)
         #else
         #if !(os(visionOS) || IOSIAP_STOREKIT_CHECK_VISIONOS)
-        case foregroundScene  // none given: the app's foreground-active window scene (visionOS needs one given)
+        case foregroundScene  // none given: the app's foreground window scene (visionOS needs one given)
         #endif
         case scene(UIScene)
         case viewController(UIViewController)
@@ -172,15 +173,18 @@ public struct LiveStoreKit: StoreKitAPI {
 
     #if !(os(macOS) || os(visionOS) || IOSIAP_STOREKIT_CHECK_MACOS || IOSIAP_STOREKIT_CHECK_VISIONOS)
     /// The window scene a purchase confirms in: the view controller's window's scene, else the app's one
-    /// foreground-active window scene (`UIApplication.connectedScenes`, `UIScene.activationState`). None, or
-    /// several foreground-active ones (an iPad with two windows of the game: which one the user looks at cannot be
-    /// told), is `invalidPresentationContext`: the game must pass its UI context.
+    /// foreground-active window scene (`UIApplication.connectedScenes`, `UIScene.activationState`), else its one
+    /// foreground-inactive one. None, or several (an iPad with two windows of the game: which one the user looks at
+    /// cannot be told), is `invalidPresentationContext`: the game must pass its UI context.
     private static func scene(for viewController: UIViewController?) async throws(StoreKitFailure) -> UIWindowScene {
         let found: UIWindowScene? = await MainActor.run {
             if let scene = viewController?.viewIfLoaded?.window?.windowScene { return scene }
-            let active = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
-                .filter { $0.activationState == .foregroundActive }
-            return active.count == 1 ? active.first : nil
+            let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+            let active = scenes.filter { $0.activationState == .foregroundActive }
+            if active.count == 1 { return active.first }
+            // None active (a system alert over the game, a purchase intent at a cold launch): the one in the foreground.
+            let foreground = scenes.filter { $0.activationState == .foregroundInactive }
+            return active.isEmpty && foreground.count == 1 ? foreground.first : nil
         }
         guard let found else { throw .invalidPresentationContext }
         return found
@@ -356,7 +360,8 @@ public struct LiveStoreKit: StoreKitAPI {
                                               expirationReason: renewal.expirationReason.map(Self.expirationReason),
                                               isInBillingRetry: renewal.isInBillingRetry,
                                               gracePeriodExpirationDate: renewal.gracePeriodExpirationDate,
-                                              renewalInfoJWS: status.renewalInfo.jwsRepresentation)
+                                              renewalInfoJWS: status.renewalInfo.jwsRepresentation,
+                                              renewalInfoVerified: { if case .verified = status.renewalInfo { true } else { false } }())
         }
     }
 
