@@ -30,6 +30,7 @@ import Testing
         guard case .purchased(_, let bought) = events.last else { Issue.record("\(events)"); return }
         try store.finish(transactionID: bought.id)
         #expect(try store.isEntitled(to: productID))
+        _ = await store.pollSettled()  // the finish reached the store before the game closes
     }
 
     static func expired(_ events: [StoreEvent]) -> [String] {
@@ -272,5 +273,49 @@ extension ChangesWhileClosedTests {
         defer { store.close() }
         let events = await store.pollSettled(after: local)
         #expect(events.isEmpty, "\(events)")
+    }
+}
+
+extension ChangesWhileClosedTests {
+    /// A reinstall on the local store (the journal deleted, the store's state kept) is entitled at launch, as
+    /// StoreKit's current entitlements make it on a device, and is told nothing.
+    @Test func aReinstallIsEntitledAtLaunchAndToldNothing() async throws {
+        try await buyInGame(Self.gold)
+        for name in ["journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"] {
+            try? FileManager.default.removeItem(atPath: folder.state.file(name))
+        }
+        let (local, store) = try openGame()
+        defer { store.close() }
+        let events = await store.pollSettled(after: local)
+        #expect(events.isEmpty, "\(events)")
+        #expect(try store.isEntitled(to: Self.gold))
+    }
+}
+
+extension ChangesWhileClosedTests {
+    /// A reinstall is not told the refunds of what it never granted: an old refund (told to the install before) is
+    /// not told again once the journal is gone.
+    @Test func aReinstallIsNotToldOldRefunds() async throws {
+        try await buyInGame(Self.silver)
+        do {
+            let manager = try openManager()
+            let silver = try #require(try manager.allTransactions().first)
+            _ = try manager.refund(transactionID: silver.id)
+            manager.close()
+        }
+        do {
+            let (_, store) = try openGame()
+            let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+            #expect(events.count == 1, "\(events)")
+            store.close()
+        }
+        for name in ["journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"] {
+            try? FileManager.default.removeItem(atPath: folder.state.file(name))
+        }
+        let (local, store) = try openGame()
+        defer { store.close() }
+        let events = await store.pollSettled(after: local)
+        #expect(events.isEmpty, "\(events)")
+        #expect(try !store.isEntitled(to: Self.silver))
     }
 }

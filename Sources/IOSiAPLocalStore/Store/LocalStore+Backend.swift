@@ -88,6 +88,12 @@ extension LocalStore {
         // What changed while no game listened, which the first look at the state took in without telling anyone.
         try? clockwork.tellMovedEnds()
         try? clockwork.tellUntoldEnds()
+        // What the user owns, as StoreKit reports its current entitlements at launch: a journal deleted while the
+        // store's state stays (a reinstall) is entitled at once; the core records only what its journal lacks.
+        let current = now()
+        for owned in (try? state.withLock({ state throws(StoreError) in try state.ownedTransactions(at: current) })) ?? [] {
+            updateSink.yield(.entitled(owned))
+        }
         // Best effort: the transaction manager can also be told the catalog (--catalog).
         try? rememberCatalog()
         let clockwork = self.clockwork

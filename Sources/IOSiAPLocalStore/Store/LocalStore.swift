@@ -55,11 +55,12 @@ public final class LocalStore: StoreBackend, RenewalDateExtending, TransactionHi
         let sink = LocalStoreUpdateSink(continuation: continuation)
         self.state = state
         (updateStream, updateSink) = (stream, sink)
-        // Refunds made while no game ran (the transaction manager, another process): every refund is reported
-        // at launch, as StoreKit reports them through its updates; the core applies those its journal has
-        // not recorded and drops the rest.
+        // Refunds made while no game ran (the transaction manager, another process): every refund is reported at
+        // launch, as the StoreKit backend finds them in Transaction.all; the core applies those of transactions its
+        // journal holds and has not recorded refunded, and drops the rest (a reinstall takes back nothing it never
+        // granted).
         for revoked in try state.withLock({ state throws(StoreError) in try state.revokedTransactions() }) {
-            sink.yield(.revoked(revoked))
+            sink.yield(.refundFound(revoked))
         }
         clockwork = LocalStoreClockwork(catalog: catalog, signer: signer, state: state, now: now, sink: sink)
         notifications = try LocalStoreNotifications(directory: stateDirectory, environment: environment, signer: signer, state: state, now: now)
