@@ -115,6 +115,19 @@ import Testing
         #expect(rows.unreadable.map(\.transactionID) == [3])
     }
 
+    /// The consumable mark follows the copy the record keeps: a first copy that said consumable (one a verifier
+    /// failed) does not hide a verified non-consumable copy of the same transaction from the entitlements.
+    @Test func theConsumableMarkFollowsTheCopyKept() throws {
+        let journal = try Journal(directory: folder.state)
+        var pro = transaction(9)
+        pro.productID = "pro"
+        pro.productType = .nonConsumable
+        try journal.record(transaction(9), verdict: .failed(StoreError(.verificationInvalidSignature, "forged")))
+        #expect(try journal.entitlingTransactionsWithVerdicts().readable.isEmpty)
+        try journal.record(pro, verdict: .verified)
+        #expect(try journal.entitlingTransactionsWithVerdicts().readable.map(\.transaction) == [pro])
+    }
+
     @Test func grantingIsAllOrNothingAndOnce() throws {
         let journal = try Journal(directory: folder.state)
         #expect(try journal.grantAndFinish(transaction(5), .currency("coins", amountPerUnit: 50)))

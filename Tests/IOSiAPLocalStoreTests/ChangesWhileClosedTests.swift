@@ -249,34 +249,6 @@ extension ChangesWhileClosedTests {
 }
 
 extension ChangesWhileClosedTests {
-    /// An end whose copy a verifier rejects for good is told as VERIFICATION_FAILED once, not again at every launch
-    /// (issue 38, seen but not counted; issue 37): the store stops handing it over, and the journal keeps the copy it
-    /// had (the subscription ends by the end that copy states).
-    @Test func anEndAVerifierRejectsForGoodIsToldOnce() async throws {
-        try await buyInGame(Self.gold)
-        do {
-            let manager = try openManager()
-            try manager.setAutoRenew(productID: Self.gold, enabled: false)
-            try manager.expireSubscription(productID: Self.gold)
-            manager.close()
-        }
-        let forged = StoreError(.verificationInvalidSignature, "rejected")
-        do {
-            let local = try openManager()
-            let store = try PurchaseStore(backend: local, stateDirectory: folder.state, verifier: ScriptedVerifier([.failed(forged)]))
-            let events = try await store.pollUntil { if case .verificationFailed = $0 { true } else { false } }
-            #expect(events.count == 1, "\(events)")
-            store.close()
-        }
-        let local = try openManager()
-        let store = try PurchaseStore(backend: local, stateDirectory: folder.state, verifier: ScriptedVerifier())
-        defer { store.close() }
-        let events = await store.pollSettled(after: local)
-        #expect(events.isEmpty, "\(events)")
-    }
-}
-
-extension ChangesWhileClosedTests {
     /// A reinstall on the local store (the journal deleted, the store's state kept) is entitled at launch, as
     /// StoreKit's current entitlements make it on a device, and is told nothing.
     @Test func aReinstallIsEntitledAtLaunchAndToldNothing() async throws {

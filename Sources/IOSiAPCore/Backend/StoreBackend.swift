@@ -34,7 +34,8 @@ public enum StoreUpdate: Sendable, Equatable {
     case entitled(StoreTransaction)
     /// A refund the store holds, reported at launch (StoreKit: a revoked transaction in `Transaction.all`; its
     /// updates need not report a refund made while the app was closed): applied as `revoked` when the journal holds
-    /// the transaction, else dropped, so that a reinstall takes back nothing this install never granted.
+    /// the transaction or its subscription, else dropped, so that a reinstall takes back nothing this install never
+    /// granted.
     case refundFound(StoreTransaction)
 }
 
@@ -117,9 +118,8 @@ public protocol StoreBackend: Sendable {
     /// (the local store's simulated verification errors). Asked only when the core verifies transactions.
     func forcedVerificationFailure(of transaction: StoreTransaction) -> StoreError?
 
-    /// The journal has recorded the end a `StoreUpdate.expired` reported, or a verifier rejected its copy for good
-    /// (told once as `verificationFailed`): a store that reports an end again at each launch until it is recorded
-    /// (the local store) stops reporting this one. StoreKit needs no such word.
+    /// The journal has recorded the end a `StoreUpdate.expired` reported: a store that reports an end again at
+    /// each launch until it is recorded (the local store) stops reporting this one. StoreKit needs no such word.
     func endRecorded(transactionID: UInt64)
 }
 

@@ -98,7 +98,7 @@ package final class Journal: Sendable {
         """
         ALTER TABLE transactions ADD COLUMN consumable INTEGER NOT NULL DEFAULT 0;
         UPDATE transactions SET consumable = 1
-            WHERE json_valid(CAST(payload AS TEXT)) AND json_extract(CAST(payload AS TEXT), '$.productType') = 0;
+            WHERE CASE WHEN json_valid(CAST(payload AS TEXT)) THEN json_extract(CAST(payload AS TEXT), '$.productType') = 0 END;
         CREATE INDEX transactions_entitling ON transactions(id) WHERE consumable = 0;
         """,
     ]
@@ -438,20 +438,23 @@ package final class Journal: Sendable {
         return try payload.map { bytes throws(StoreError) in try decode(bytes) }
     }
 
-    /// Whether the journal holds `transaction`, or another transaction of its subscription (the same original id),
-    /// with a verdict that lets it entitle (a verifier passed it, or none verified it): a purchase it accepted, whose
-    /// refund takes effect whatever a verifier says. The subscription's other transactions are looked for only when
-    /// the transaction itself is not held (a refunded renewal the journal never recorded): a scan of the payloads.
+    /// Whether the journal holds `transaction` with a verdict that lets it entitle (a verifier passed it, or none
+    /// verified it), or, when it does not hold that transaction at all, another transaction of its subscription (the
+    /// same original id) so: a purchase it accepted, whose refund takes effect whatever a verifier says. A transaction
+    /// held but not accepted (pending, failed) is decided by its own record, never by its chain. The chain is looked
+    /// for among the rows that are not consumables, whose payload is valid JSON (a damaged row is skipped, not an
+    /// error).
     package func holdsAcceptedRecord(of transaction: StoreTransaction) throws(StoreError) -> Bool {
         let notVerified = RecordedVerdict.notVerified.column
         return try database.withLock { database throws(StoreError) in
-            if try !database.query("SELECT 1 FROM transactions WHERE id = ? AND verdict IS NOT ?",
-                                   [.integer(Int64(bitPattern: transaction.id)), notVerified]).isEmpty {
-                return true
-            }
+            let own = try database.query("SELECT verdict FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: transaction.id))])
+            if let row = own.first { return RecordedVerdict(column: row[0]) != .notVerified }
             guard transaction.productType == .autoRenewable else { return false }
             return try !database.query("""
-                SELECT 1 FROM transactions WHERE verdict IS NOT ? AND json_extract(CAST(payload AS TEXT), '$.originalID') = ? LIMIT 1
+                SELECT 1 FROM transactions INDEXED BY transactions_entitling
+                WHERE consumable = 0 AND verdict IS NOT ?
+                  AND CASE WHEN json_valid(CAST(payload AS TEXT)) THEN json_extract(CAST(payload AS TEXT), '$.originalID') END = ?
+                LIMIT 1
                 """, [notVerified, .integer(Int64(bitPattern: transaction.originalID))]).isEmpty
         }
     }

@@ -112,10 +112,13 @@ struct JournalRecord: Sendable, Equatable {
     /// changes only if it still is `held`. Writes nothing when nothing changed.
     func write(over held: JournalRecord, id: SQLiteValue, in database: SQLiteDatabase) throws(StoreError) {
         guard self != held else { return }
+        // The copy written decides whether the row is a consumable's (the entitlements read only the others): an
+        // unreadable copy counts as possibly entitling.
         try database.query("""
-            UPDATE transactions SET payload = ?, verdict = ?, finished = ?, told = ?, refund = ?
+            UPDATE transactions SET payload = ?, verdict = ?, finished = ?, told = ?, refund = ?, consumable = ?
             WHERE id = ? AND payload = ? AND verdict IS ? AND finished = ? AND told = ? AND refund IS ?
             """, [.blob(payload), verdict.column, .integer(finished ? 1 : 0), .integer(told ? 1 : 0), refund.column,
+                  .integer(copy?.productType == .consumable ? 1 : 0),
                   id, .blob(held.payload), held.verdict.column, .integer(held.finished ? 1 : 0), .integer(held.told ? 1 : 0),
                   held.refund.column])
         guard database.changes == 1 else {

@@ -5,7 +5,9 @@ extension StoreWorker {
     func handle(_ update: StoreUpdate) async {
         var update = update
         if case .refundFound(let refunded) = update {
-            guard (try? journal.isRecorded(refunded.id)) == true else { return }
+            // Of a transaction the journal holds, or of a subscription it holds (a renewal made and refunded while the
+            // game was closed ends the period the journal has).
+            guard (try? journal.isRecorded(refunded.id)) == true || (try? journal.holdsAcceptedRecord(of: refunded)) == true else { return }
             update = .revoked(refunded)
         }
         // What a verifier checks runs beside the updates loop, each transaction's updates in order (the entitlements
@@ -15,7 +17,7 @@ extension StoreWorker {
             switch update {
             case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction),
                  .expired(let transaction), .entitled(let transaction), .refundFound(let transaction):
-                runUpdateBeside(of: transaction.id) { [update] in await self.apply(update) }
+                runUpdateBeside(of: transaction.originalID) { [update] in await self.apply(update) }
                 return
             case .declined, .purchaseIntent, .message, .storefrontChanged:
                 break
@@ -148,9 +150,6 @@ extension StoreWorker {
             return (true, outcome)
         case .failed(let error):
             events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
-            // An end rejected for good is said once: a store that hands ends over until they are recorded (the local
-            // store) stops handing this one over. The journal keeps the copy it had, and the end that copy states.
-            if case .expired = update { backend.endRecorded(transactionID: transaction.id) }
         case .retryLater(let error):
             if attempt == 0 {
                 events.push(.verificationFailed(requestID: nil, transaction: transaction,

@@ -53,8 +53,8 @@ final class StoreWorker: Sendable {
     private let requestLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
     private let updateLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
     private let backgroundLimiter = AsyncLimiter(limit: StoreWorker.verificationConcurrency)
-    /// The store's updates waiting behind an earlier update of the same transaction, by transaction id: each
-    /// transaction's updates are handled in the order the store reported them, one at a time.
+    /// The store's updates waiting behind an earlier update of the same chain, by original transaction id: each
+    /// chain's updates are handled in the order the store reported them, one at a time.
     private let updatesWaiting = Locked<[UInt64: [@Sendable () async -> Void]]>([:])
 
     /// Where work beside the job loop waits for its turn: a request the game waits on never queues behind checks it
@@ -149,8 +149,9 @@ final class StoreWorker: Sendable {
         }
     }
 
-    /// Queues the handling of an update of transaction `id` to run beside the updates loop, after every update of
-    /// the same transaction reported before it: a check that hangs holds up only its own transaction's updates.
+    /// Queues the handling of an update to run beside the updates loop, after every update of the same chain `id`
+    /// (a subscription's original id: its renewals, their refunds and ends keep the store's order) reported before
+    /// it: a check that hangs holds up only its own chain's updates.
     func runUpdateBeside(of id: UInt64, _ work: @escaping @Sendable () async -> Void) {
         let startsChain = updatesWaiting.withLock { waiting in
             if waiting[id] != nil {
@@ -165,7 +166,8 @@ final class StoreWorker: Sendable {
         runBeside(.updates) {
             var next: (@Sendable () async -> Void)? = work
             while let current = next {
-                await current()
+                // After close the rest is dropped, as any work beside the jobs is: the store reports it again.
+                if self.state.withLock({ $0.isOpen }) { await current() }
                 next = updatesWaiting.withLock { waiting in
                     guard let queued = waiting[id], !queued.isEmpty else {
                         waiting[id] = nil
