@@ -45,7 +45,8 @@ check "ldd: $(ldd "$lib" | awk '{print $1}' | tr '\n' ' ')"
 echo "== the shipped library carries no static symbol table; its debug file, named by its debug link, does"
 [ -z "$(nm "$lib" 2>/dev/null | head -1)" ] || fail "libiosiap.so still carries its static symbol table"
 [ "$(readelf --string-dump=.gnu_debuglink "$lib" | grep -o 'libiosiap.so.debug')" = libiosiap.so.debug ] || fail "no debug link"
-nm "$lib.debug" | grep -q " T iosiap_store_open_local$" || fail "libiosiap.so.debug lacks the symbols"
+# (grep reads nm's whole output: with pipefail, a grep -q that stops early would fail the pipe with SIGPIPE.)
+[ "$(nm "$lib.debug" | grep -c " T iosiap_store_open_local$")" = 1 ] || fail "libiosiap.so.debug lacks the symbols"
 check "libiosiap.so $(stat -c %s "$lib") bytes, its debug file $(stat -c %s "$lib.debug") bytes"
 
 echo "== bin/iosiap-store runs from a copy of the SDK folder, without the toolchain"

@@ -45,9 +45,11 @@ expect_status 2 error set no-such-api
 grep -q "unknown API 'no-such-api'; known: app-store-sync" "$work/stderr" || fail "an unknown API: $(cat "$work/stderr")"
 expect_status 2 error set purchase no-such-error
 grep -q "payment-not-allowed (-104)" "$work/stderr" || fail "an unknown error names none: $(cat "$work/stderr")"
-"$store_bin" help time-rate | grep -q "6 oneSecondIsOneDay" || fail "help time-rate lists no rates"
+# (Read whole before grep: with pipefail, a grep -q that stops early could fail the pipe with SIGPIPE.)
+grep -q "6 oneSecondIsOneDay" <<<"$("$store_bin" help time-rate)" || fail "help time-rate lists no rates"
 # Each command's summary is a whole sentence, not its help's first line cut mid-sentence.
-"$store_bin" help | tr -s ' \n' ' ' | grep -q "as the user would in the App Store: the game receives a purchase with offer type 3." \
+help_text=$("$store_bin" help | tr -s ' \n' ' ')
+grep -q "as the user would in the App Store: the game receives a purchase with offer type 3." <<<"$help_text" \
     || fail "help's summaries end mid-sentence"
 ok
 # A mistyped state directory is refused, not created; a new one is made only with a catalog, and said so.
