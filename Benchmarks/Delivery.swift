@@ -18,9 +18,10 @@ enum DeliveryBenchmarks {
                          signedJWS: String(repeating: "a", count: 600))
     }
 
-    /// A store opened through the C ABI with `callback` (the counting callback unless told).
-    static func openStore(catalog: URL, callback: iosiap_event_callback = countingCallback) throws -> (OpaquePointer, URL) {
-        let folder = scratchDirectory("delivery")
+    /// A store opened through the C ABI with `callback` (the counting callback unless told), on `folder` (a new
+    /// scratch directory unless given).
+    static func openStore(catalog: URL, callback: iosiap_event_callback? = countingCallback,
+                          folder: URL = scratchDirectory("delivery")) throws -> (OpaquePointer, URL) {
         var options = iosiap_local_store_options()
         options.version = UInt32(IOSIAP_LOCAL_STORE_OPTIONS_VERSION)
         var callbacks = iosiap_callbacks(version: UInt32(IOSIAP_CALLBACKS_VERSION), on_event: callback, user_data: nil, on_open: nil)

@@ -16,18 +16,7 @@ enum EntitlementBenchmarks {
     static func run(historySize: Int, catalog: URL, calls: Int) throws -> Run {
         let folder = try StorageBenchmarks.populatedState(historySize, entitling: 3)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var options = iosiap_local_store_options()
-        options.version = UInt32(IOSIAP_LOCAL_STORE_OPTIONS_VERSION)
-        var callbacks = iosiap_callbacks(version: UInt32(IOSIAP_CALLBACKS_VERSION), on_event: nil, user_data: nil, on_open: nil)
-        var handle: OpaquePointer?
-        let status = catalog.path.withCString { catalogPath in
-            folder.path.withCString { statePath in
-                options.catalog_path = catalogPath
-                options.state_directory = statePath
-                return iosiap_store_open_local(&handle, &options, &callbacks)
-            }
-        }
-        guard status == 0, let handle else { throw StoreError(.systemError, "cannot open the store: \(status)") }
+        let (handle, _) = try DeliveryBenchmarks.openStore(catalog: catalog, callback: nil, folder: folder)
         defer { iosiap_store_close(handle) }
         let product = "com.iosiap.example.pro_upgrade"
         var entitled: CInt = 0

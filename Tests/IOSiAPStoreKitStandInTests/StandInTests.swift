@@ -50,6 +50,17 @@ import Testing
         return try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: appStore.state, now: { clock.now })
     }
 
+    /// A launch that buys the pro upgrade, finishes it (the finish reaching StoreKit) and closes.
+    @discardableResult
+    func buyProFinishAndClose() async throws -> StoreTransaction {
+        let store = try openGame()
+        defer { store.close() }
+        let bought = try #require(try await buy(store, Self.pro))
+        try store.finish(transactionID: bought.id)
+        _ = await store.pollSettled()  // the finish reached StoreKit
+        return bought
+    }
+
     func buy(_ store: PurchaseStore, _ productID: String) async throws -> StoreTransaction? {
         _ = try await store.pollUntilTerminal(of: try store.requestProducts([productID]))
         let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: productID))
@@ -77,13 +88,7 @@ import Testing
     /// Issue 34, item 1: a reinstall (or a new phone) starts with an empty journal, while StoreKit's
     /// `currentEntitlements` still lists what the user owns, without any sign-in. The game is entitled at launch.
     @Test func aReinstallIsEntitledAtLaunch() async throws {
-        do {
-            let store = try openGame()
-            let bought = try #require(try await buy(store, Self.pro))
-            try store.finish(transactionID: bought.id)
-            _ = await store.pollSettled()  // the finish reached StoreKit
-            store.close()
-        }
+        try await buyProFinishAndClose()
         device = TemporaryDirectory()  // the app deleted and installed again
         let store = try openGame()
         defer { store.close() }
@@ -97,13 +102,7 @@ import Testing
     /// Issue 34, item 1: a restore whose sign-in the user dismisses (`AppStore.sync()` throws `userCancelled`) still
     /// gives what StoreKit holds on the device.
     @Test func aRestoreWhoseSignInIsDismissedGivesTheDevicesEntitlements() async throws {
-        do {
-            let store = try openGame()
-            let bought = try #require(try await buy(store, Self.pro))
-            try store.finish(transactionID: bought.id)
-            _ = await store.pollSettled()  // the finish reached StoreKit
-            store.close()
-        }
+        try await buyProFinishAndClose()
         device = TemporaryDirectory()
         try StoreKitStandIn.setSyncCancelled(true)
         let store = try openGame()
@@ -174,14 +173,7 @@ import Testing
     /// updates need not report it again, so the backend looks for refunds in `Transaction.all` at launch. A
     /// reinstall is not told refunds of what it never granted.
     @Test func aRefundMadeWhileClosedEndsTheEntitlementAtTheNextLaunch() async throws {
-        let bought: StoreTransaction
-        do {
-            let store = try openGame()
-            bought = try #require(try await buy(store, Self.pro))
-            try store.finish(transactionID: bought.id)
-            _ = await store.pollSettled()
-            store.close()
-        }
+        let bought = try await buyProFinishAndClose()
         do {
             let outside = try outside()
             _ = try outside.refund(transactionID: bought.id)

@@ -113,14 +113,8 @@ public struct Storefront: Identifiable, Sendable, Equatable, Hashable {
 
     public struct Storefronts: AsyncSequence, Sendable {
         public typealias Element = Storefront
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            var stream: AsyncStream<Storefront>.AsyncIterator?
-            public mutating func next() async -> Storefront? {
-                if stream == nil { stream = ((try? StandInAppStore.shared())?.storefronts() ?? AsyncStream { $0.finish() }).makeAsyncIterator() }
-                return await stream?.next()
-            }
-        }
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+        public typealias AsyncIterator = StandInListener<Storefront>
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator { $0.storefronts() } }
     }
 
     /// Each change of the user's storefront ("Storefront.updates").
@@ -150,14 +144,8 @@ public struct PurchaseIntent: Equatable, Sendable {
 
     public struct PurchaseIntents: AsyncSequence, Sendable {
         public typealias Element = PurchaseIntent
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            var stream: AsyncStream<PurchaseIntent>.AsyncIterator?
-            public mutating func next() async -> PurchaseIntent? {
-                if stream == nil { stream = ((try? StandInAppStore.shared())?.intents() ?? AsyncStream { $0.finish() }).makeAsyncIterator() }
-                return await stream?.next()
-            }
-        }
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+        public typealias AsyncIterator = StandInListener<PurchaseIntent>
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator { $0.intents() } }
     }
 
     /// The purchases the user starts in the App Store while the app runs ("PurchaseIntent.intents").
@@ -197,14 +185,8 @@ public struct Message: Sendable {
 
     public struct Messages: AsyncSequence, Sendable {
         public typealias Element = Message
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            var stream: AsyncStream<Message>.AsyncIterator?
-            public mutating func next() async -> Message? {
-                if stream == nil { stream = ((try? StandInAppStore.shared())?.messages() ?? AsyncStream { $0.finish() }).makeAsyncIterator() }
-                return await stream?.next()
-            }
-        }
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+        public typealias AsyncIterator = StandInListener<Message>
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator { $0.messages() } }
     }
 
     /// The App Store's messages, each kept from showing itself while the app listens ("Message.messages").
@@ -252,5 +234,21 @@ public struct AppTransaction: Sendable, Equatable, Hashable {
             deviceVerification: app.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data(),
             deviceVerificationNonce: app.deviceVerificationNonce ?? UUID(), signedDate: app.signedDate, signedJWS: app.signedJWS)
         return (try? store.verifier.verifyAppTransaction(app.signedJWS)) != nil ? .verified(record) : .unverified(record, .invalidSignature)
+    }
+}
+
+/// The iterator of `Storefront.updates`, `PurchaseIntent.intents` and `Message.messages`: listens to the store in use
+/// from its first `next()`; nothing when no store can be opened.
+public struct StandInListener<Element: Sendable>: AsyncIteratorProtocol {
+    let listen: @Sendable (StandInAppStore) -> AsyncStream<Element>
+    var stream: AsyncStream<Element>.AsyncIterator?
+
+    init(_ listen: @escaping @Sendable (StandInAppStore) -> AsyncStream<Element>) {
+        self.listen = listen
+    }
+
+    public mutating func next() async -> Element? {
+        if stream == nil { stream = ((try? StandInAppStore.shared()).map(listen) ?? AsyncStream { $0.finish() }).makeAsyncIterator() }
+        return await stream?.next()
     }
 }

@@ -126,45 +126,29 @@ final class StandInAppStore: Sendable {
     /// receives them once, immediately after the app launches" ("Transaction.updates"): the first listener of
     /// this process gets them first.
     func transactionUpdates() async -> AsyncStream<VerificationResult<Transaction>> {
-        let (stream, continuation) = AsyncStream<VerificationResult<Transaction>>.makeStream()
-        let id = UUID()
         let first = launchTold.withLock { told in
             defer { told = true }
             return !told
         }
-        if first, let unfinished = try? await local.unfinishedTransactions() {
-            unfinished.forEach { continuation.yield(verificationResult($0)) }
-        }
-        listeners.withLock { $0.transactions[id] = continuation }
-        let listeners = self.listeners
-        continuation.onTermination = { _ in listeners.withLock { _ = $0.transactions.removeValue(forKey: id) } }
-        return stream
+        let unfinished = first ? ((try? await local.unfinishedTransactions()) ?? []).map(verificationResult) : []
+        return listen(\.transactions, first: unfinished)
     }
 
-    func intents() -> AsyncStream<PurchaseIntent> {
-        let (stream, continuation) = AsyncStream<PurchaseIntent>.makeStream()
-        let id = UUID()
-        listeners.withLock { $0.intents[id] = continuation }
-        let listeners = self.listeners
-        continuation.onTermination = { _ in listeners.withLock { _ = $0.intents.removeValue(forKey: id) } }
-        return stream
-    }
+    func intents() -> AsyncStream<PurchaseIntent> { listen(\.intents) }
 
-    func messages() -> AsyncStream<Message> {
-        let (stream, continuation) = AsyncStream<Message>.makeStream()
-        let id = UUID()
-        listeners.withLock { $0.messages[id] = continuation }
-        let listeners = self.listeners
-        continuation.onTermination = { _ in listeners.withLock { _ = $0.messages.removeValue(forKey: id) } }
-        return stream
-    }
+    func messages() -> AsyncStream<Message> { listen(\.messages) }
 
-    func storefronts() -> AsyncStream<Storefront> {
-        let (stream, continuation) = AsyncStream<Storefront>.makeStream()
+    func storefronts() -> AsyncStream<Storefront> { listen(\.storefronts) }
+
+    /// A stream of what the store reports to the listeners at `listenersOf`, for one listener, until it stops.
+    private func listen<Element: Sendable>(_ listenersOf: WritableKeyPath<Listeners, [UUID: AsyncStream<Element>.Continuation]> & Sendable,
+                                 first: [Element] = []) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream()
+        for element in first { continuation.yield(element) }
         let id = UUID()
-        listeners.withLock { $0.storefronts[id] = continuation }
+        listeners.withLock { $0[keyPath: listenersOf][id] = continuation }
         let listeners = self.listeners
-        continuation.onTermination = { _ in listeners.withLock { _ = $0.storefronts.removeValue(forKey: id) } }
+        continuation.onTermination = { _ in listeners.withLock { _ = $0[keyPath: listenersOf].removeValue(forKey: id) } }
         return stream
     }
 
