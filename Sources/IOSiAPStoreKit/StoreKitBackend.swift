@@ -156,7 +156,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// period, but its transaction carries only the expiration date; the group's status carries the grace period's
     /// end (`RenewalInfo.gracePeriodExpirationDate`). Taken only from renewal info StoreKit verified, for the same
     /// transaction, and at most `longestGracePeriod` after the expiration. A subscription whose group's status cannot
-    /// be read is left out (not reported without its grace period: that would look like none).
+    /// be read (offline) is kept without a grace period's end: a restore still gives it, and the core never lowers a
+    /// grace period's end it holds from such a copy (`StoreWorker.recordEntitlement`).
     static func currentEntitlementsWithGrace(_ api: API, _ results: VerificationResults) async -> [StoreTransaction] {
         var entitled: [StoreTransaction] = []
         var graceEnds: [String: [UInt64: Date]?] = [:]  // by group (nil: its status could not be read), by transaction id
@@ -166,8 +167,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 if graceEnds[group] == nil {
                     graceEnds[group] = .some(await Self.graceEnds(api, group: group))
                 }
-                guard let ends = graceEnds[group] ?? nil else { continue }
-                transaction.gracePeriodExpirationDate = ends[transaction.id].flatMap { end in
+                transaction.gracePeriodExpirationDate = (graceEnds[group] ?? nil)?[transaction.id].flatMap { end in
                     guard let expiration = transaction.expirationDate, end <= expiration + longestGracePeriod else { return nil }
                     return end
                 }

@@ -74,3 +74,22 @@ private struct AcceptingVerifier: TransactionVerifier {
         #expect(try !store.unfinishedTransactions().contains { $0.id == earlier.id })
     }
 }
+
+/// A purchase queued before its refund is handed out first, as queued: the game hears both, in order (a refund
+/// told without its purchase would take back what the game never granted).
+@Suite struct PurchaseQueuedBeforeItsRefundTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    @Test func isHandedOutBeforeItsRefund() async throws {
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
+        let approved = backend.makeTransaction("pro")
+        backend.send(.purchased(approved))  // an approval while the game does not poll ...
+        backend.send(.revoked(approved.refunded()))  // ... then its refund
+        await store.waitUntilWorkerIdle()
+        let events = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        #expect(events.count == 2 && events.first == .purchased(requestID: nil, transaction: approved), "\(events)")
+    }
+}

@@ -122,12 +122,19 @@ extension StoreWorker {
 
     /// What the game is handed for `event` as it leaves the queue, on the game's thread, or `nil` for nothing: a
     /// request-less purchase the game finished after it was queued (a purchase is told until the game finishes it,
-    /// never after), or whose record was refunded since (re-read here: the refund, told on its own, must not be
-    /// followed by a grant of what it refunded), then the grant ledger's work at hand-out (`GrantLedger.apply`).
+    /// never after), or whose refund the game was handed first (a grant must not follow the refund of what it
+    /// grants; a purchase queued before its refund goes out first, as queued), then the grant ledger's work at
+    /// hand-out (`GrantLedger.apply`). Memory only: no I/O on the game's thread.
     func handOut(_ event: StoreEvent) -> StoreEvent? {
-        if case .purchased(nil, let transaction) = event,
-           flights.withLock({ $0.contains(.finished, transaction.id) }) || isRecordedRefunded(transaction.id) {
-            return nil
+        switch event {
+        case .purchased(nil, let transaction):
+            if flights.withLock({ $0.contains(.finished, transaction.id) || $0.contains(.revocationHandedOut, transaction.id) }) {
+                return nil
+            }
+        case .revoked(let transaction):
+            flights.withLock { _ = $0.insert(.revocationHandedOut, transaction.id) }
+        default:
+            break
         }
         return ledger.apply(event)
     }

@@ -5,7 +5,7 @@
 struct TransactionFlights {
     /// One step done, or being done, with a transaction in this launch.
     struct Mark: OptionSet {
-        let rawValue: UInt8
+        let rawValue: UInt16
 
         /// Queued as `purchased`.
         static let delivered = Mark(rawValue: 1 << 0)
@@ -27,6 +27,8 @@ struct TransactionFlights {
         /// A retry of its unfinished check is scheduled: one chain of retries per transaction, however many paths
         /// (a delivery, an update, a restore, launch redelivery) found its check unfinished.
         static let checkScheduled = Mark(rawValue: 1 << 7)
+        /// Its `revoked` event was handed to the game: a purchase of it queued before is not handed out after it.
+        static let revocationHandedOut = Mark(rawValue: 1 << 8)
     }
 
     /// One transaction's flight: a few bytes, since a launch keeps one for each purchase it delivered (a copy held
