@@ -10,9 +10,10 @@ import Testing
     let folder = TemporaryDirectory()
     let clock = TestClock()
     static let gold = "com.iosiap.example.club_gold_monthly"
+    static let silver = "com.iosiap.example.club_silver_monthly"
     static let group = "5E1A7C01"
 
-    func open(grace: Bool) async throws -> (LocalStore, PurchaseStore, StoreTransaction) {
+    func open(grace: Bool, product: String = gold) async throws -> (LocalStore, PurchaseStore, StoreTransaction) {
         let clock = self.clock
         let local = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
                                    now: { clock.now })
@@ -20,8 +21,8 @@ import Testing
         try local.setBillingIssuesEnabled(true)
         try local.setBillingGracePeriodEnabled(grace)
         let store = try PurchaseStore(backend: local, stateDirectory: folder.state, now: { clock.now })
-        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.gold]))
-        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.gold))
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.gold, Self.silver]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: product))
         guard case .purchased(_, let first) = events.last else { throw EventTimeout(description: "\(events)") }
         try store.finish(transactionID: first.id)
         return (local, store, first)
@@ -121,5 +122,48 @@ import Testing
         clock.advance(by: 10)
         #expect(await store.pollSettled(after: local).isEmpty)
         #expect(try local.allTransactions().count == 1)
+    }
+
+    /// The player is still subscribed during the grace period, so a purchase of another level changes that
+    /// subscription: an upgrade replaces it now, rather than starting a second one beside it.
+    @Test func anUpgradeDuringTheGracePeriodReplacesTheSubscriptionInRetry() async throws {
+        let (local, store, first) = try await open(grace: true, product: Self.silver)
+        clock.advance(by: 71)  // the renewal fails: silver stays, within its grace period
+        try await waitUntil { try store.currentEntitlements().first?.gracePeriodExpirationDate != nil }
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.gold))
+        guard case .purchased(_, let gold) = events.last else { Issue.record("\(events)"); return }
+        #expect(gold.productID == Self.gold && gold.originalID != first.originalID)
+        let replaced = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        guard case .expired(let ended) = replaced.last else { Issue.record("\(replaced)"); return }
+        #expect(ended.id == first.id && ended.expirationDate == first.expirationDate)  // it ended when its period did
+        let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(ended.signedRenewalInfo))
+        #expect(renewalInfo.isInBillingRetryPeriod == false && renewalInfo.gracePeriodExpiresDate == nil)
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.gold])
+        let status = try #require(try await store.subscriptionStatus(groupID: Self.group))
+        #expect(status.state == .subscribed && status.transaction.id == gold.id)
+        try store.finish(transactionID: gold.id)
+        try local.setBillingIssuesEnabled(false)  // no retry brings silver back
+        clock.advance(by: 200)
+        #expect(await store.pollSettled(after: local).isEmpty)
+        #expect(try local.allTransactions().map(\.productID) == [Self.silver, Self.gold])
+    }
+
+    /// Past its grace period a subscription in billing retry is not active, but the App Store would renew it once
+    /// its payment goes through: a new purchase in its group replaces it, so its retries stop there.
+    @Test func aPurchaseInTheGroupStopsTheRetriesOfALapsedSubscription() async throws {
+        let (local, store, first) = try await open(grace: false)
+        clock.advance(by: 71)  // the renewal fails, with no grace period: gold has ended
+        _ = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.silver))
+        guard case .purchased(_, let silver) = events.last else { Issue.record("\(events)"); return }
+        try store.finish(transactionID: silver.id)
+        let ended = try #require(try local.history().first { $0.transaction.id == first.id })
+        let renewalInfo = try local.makeVerifier().verifyRenewalInfo(try #require(ended.transaction.signedRenewalInfo))
+        #expect(renewalInfo.isInBillingRetryPeriod == false && renewalInfo.autoRenewStatus == 0)
+        try local.setBillingIssuesEnabled(false)  // the payment would go through now: gold is not retried
+        clock.advance(by: 10)
+        #expect(await store.pollSettled(after: local).isEmpty)
+        #expect(try store.currentEntitlements().map(\.productID) == [Self.silver])
+        #expect(try local.allTransactions().map(\.productID) == [Self.gold, Self.silver])
     }
 }

@@ -23,10 +23,12 @@ extension LocalStore {
                 return try clockwork.resign(owned.id, settings, in: state)
             }
             // A family member's subscription in the group is theirs to change: the user's own starts beside it.
+            // One in billing retry within its grace period is still the user's subscription (they keep its
+            // service), so another level changes it too.
             if let subscription = item.subscription,
                let active = try state.subscriptionChains().first(where: {
                    $0.latest.subscriptionGroupID == subscription.groupID && $0.latest.ownershipType == .purchased
-                       && ($0.latest.expirationDate ?? .distantPast) > purchaseDate
+                       && max($0.latest.expirationDate ?? .distantPast, $0.latest.gracePeriodExpirationDate ?? .distantPast) > purchaseDate
                }),
                let activeLevel = catalog.product(id: active.latest.productID)?.subscription?.level {
                 if subscription.level > activeLevel {
@@ -37,11 +39,18 @@ extension LocalStore {
                 }
                 // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
                 // Without a game listening (the transaction manager's purchase), the next game to listen hears so.
-                try state.updateChain(active.latest.id) { $0.upgraded = true; $0.expiration = purchaseDate }
+                // One in its grace period had ended with its period; its billing retry ends with it.
+                try state.updateChain(active.latest.id) {
+                    $0.upgraded = true; $0.expiration = min($0.expiration ?? purchaseDate, purchaseDate)
+                    $0.billingRetry = false; $0.graceExpires = nil
+                }
                 let ended = try clockwork.resign(active.latest.id, settings, in: state)
                 try state.markEndUntold(ended.id, handedHere: !updateSink.discards.withLock { $0 })
                 let sink = updateSink
                 state.database.onCommit { sink.yield(.expired(ended)) }
+            }
+            if let subscription = item.subscription {
+                try stopRetries(inGroup: subscription.groupID, settings, in: state)
             }
             var expiration: Date?
             var applied: TransactionOffer?
@@ -64,6 +73,25 @@ extension LocalStore {
                 storefront: settings.storefront.code, reason: .purchase,
                 subscriptionGroupID: item.subscription?.groupID, offer: applied, pendingID: pendingID))
             return try sign(charged, settings, in: state)
+        }
+    }
+
+    /// A subscription in billing retry past its grace period is not active, but the App Store would renew it once
+    /// its payment went through; the user's new subscription in its group replaces it, so its retries stop (it will
+    /// not renew), and the game hears of its end if it has not yet.
+    private func stopRetries(inGroup groupID: String, _ settings: LocalStoreSettings,
+                             in state: LocalStoreState) throws(StoreError) {
+        for chain in try state.subscriptionChains()
+        where chain.state.billingRetry && chain.latest.subscriptionGroupID == groupID && chain.latest.ownershipType == .purchased {
+            try state.updateChain(chain.latest.id) {
+                $0.billingRetry = false; $0.graceExpires = nil; $0.autoRenew = false; $0.expiryAnnounced = true
+            }
+            let ended = try clockwork.resign(chain.latest.id, settings, in: state)
+            if !chain.state.expiryAnnounced {
+                try state.markEndUntold(ended.id, handedHere: !updateSink.discards.withLock { $0 })
+                let sink = updateSink
+                state.database.onCommit { sink.yield(.expired(ended)) }
+            }
         }
     }
 
