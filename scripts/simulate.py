@@ -5,10 +5,11 @@ Each seed makes a trace of steps: purchases of every product type, finishing or 
 reopens in poll or delivery-thread mode, kill -9 of the game at random moments and inside its callbacks, a
 refund handler that refuses its event, and from outside (the game's own controls while it runs, iosiap-store
 while it runs or is closed) refunds, expiries, renewals, renewal date extensions, Ask to Buy approvals and
-declines, interrupted purchases resolved (of products owned or not, the active subscription among them),
-billing issues and grace periods turned on and off (so renewals fail into billing retry or grace, and restores
-meet them), purchases, Family Sharing purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the seeds run
-the grant ledger.
+declines, interrupted purchases resolved (of products owned or not, of the active subscription and of its other
+level), upgrades and downgrades between two levels of one subscription group, billing issues and grace periods
+turned on and off (so renewals fail into billing retry or grace, and restores meet them), purchases, Family
+Sharing purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the
+seeds run the grant ledger.
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
@@ -19,8 +20,8 @@ the model sees what the game was told. What is checked, as the run goes and at a
   - every request ends in at most one final event, and in exactly one when the game waits for it;
   - DECLINED is told only for a waiting purchase the harness declined (never for an approval or a resolution);
   - a finish of a transaction told as purchased succeeds;
-  - after every launch whose verifier passes: entitlements, the subscription's end among them (and the ledger's
-    balance and entitlements), come to equal the model's, which reads the store's own database as the App
+  - after every launch whose verifier passes: entitlements, the subscription's level and end among them (and
+    the ledger's balance and entitlements), come to equal the model's, which reads the store's own database as the App
     Store's truth; at the last launch, every unfinished purchase is told again, the restore tells RESTORED for
     every product the store says is owned (a subscription in its grace period too), and after it all agree;
   - a game ends only when the harness kills it or after it was armed to die inside a callback.
@@ -43,8 +44,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 COINS = "com.iosiap.example.coins_100"
 PRO = "com.iosiap.example.pro_upgrade"
 GOLD = "com.iosiap.example.club_gold_monthly"
+# Silver is gold's group a level below: buying one while the other is active upgrades or downgrades.
+SILVER = "com.iosiap.example.club_silver_monthly"
 SEASON = "com.iosiap.example.season_pass"  # a non-renewing subscription: owned until refunded
-PRODUCTS = [COINS, PRO, GOLD, SEASON]
+LEVELS = (GOLD, SILVER)
+PRODUCTS = [COINS, PRO, GOLD, SEASON, SILVER]
 
 # Event kinds (iosiap.h)
 PRODUCTS_RECEIVED, PRODUCTS_FAILED, PURCHASING, PURCHASED, CANCELLED, FAILED, DEFERRED, DECLINED, RESTORED, \
@@ -292,17 +296,25 @@ class World:
             return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded, original_id, "
                                  f"grace_expires FROM transactions{shared} ORDER BY id").fetchall()
 
-    def gold_end(self, rows=None):
-        """The end of the store's current gold subscription in ms (its newest transaction's), or 0 if none is active,
-        from the store's transactions `rows` (read now if not given). A renewal that failed to charge within a grace
-        period keeps it active, its end passed, until the grace period's end."""
-        rows = [r for r in (self.store_rows() if rows is None else rows) if r[1] == GOLD and r[5] == 0]
-        if not rows or rows[-1][4] is not None or max(rows[-1][3] or 0, rows[-1][7] or 0) <= time.time():
-            return 0
-        return round(rows[-1][3] * 1000)
+    def club(self, rows=None):
+        """The club group's active subscription as (product, end in ms), or (None, 0), from the store's
+        transactions `rows` (read now if not given). A subscription is a chain of transactions sharing an original
+        id; it is active when its newest transaction is not refunded and not replaced by an upgrade, and its end,
+        or the grace period's end of a renewal that failed to charge, is still ahead. The store itself diverges
+        from the App Store if two are active in one group (a purchase of another level replaces or follows the
+        active one)."""
+        rows = [r for r in (self.store_rows() if rows is None else rows) if r[1] in LEVELS]
+        newest = {}
+        for row in rows:  # in id order: the last of a chain is its newest
+            newest[row[6]] = row
+        active = [r for r in newest.values()
+                  if r[4] is None and r[5] == 0 and max(r[3] or 0, r[7] or 0) > time.time()]
+        if len(active) > 1:
+            raise Divergence(f"the store has two active subscriptions in the club group: {active}")
+        return (active[0][1], round(active[0][3] * 1000)) if active else (None, 0)
 
-    def gold_active(self):
-        return self.gold_end() != 0
+    def club_product(self):
+        return self.club()[0]
 
     def cli_run(self, *arguments):
         result = subprocess.run([self.cli, "--state", self.state, "--catalog", self.catalog, *arguments],
@@ -397,10 +409,11 @@ class World:
         elif name == "verifier":
             self.verifier.mode = pick
         elif name == "buy" and running:
-            product = PRODUCTS[pick % 4]
-            # Gold again while it is active is answered with the transaction that grants it; only while purchases
-            # wait (Ask to Buy, interrupted), where that answer comes as the waiting purchase ends.
-            if product == GOLD and self.gold_active() and not self.purchases_wait:
+            product = PRODUCTS[pick % len(PRODUCTS)]
+            # The active level again is answered with the transaction that grants it; only while purchases wait
+            # (Ask to Buy, interrupted), where that answer comes as the waiting purchase ends. Another level is
+            # an upgrade (gold now, silver ends) or a downgrade (silver from the next renewal, gold answers).
+            if product == self.club_product() and not self.purchases_wait:
                 return
             self.request(f"buy {product} {1 + pick % 3 if product == COINS else 1}")
         elif name == "buy-then-kill" and running:
@@ -433,17 +446,18 @@ class World:
                 else:
                     self.cli_run("refund", str(transaction))
         elif name in ("expire", "renew"):
-            if self.gold_active():
+            product = self.club_product()
+            if product:
                 if running and pick % 2:
-                    self.running.command(f"{name} {GOLD}")
+                    self.running.command(f"{name} {product}")
                 else:
-                    self.cli_run(name, GOLD)
+                    self.cli_run(name, product)
         elif name == "extend":
             # From outside only (the Server API's control): the store refuses a free trial, an ended subscription
             # and a third extension within a year, and then nothing changes.
-            gold = [r for r in self.store_rows() if r[1] == GOLD and r[5] == 0]
-            if gold:
-                self.cli_run("extend", str(gold[-1][6]), str(1 + pick % 90))
+            club = [r for r in self.store_rows() if r[1] in LEVELS and r[5] == 0]
+            if club:
+                self.cli_run("extend", str(club[-1][6]), str(1 + pick % 90))
         elif name == "outside-buy":
             self.cli_run("buy", [COINS, PRO, SEASON][pick % 3])
         elif name == "family-buy":
@@ -487,6 +501,7 @@ class World:
         rounding."""
         expect = expected if callable(expected) else (lambda: expected)
         readings = {PRO: {f"entitled {PRO}", "has pro"}, GOLD: {f"entitled {GOLD}", "has gold", f"ends {GOLD}"},
+                    SILVER: {f"entitled {SILVER}", "has silver", f"ends {SILVER}"},
                     SEASON: {f"entitled {SEASON}", "has season"}}
 
         def allowed(command, game, store):
@@ -516,11 +531,12 @@ class World:
         """What the game must read once it has caught up with the store's transactions `rows`."""
         owns_pro = any(r[1] == PRO and r[4] is None for r in rows)
         owns_season = any(r[1] == SEASON and r[4] is None for r in rows)
-        gold_end = self.gold_end(rows)
-        expected = {f"entitled {PRO}": owns_pro, f"entitled {GOLD}": gold_end != 0, f"ends {GOLD}": gold_end,
-                    f"entitled {SEASON}": owns_season}
+        club, club_end = self.club(rows)
+        expected = {f"entitled {PRO}": owns_pro, f"entitled {SEASON}": owns_season}
+        for level in LEVELS:
+            expected |= {f"entitled {level}": club == level, f"ends {level}": club_end if club == level else 0}
         if self.ledger:
-            expected |= {"has pro": owns_pro, "has gold": expected[f"entitled {GOLD}"], "has season": owns_season,
+            expected |= {"has pro": owns_pro, "has gold": club == GOLD, "has silver": club == SILVER, "has season": owns_season,
                          "balance": 100 * sum(r[2] for r in rows if r[1] == COINS and r[4] is None)}
         return expected
 
@@ -551,16 +567,30 @@ class World:
         # A verdict a verifier failed stays until a verifier passes that copy (JournalRecord's invariant 4): such a
         # product may read as not owned until a restore checks it again. Then everything must agree.
         self.compare(lambda: self.expected_entitlements(self.store_rows()), lenient=self.model.failed_products())
-        expected = self.expected_entitlements(self.store_rows())
+        before = self.expected_entitlements(self.store_rows())
         self.request("restore")
-        # A restore gives what the entitlements give: a subscription in its grace period too.
-        owned = {product for product in (PRO, GOLD, SEASON) if expected[f"entitled {product}"]}
+        after = self.expected_entitlements(self.store_rows())
+        # A restore gives what the entitlements give: a subscription in its grace period too. It moves the store's
+        # time on, so a downgrade due may renew into the other level meanwhile: either level active before or
+        # after counts.
+        owned = {product for product in (PRO, SEASON) if before[f"entitled {product}"]}
+        club = {level for level in LEVELS if before[f"entitled {level}"] or after[f"entitled {level}"]}
+        if club and not club & self.model.restored_products:
+            owned |= club
         if owned - self.model.restored_products:
             raise Divergence(f"last launch: the restore left out {sorted(owned - self.model.restored_products)}, which the store "
                              f"says are owned")
         # The restore moves the store's time on too (a billing retry that now renews): read again.
         self.compare(lambda: self.expected_entitlements(self.store_rows()), lenient=set())
         self.close_game()
+        # Level changes the store made: upgrades (a transaction replaced) and downgrades (a chain whose renewal
+        # changed product).
+        upgrades = sum(1 for r in rows if r[5])
+        chains = {}
+        for row in rows:
+            if row[1] in LEVELS:
+                chains.setdefault(row[6], set()).add(row[1])
+        self.level_changes = upgrades + sum(1 for products in chains.values() if len(products) > 1)
         return len(rows)
 
 
@@ -647,7 +677,7 @@ def main():
         return 1 if diverged else 0
 
     started = time.monotonic()
-    ran = failed = purchases = 0
+    ran = failed = purchases = level_changes = 0
     for seed in range(args.first_seed, args.first_seed + args.seeds):
         if args.seconds and time.monotonic() - started > args.seconds:
             break
@@ -655,6 +685,7 @@ def main():
         diverged, world = run_trace(args, trace)
         ran += 1
         purchases += getattr(world, "purchases", 0)
+        level_changes += getattr(world, "level_changes", 0)
         if diverged:
             failed += 1
             print(f"simulate: seed {seed} diverged: {diverged}")
@@ -667,7 +698,7 @@ def main():
             print(f"simulate: {ran} seeds run, {failed} diverged, {time.monotonic() - started:.0f} s")
         sys.stdout.flush()
     print(f"simulate: {ran} seeds ({args.first_seed}..{args.first_seed + ran - 1}), {purchases} transactions, "
-          f"{failed} diverged, {time.monotonic() - started:.0f} s")
+          f"{level_changes} level changes, {failed} diverged, {time.monotonic() - started:.0f} s")
     return 1 if failed else 0
 
 

@@ -28,7 +28,7 @@
 
 static const char *const product_ids[] = {
     "com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade", "com.iosiap.example.club_gold_monthly",
-    "com.iosiap.example.season_pass",
+    "com.iosiap.example.season_pass", "com.iosiap.example.club_silver_monthly",
 };
 
 static iosiap_store *the_store;
@@ -69,6 +69,7 @@ static int on_open(iosiap_store *store, void *user_data) {
     if ((status = iosiap_ledger_register_entitlement(store, product_ids[1], "pro")) != IOSIAP_OK) return status;
     if ((status = iosiap_ledger_register_entitlement(store, product_ids[2], "gold")) != IOSIAP_OK) return status;
     if ((status = iosiap_ledger_register_entitlement(store, product_ids[3], "season")) != IOSIAP_OK) return status;
+    if ((status = iosiap_ledger_register_entitlement(store, product_ids[4], "silver")) != IOSIAP_OK) return status;
     return iosiap_ledger_set_deduct_refunds(store, 1);
 }
 
