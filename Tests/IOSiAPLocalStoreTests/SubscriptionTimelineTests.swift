@@ -110,6 +110,38 @@ import Testing
         #expect(try local.allTransactions().count == 3)
     }
 
+    /// The current level bought again while a downgrade waits cancels the downgrade: the next renewal stays at it.
+    @Test func buyingTheCurrentLevelAgainCancelsAWaitingDowngrade() async throws {
+        let (local, store) = try await open()
+        let gold = try await buy(store, Self.gold)
+        try store.finish(transactionID: gold.id)
+        #expect(try await buy(store, Self.silver).id == gold.id)  // the downgrade waits for the renewal
+        let again = try await buy(store, Self.gold)
+        #expect(again.id == gold.id)
+        let plan = try local.makeVerifier().verifyRenewalInfo(try #require(again.signedRenewalInfo))
+        #expect(plan.autoRenewProductId == Self.gold)
+        clock.advance(by: 71)
+        #expect(try await renewals(store, 1).first?.productID == Self.gold)
+    }
+
+    /// A purchase decides what the user has at its own time, even when the store's clock has not ticked since a
+    /// period ended (no game listens here, so nothing ticks): the ended period renews first, and silver is a
+    /// downgrade of the renewed gold, not a second subscription beside it.
+    @Test func aPurchaseSeesRenewalsDueSinceTheLastTick() async throws {
+        let clock = self.clock
+        let local = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                   now: { clock.now })
+        try local.setTimeRate(.monthlyRenewalEveryFiveMinutes)
+        let gold = try local.buyProduct(Self.gold)
+        clock.advance(by: 70 + 301)  // the trial, then a month: two renewals due
+        let answer = try local.buyProduct(Self.silver)
+        let all = try local.allTransactions()
+        #expect(all.map(\.productID) == [Self.gold, Self.gold, Self.gold])
+        #expect(answer.id == all.last?.id && answer.originalID == gold.id)
+        let plan = try local.makeVerifier().verifyRenewalInfo(try #require(answer.signedRenewalInfo))
+        #expect(plan.autoRenewProductId == Self.silver)
+    }
+
     @Test func expireAndForceRenewalAreControls() async throws {
         let (local, store) = try await open()
         let first = try await buy(store, Self.gold)

@@ -14,12 +14,23 @@ extension LocalStore {
                 in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
         return try state.database.transaction { () throws(StoreError) in
+            // What is owned and active is decided at the purchase's time: a period that ended since the last
+            // tick renews (or ends) first, as the App Store would have renewed it already.
+            try clockwork.advanceSubscriptions(settings, in: state)
             // Only what the user bought counts: a family member's purchase shared with them (FAMILY_SHARED) is
             // not theirs, and ends when the sharing does, so the user's own payment charges a purchase of theirs.
             if item.type != .consumable,
                let owned = try state.ownedTransactions(at: purchaseDate, ownership: .purchased).first(where: { $0.productID == item.id }) {
-                guard let (redeemed, _) = offer else { return owned }
-                try state.updateChain(owned.id) { $0.renewOfferID = redeemed.id }
+                // The current level bought again cancels a downgrade waiting for the next renewal (App Store Server
+                // Notifications, DID_CHANGE_RENEWAL_PREF without subtype: "changed their renewal preference back to
+                // the current subscription, effectively canceling a downgrade").
+                let waitingDowngrade = item.type == .autoRenewable ? try state.chainState(of: owned.id)?.renewProductID : nil
+                let cancelsDowngrade = waitingDowngrade.map { $0 != item.id } ?? false
+                guard offer != nil || cancelsDowngrade else { return owned }
+                try state.updateChain(owned.id) {
+                    if let (redeemed, _) = offer { $0.renewOfferID = redeemed.id }
+                    if cancelsDowngrade { $0.renewProductID = nil }
+                }
                 return try clockwork.resign(owned.id, settings, in: state)
             }
             // A family member's subscription in the group is theirs to change: the user's own starts beside it.
@@ -39,15 +50,13 @@ extension LocalStore {
                 }
                 // An upgrade or a crossgrade starts now; the replaced subscription ends now, and the game hears so.
                 // Without a game listening (the transaction manager's purchase), the next game to listen hears so.
-                // One in its grace period had ended with its period; its billing retry ends with it.
+                // One in its grace period had ended with its period; its billing retry ends with it, and, replaced
+                // rather than lapsed, it gives no reason to have ended.
                 try state.updateChain(active.latest.id) {
                     $0.upgraded = true; $0.expiration = min($0.expiration ?? purchaseDate, purchaseDate)
-                    $0.billingRetry = false; $0.graceExpires = nil
+                    $0.billingRetry = false; $0.graceExpires = nil; $0.expirationIntent = nil
                 }
-                let ended = try clockwork.resign(active.latest.id, settings, in: state)
-                try state.markEndUntold(ended.id, handedHere: !updateSink.discards.withLock { $0 })
-                let sink = updateSink
-                state.database.onCommit { sink.yield(.expired(ended)) }
+                try clockwork.announceEnd(try clockwork.resign(active.latest.id, settings, in: state), in: state)
             }
             if let subscription = item.subscription {
                 try stopRetries(inGroup: subscription.groupID, settings, in: state)
@@ -87,11 +96,7 @@ extension LocalStore {
                 $0.billingRetry = false; $0.graceExpires = nil; $0.autoRenew = false; $0.expiryAnnounced = true
             }
             let ended = try clockwork.resign(chain.latest.id, settings, in: state)
-            if !chain.state.expiryAnnounced {
-                try state.markEndUntold(ended.id, handedHere: !updateSink.discards.withLock { $0 })
-                let sink = updateSink
-                state.database.onCommit { sink.yield(.expired(ended)) }
-            }
+            if !chain.state.expiryAnnounced { try clockwork.announceEnd(ended, in: state) }
         }
     }
 

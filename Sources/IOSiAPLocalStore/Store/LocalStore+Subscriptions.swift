@@ -8,6 +8,12 @@ extension LocalStore {
     /// answers (the user's own on a tie). A group the catalog does not have is an error, as for
     /// `isEligibleForIntroOffer`: a typo must not read as "never subscribed".
     public func subscriptionStatus(groupID: String) async throws(StoreError) -> StoreSubscriptionStatus? {
+        try await subscriptionStatuses(groupID: groupID).min { $0.state.entitlementRank < $1.state.entitlementRank }
+    }
+
+    /// Every status in `groupID`, as StoreKit's `Product.SubscriptionInfo.status(for:)` lists them: the user's own
+    /// subscription's first, then a family member's shared with them; none for a group never subscribed to.
+    public func subscriptionStatuses(groupID: String) async throws(StoreError) -> [StoreSubscriptionStatus] {
         try requireGroup(groupID)
         try failIfSimulated(.subscriptionStatus, try currentSettings())
         try advanceTime()
@@ -19,7 +25,7 @@ extension LocalStore {
                 guard let latest = try state.latestSubscription(inGroup: groupID, ownership: ownership) else { continue }
                 statuses.append(Self.status(of: latest, chain: chains.first { $0.latest.id == latest.id }, at: current))
             }
-            return statuses.min { $0.state.entitlementRank < $1.state.entitlementRank }
+            return statuses
         }
     }
 

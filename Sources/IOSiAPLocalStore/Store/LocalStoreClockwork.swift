@@ -108,18 +108,24 @@ struct LocalStoreClockwork: Sendable {
         return settings.storefront.code
     }
 
+    /// Tells the game that `ended` ended, once the SQL transaction in progress commits (never if it rolls back).
+    /// An end no game hears of now is marked for the next game to hear of (`markEndUntold`).
+    func announceEnd(_ ended: StoreTransaction, in state: LocalStoreState) throws(StoreError) {
+        try state.markEndUntold(ended.id, handedHere: !sink.discards.withLock { $0 })
+        state.database.onCommit { [sink] in sink.yield(.expired(ended)) }
+    }
+
     /// Renews every subscription whose period is over, as many periods as have passed (also those that
     /// passed while no game ran), or marks its end once when auto-renew is off. A renewal is a new
     /// transaction with the same original id and reason RENEWAL; a downgrade takes effect here.
-    private func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) {
+    func advanceSubscriptions(_ settings: LocalStoreSettings, in state: LocalStoreState) throws(StoreError) {
         let current = now()
         // Each update is yielded once the transaction below commits, none if it rolls back. An end no game hears
         // of now is marked for the next game to hear of.
         // Yielded into a stream kept for a game (one listening, or to come in this process): handed to it.
-        let keeps = !sink.discards.withLock { $0 }
-        let announce = { [sink] (update: StoreUpdate) throws(StoreError) in
-            if case .expired(let ended) = update { try state.markEndUntold(ended.id, handedHere: keeps) }
-            state.database.onCommit { sink.yield(update) }
+        let announce = { [self] (update: StoreUpdate) throws(StoreError) in
+            if case .expired(let ended) = update { return try announceEnd(ended, in: state) }
+            state.database.onCommit { [sink] in sink.yield(update) }
         }
         // Read first: most ticks find nothing due, and need no write lock.
         let due = try state.subscriptionChains().contains { chain in
