@@ -15,6 +15,7 @@ import Testing
     static let pro = prefix + "pro_upgrade"
     static let coins = prefix + "coins_100"
     static let gold = prefix + "club_gold_monthly"
+    static let silver = prefix + "club_silver_monthly"
     /// The App Store's side: the local store's state (what `iosiap-store --state` changes).
     let appStore = TemporaryDirectory()
     /// The device's side: the game's journal, gone with a reinstall.
@@ -142,6 +143,39 @@ import Testing
         let events = try await store.pollUntilTerminal(of: try store.requestRestore())
         let restored = events.compactMap { if case .restored(_, let transaction) = $0 { transaction.productID } else { nil } }
         #expect(restored == [Self.gold], "\(events)")
+    }
+
+    /// Issue 34, item 3: StoreKit lists one status per subscription the user has in a group, a family member's
+    /// shared one beside their own ("Product.SubscriptionInfo.status": "The array can have more than one
+    /// subscription status if your subscription supports Family Sharing. Provide the customer with service for the
+    /// subscription based on the highest level of service where the state is subscribed."). The game is told the
+    /// shared gold (level 1) over its own silver (level 2), and its own silver once the sharing ends.
+    @Test func aGroupsStatusIsItsHighestLevelSubscribed() async throws {
+        // The example catalog with its club family-shareable.
+        var catalog = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.exampleCatalog)) as? [String: Any])
+        var groups = try #require(catalog["subscriptionGroups"] as? [[String: Any]])
+        let subscriptions = try #require(groups.first?["subscriptions"] as? [[String: Any]])
+        groups[0]["subscriptions"] = subscriptions.map { $0.merging(["familyShareable": true]) { $1 } }
+        catalog["subscriptionGroups"] = groups
+        let shareable = appStore.url.appendingPathComponent("shareable.storekit")
+        try JSONSerialization.data(withJSONObject: catalog).write(to: shareable)
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: shareable, stateDirectory: appStore.url, now: { clock.now })
+        let outside = try LocalStore(catalog: Catalog.load(contentsOf: shareable), stateDirectory: appStore.state, now: { clock.now })
+        defer { outside.close() }
+        let store = try openGame(now: clock)
+        defer { store.close() }
+        let shared = try outside.buyFamilySharedProduct(Self.gold)
+        let own = try #require(try await buy(store, Self.silver))
+        #expect(own.ownershipType == .purchased)
+        let group = try #require(own.subscriptionGroupID)
+        #expect(try await Product.SubscriptionInfo.status(for: group).count == 2)  // the stand-in lists both
+        let status = try #require(try await store.subscriptionStatus(groupID: group))
+        #expect(status.state == .subscribed && status.transaction.productID == Self.gold)
+
+        try outside.stopFamilySharing(transactionID: shared.id)
+        let after = try #require(try await store.subscriptionStatus(groupID: group))
+        #expect(after.state == .subscribed && after.transaction.id == own.id)
     }
 
     /// Issue 34, item 4: a purchase without a UI context confirms in the app's foreground-active window scene; with

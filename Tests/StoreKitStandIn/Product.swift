@@ -214,14 +214,19 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
             public let renewalInfo: VerificationResult<RenewalInfo>
         }
 
-        /// The statuses of the user's subscriptions in `groupID`: the local store gives the one of the user's own
-        /// (or family-shared) subscription in the group ("Product.SubscriptionInfo.status(for:)" lists one per
-        /// subscription the user has there).
+        /// The statuses of the user's subscriptions in `groupID`, one per subscription the user has there: their
+        /// own and one a family member shares ("Product.SubscriptionInfo.status": "The array can have more than
+        /// one subscription status if your subscription supports Family Sharing"). The order is the local store's
+        /// (the user's own first): Apple documents none.
         public static func status(for groupID: String) async throws -> [Status] {
             let store = try StandInAppStore.shared()
-            let status: StoreSubscriptionStatus?
-            do { status = try await store.local.subscriptionStatus(groupID: groupID) } catch { throw storeKitError(error) }
-            guard let status else { return [] }
+            let statuses: [StoreSubscriptionStatus]
+            do { statuses = try await store.local.subscriptionStatuses(groupID: groupID) } catch { throw storeKitError(error) }
+            return statuses.map { storeKitStatus($0, store) }
+        }
+
+        /// The local store's `status`, with StoreKit's verdicts on its transaction and renewal info.
+        private static func storeKitStatus(_ status: StoreSubscriptionStatus, _ store: StandInAppStore) -> Status {
             let state: RenewalState = switch status.state {
             case .subscribed: .subscribed
             case .expired: .expired
@@ -237,7 +242,7 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
                 signedJWS: status.signedRenewalInfo ?? "")
             let renewal: VerificationResult<RenewalInfo> = (try? store.verifier.verifyRenewalInfo(info.signedJWS)) != nil
                 ? .verified(info) : .unverified(info, .invalidSignature)
-            return [Status(state: state, transaction: store.verificationResult(status.transaction), renewalInfo: renewal)]
+            return Status(state: state, transaction: store.verificationResult(status.transaction), renewalInfo: renewal)
         }
     }
 

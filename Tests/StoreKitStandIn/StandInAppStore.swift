@@ -43,15 +43,29 @@ final class StandInAppStore: Sendable {
         let listeners = self.listeners
         // The local store reports every refund again when it opens; StoreKit's updates are not documented to (a
         // refund made while the app was closed is found in `Transaction.all`): those are not passed on.
-        let refundedBefore = Set(try local.allTransactions().filter(\.isRevoked).map(\.id))
+        let existing = try local.allTransactions()
+        let refundedBefore = Set(existing.filter(\.isRevoked).map(\.id))
+        // What each transaction said when last reported: the local store re-reports a subscription entering
+        // billing retry within its grace period (for the game's record), but StoreKit creates or updates no
+        // transaction then, only the renewal info ("Transaction.updates": created or updated transactions).
+        let reportedAtOpen = Dictionary(existing.map { ($0.id, Self.reportedFields($0)) }) { $1 }
         let updates = local.updates()
         let verifier = self.verifier
         pump = Task {
+            var reported = reportedAtOpen
             for await update in updates {
                 if case .revoked(let refunded) = update, refundedBefore.contains(refunded.id) { continue }
+                if case .purchased(let transaction) = update {
+                    guard reported.updateValue(Self.reportedFields(transaction), forKey: transaction.id) != Self.reportedFields(transaction) else { continue }
+                }
                 Self.dispatch(update, to: listeners, local: local, verifier: verifier)
             }
         }
+    }
+
+    /// The fields of a transaction that StoreKit reports a change of: its dates of expiry and revocation.
+    private static func reportedFields(_ transaction: StoreTransaction) -> [Date?] {
+        [transaction.expirationDate, transaction.revocationDate]
     }
 
     /// The store in use: the one `StoreKitStandIn.open` made, else one opened from the environment.

@@ -170,9 +170,23 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
         }
     }
 
+    /// The rule of "Transaction.currentEntitlements", applied here to the local store's transactions rather than
+    /// through the core's `Entitlements` (the code under test): the newest transaction of each product that is
+    /// not a consumable, if it is not refunded, and, for an auto-renewable subscription, if its period or its billing
+    /// grace period ("RenewalState.inGracePeriod": "entitled to service") has not ended. A subscription replaced
+    /// by an upgrade ended when it was (the local store dates its expiration so).
     private static func entitled(_ store: StandInAppStore) async throws -> [StoreTransaction] {
-        let history = try await store.local.transactionHistory()
-        return Entitlements.current(from: history, at: store.now())
+        let now = store.now()
+        var newest: [String: StoreTransaction] = [:]
+        for transaction in try await store.local.transactionHistory() where transaction.productType != .consumable {
+            if let kept = newest[transaction.productID], (kept.purchaseDate, kept.id) > (transaction.purchaseDate, transaction.id) { continue }
+            newest[transaction.productID] = transaction
+        }
+        return newest.values.filter { transaction in
+            guard !transaction.isRevoked else { return false }
+            guard transaction.productType == .autoRenewable else { return true }
+            return max(transaction.expirationDate ?? .distantPast, transaction.gracePeriodExpirationDate ?? .distantPast) > now
+        }.sorted { $0.id < $1.id }
     }
 
     // MARK: - Refund requests
