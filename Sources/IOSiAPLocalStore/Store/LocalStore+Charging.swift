@@ -14,9 +14,9 @@ extension LocalStore {
                 in state: LocalStoreState) throws(StoreError) -> StoreTransaction {
         let purchaseDate = now()
         return try state.database.transaction { () throws(StoreError) in
-            // What is owned and active is decided at the purchase's time: a period that ended since the last
+            // What subscription is active is decided at the purchase's time: a period that ended since the last
             // tick renews (or ends) first, as the App Store would have renewed it already.
-            try clockwork.advanceSubscriptions(settings, in: state)
+            if item.subscription != nil { try clockwork.advanceSubscriptions(settings, in: state) }
             // Only what the user bought counts: a family member's purchase shared with them (FAMILY_SHARED) is
             // not theirs, and ends when the sharing does, so the user's own payment charges a purchase of theirs.
             if item.type != .consumable,
