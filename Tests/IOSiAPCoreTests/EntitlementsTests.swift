@@ -6,13 +6,14 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func transaction(_ id: UInt64, _ product: String, _ type: ProductType, purchased: TimeInterval = -86_400,
-                     expires: TimeInterval? = nil, revoked: Bool = false, original: UInt64? = nil) -> StoreTransaction {
+                     expires: TimeInterval? = nil, revoked: Bool = false, original: UInt64? = nil, group: String? = nil,
+                     ownership: OwnershipType = .purchased) -> StoreTransaction {
         StoreTransaction(id: id, originalID: original ?? id, productID: product, productType: type, quantity: 1,
                          purchaseDate: now.addingTimeInterval(purchased), originalPurchaseDate: now.addingTimeInterval(purchased),
                          expirationDate: expires.map { now.addingTimeInterval($0) },
                          revocationDate: revoked ? now.addingTimeInterval(-60) : nil,
                          revocationReason: revoked ? .refundedDueToIssue : nil,
-                         environment: .localTesting, storefront: "USA")
+                         environment: .localTesting, storefront: "USA", ownershipType: ownership, subscriptionGroupID: group)
     }
 
     @Test func ownedNonConsumablesAndActiveSubscriptionsCount() {
@@ -82,5 +83,21 @@ import Testing
                    transaction(2, "silver", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, original: 1),
                    transaction(3, "bronze", .autoRenewable, purchased: -86_400, expires: 29 * 86_400)]
         #expect(Entitlements.current(from: all, at: now).map(\.id) == [2, 3])
+    }
+
+    /// An upgrade ends the level it replaced, though StoreKit's copy of the replaced transaction keeps its date (it
+    /// only says `isUpgraded`), and a new chain began: one subscription per group. A family member's subscription
+    /// shared in the same group is another one, beside the user's own.
+    @Test func anUpgradeEndsTheReplacedLevelWhateverItsCopySays() {
+        let silver = transaction(1, "silver", .autoRenewable, purchased: -10 * 86_400, expires: 20 * 86_400, group: "club")
+        let gold = transaction(2, "gold", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, group: "club")
+        let shared = transaction(3, "silver", .autoRenewable, purchased: -2 * 86_400, expires: 28 * 86_400, group: "club",
+                                 ownership: .familyShared)
+        #expect(Entitlements.current(from: [silver, gold], at: now).map(\.id) == [2])
+        #expect(Entitlements.current(from: [silver, gold, shared], at: now).map(\.id) == [3, 2])
+        // The upgrade refunded: the replaced level does not come back.
+        var refunded = gold
+        refunded.revocationDate = now.addingTimeInterval(-60)
+        #expect(Entitlements.current(from: [silver, refunded], at: now).isEmpty)
     }
 }

@@ -4,28 +4,32 @@ import Foundation
 public enum Entitlements {
     /// The non-consumables and non-renewing subscriptions owned, and the auto-renewable subscriptions whose
     /// period has not ended at `now`; revoked transactions are excluded. One transaction per product: the
-    /// latest purchase. An auto-renewable subscription is decided by the newest transaction of its chain (those
-    /// sharing its original transaction, across the levels of its group), as StoreKit's `currentEntitlements`:
-    /// when that one has ended or was refunded, an older one does not keep the subscription (its copy may not say
-    /// that a renewal or a change of level ended it), and a level changed at a renewal leaves only the new one.
+    /// latest purchase. An auto-renewable subscription is decided by the newest transaction of its chain, as
+    /// StoreKit's `currentEntitlements`: when that one has ended or was refunded, an older one does not keep the
+    /// subscription (its copy may not say that a renewal or a change of level ended it), and a level changed at a
+    /// renewal leaves only the new one. A chain is a subscription group, one for the user's own subscriptions and
+    /// one for a family member's shared with them ("a user can subscribe to one subscription product per group at a
+    /// time", App Store Connect Help), else the transactions sharing an original transaction: so an upgrade or a
+    /// crossgrade ends the level it replaced, though StoreKit's copy of that transaction keeps its date and says
+    /// only `isUpgraded` ("look for another transaction that has a subscription with a higher level of service").
     /// A transaction `entitles` refuses (one a verifier failed) entitles to nothing, and as the newest of its
     /// chain keeps the older ones from entitling too, as a StoreKit app that ignores an unverified newest
     /// transaction does, but only from its purchase date on: a copy dated in the future ends nothing before
     /// that date. One dated in the past ends the chain until a newer transaction entitles.
     public static func current(from transactions: [StoreTransaction], at now: Date,
                                entitles: (StoreTransaction) -> Bool = { _ in true }) -> [StoreTransaction] {
-        var newestOfChain: [UInt64: StoreTransaction] = [:]
+        var newestOfChain: [Chain: StoreTransaction] = [:]
         for transaction in transactions where transaction.productType == .autoRenewable {
             if transaction.purchaseDate > now, !entitles(transaction) { continue }
-            if let kept = newestOfChain[transaction.originalID],
+            if let kept = newestOfChain[Chain(transaction)],
                (kept.purchaseDate, kept.id) >= (transaction.purchaseDate, transaction.id) {
                 continue
             }
-            newestOfChain[transaction.originalID] = transaction
+            newestOfChain[Chain(transaction)] = transaction
         }
         var latestByProduct: [String: StoreTransaction] = [:]
         for transaction in transactions where entitles(transaction) && isActive(transaction, at: now) {
-            if transaction.productType == .autoRenewable, newestOfChain[transaction.originalID]?.id != transaction.id {
+            if transaction.productType == .autoRenewable, newestOfChain[Chain(transaction)]?.id != transaction.id {
                 continue
             }
             if let kept = latestByProduct[transaction.productID], kept.purchaseDate >= transaction.purchaseDate {
@@ -34,6 +38,17 @@ public enum Entitlements {
             latestByProduct[transaction.productID] = transaction
         }
         return latestByProduct.values.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
+    }
+
+    /// What one auto-renewable subscription's transactions share: its group and whose it is, or, for a copy that
+    /// names no group, its original transaction.
+    private enum Chain: Hashable {
+        case group(String, OwnershipType)
+        case original(UInt64)
+
+        init(_ transaction: StoreTransaction) {
+            self = transaction.subscriptionGroupID.map { .group($0, transaction.ownershipType) } ?? .original(transaction.originalID)
+        }
     }
 
     /// Whether one transaction entitles the user at `now`.
