@@ -110,9 +110,12 @@ class Game:
     def __init__(self, world, mode):
         self.world, self.mode = world, mode
         url = world.verifier.url if world.verifying else "-"
+        # With the StoreKit stand-in, its App Store is the store whose database the model reads.
+        environment = dict(os.environ, IOSIAP_STOREKIT_CONFIGURATION=os.path.abspath(world.catalog),
+                           IOSIAP_STOREKIT_STATE=world.state) if world.storekit else None
         self.process = subprocess.Popen([world.game, world.catalog, world.state, mode, str(int(world.ledger)), url],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, bufsize=1)
+                                        text=True, bufsize=1, env=environment)
         self.lines = []
         self.changed = threading.Condition()
         self.ended = False
@@ -268,6 +271,10 @@ class World:
         self.game, self.catalog, self.cli = args.game, args.catalog, args.cli
         self.work = tempfile.mkdtemp(prefix="iosiap-sim-")
         self.state = os.path.join(self.work, "state")
+        # The game over StoreKit (the stand-in): the store's controls act from outside only, as on a phone.
+        self.storekit = args.storekit
+        if self.storekit:
+            os.makedirs(self.state)
         self.verifier = Verifier()
         self.ledger = trace["ledger"]
         self.verifying = trace["verifying"]
@@ -441,14 +448,19 @@ class World:
             rows = [r for r in self.store_rows() if r[4] is None]
             if rows:
                 transaction = rows[pick % len(rows)][0]
-                if running and pick % 2:
+                if running and pick % 2 and not self.storekit:
                     self.running.command(f"refund {transaction}")
                 else:
                     self.cli_run("refund", str(transaction))
         elif name in ("expire", "renew"):
             product = self.club_product()
+            # Over StoreKit, no control that ends a paid period before its date (an expiry, or a renewal whose
+            # payment fails): the App Store never does, and StoreKit reports no expiry ("Transaction.updates":
+            # created or updated transactions), so a game learns an end from the date its transaction states.
+            if self.storekit and (name == "expire" or self.modes.get("billing-issues", False)):
+                return
             if product:
-                if running and pick % 2:
+                if running and pick % 2 and not self.storekit:
                     self.running.command(f"{name} {product}")
                 else:
                     self.cli_run(name, product)
@@ -658,6 +670,8 @@ def main():
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=0, help="stop starting seeds after this long (0: no limit)")
     parser.add_argument("--steps", type=int, default=40, help="steps per trace")
+    parser.add_argument("--storekit", action="store_true",
+                        help="the game opens the store over StoreKit (sim_game built with -DSIM_STOREKIT, the stand-in)")
     parser.add_argument("--replay", help="a trace file (JSON) to run instead of seeds")
     parser.add_argument("--verbose", action="store_true", help="with --replay: print the steps and what the game printed")
     parser.add_argument("--shrink-budget", type=int, default=30)

@@ -6,6 +6,8 @@
 # IOSIAP_SIMULATE_JOBS=N splits the seeds into N runs side by side (a seed mostly waits on the game, so several
 # share two cores well), each printing its result when all have ended.
 # IOSIAP_SDK=folder reuses an SDK folder already built by scripts/build-sdk.sh.
+# IOSIAP_SIMULATE_STOREKIT=1 runs the game over StoreKit instead: libiosiap of the StoreKit stand-in's graph
+# (Tests/StoreKitStandIn, LiveStoreKit unchanged beneath the core), its App Store the local store the model reads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -14,13 +16,24 @@ first=${2:-1}
 jobs=${IOSIAP_SIMULATE_JOBS:-1}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-source scripts/sdk-game.sh
-compile_sdk_game "$work" Tests/native/sim_game.c "$work/sim_game"
-swift build --product iosiap-store >/dev/null  # the debug build the test command has made already
-cli=$(swift build --show-bin-path)/iosiap-store
+storekit=()
+if [ -n "${IOSIAP_SIMULATE_STOREKIT:-}" ]; then
+    IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --product iosiap >/dev/null
+    IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --product iosiap-store >/dev/null
+    bin=$(IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --show-bin-path)
+    gcc -std=c99 -Wall -Wextra -pedantic -Werror -pthread -DSIM_STOREKIT -IInclude -ITests/native \
+        Tests/native/sim_game.c -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/sim_game"
+    cli=$bin/iosiap-store
+    storekit=(--storekit)
+else
+    source scripts/sdk-game.sh
+    compile_sdk_game "$work" Tests/native/sim_game.c "$work/sim_game"
+    swift build --product iosiap-store >/dev/null  # the debug build the test command has made already
+    cli=$(swift build --show-bin-path)/iosiap-store
+fi
 simulate() {  # FIRST COUNT
     python3 scripts/simulate.py --game "$work/sim_game" --cli "$cli" --catalog Examples/Products.storekit \
-        --seeds "$2" --first-seed "$1" --seconds "${IOSIAP_SIMULATE_SECONDS:-0}"
+        --seeds "$2" --first-seed "$1" --seconds "${IOSIAP_SIMULATE_SECONDS:-0}" ${storekit[@]+"${storekit[@]}"}
 }
 if [ "$jobs" -le 1 ]; then
     simulate "$first" "$seeds"

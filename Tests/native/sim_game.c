@@ -12,6 +12,11 @@
  *   renew PRODUCT | ask-to-buy 0|1 | approve PENDING | decline PENDING | refuse-revoked N | die-in KIND |
  *   entitled PRODUCT | ends PRODUCT | balance | has ENTITLEMENT | close
  * `ends` answers the latest end (in ms) of the product's entitlements, 0 when there is none.
+ * Built with -DSIM_STOREKIT against libiosiap of the StoreKit stand-in's graph (scripts/simulate.sh with
+ * IOSIAP_SIMULATE_STOREKIT=1), it opens the store with iosiap_store_open_storekit instead, its journal in
+ * STATE_DIRECTORY/device (the stand-in's App Store is named by IOSIAP_STOREKIT_CONFIGURATION and
+ * IOSIAP_STOREKIT_STATE), and runs the main run loop between commands, as an iOS app's run loop runs; the local
+ * store's controls (refund, expire, renew, ask-to-buy, approve, decline) then answer as the C ABI does there.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <iosiap/iosiap.h>
@@ -25,6 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef SIM_STOREKIT
+#include "storekit_standin.h"
+#endif
 
 static const char *const product_ids[] = {
     "com.iosiap.example.coins_100", "com.iosiap.example.pro_upgrade", "com.iosiap.example.club_gold_monthly",
@@ -153,7 +162,12 @@ static int run(char *line) {
 }
 
 int main(int argc, char **argv) {
+#ifdef SIM_STOREKIT
+    iosiap_storekit_options options = IOSIAP_STOREKIT_OPTIONS_INIT;
+    char journal[4096];
+#else
     iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+#endif
     iosiap_verification_options verification = IOSIAP_VERIFICATION_OPTIONS_INIT;
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     int ledger, status, thread_mode;
@@ -163,9 +177,14 @@ int main(int argc, char **argv) {
     if (argc != 6) return 2;
     thread_mode = strcmp(argv[3], "thread") == 0;
     ledger = atoi(argv[4]);
+#ifdef SIM_STOREKIT
+    snprintf(journal, sizeof journal, "%s/device", argv[2]);
+    options.state_directory = journal;
+#else
     options.catalog_path = argv[1];
     options.state_directory = argv[2];
     options.bundle_id = "com.iosiap.example";
+#endif
     options.delivery = thread_mode ? IOSIAP_DELIVERY_THREAD : IOSIAP_DELIVERY_POLL;
     if (strcmp(argv[5], "-") != 0) {
         verification.mode = IOSIAP_VERIFY_SERVER;
@@ -177,7 +196,11 @@ int main(int argc, char **argv) {
     callbacks.on_event = on_event;
     callbacks.on_open = on_open;
     callbacks.user_data = &ledger;
+#ifdef SIM_STOREKIT
+    status = iosiap_store_open_storekit(&the_store, &options, &callbacks);
+#else
     status = iosiap_store_open_local(&the_store, &options, &callbacks);
+#endif
     say("ok open %d\n", status);
     if (status != IOSIAP_OK) {
         fprintf(stderr, "sim_game: open: %s\n", iosiap_last_error_message());
@@ -188,7 +211,12 @@ int main(int argc, char **argv) {
         ssize_t got;
         char *end;
         if (!thread_mode && iosiap_poll(the_store, 0) < 0) return 4;
+#ifdef SIM_STOREKIT
+        if (storekit_standin_run_main_loop(0.001) != 0) return 6;
+        if (poll(&input, 1, 1) <= 0) continue;
+#else
         if (poll(&input, 1, 2) <= 0) continue;
+#endif
         got = read(STDIN_FILENO, line + length, sizeof line - 1 - length);
         if (got <= 0) { /* the driver went away: end as a game that is closed */
             iosiap_store_close(the_store);
