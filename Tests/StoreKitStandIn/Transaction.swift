@@ -174,13 +174,16 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// through the core's `Entitlements` (the code under test): the newest transaction of each product that is
     /// not a consumable, if it is not refunded, and, for an auto-renewable subscription, if its period or its billing
     /// grace period ("RenewalState.inGracePeriod": "entitled to service") has not ended. A subscription replaced
-    /// by an upgrade ended when it was (the local store dates its expiration so).
+    /// by an upgrade ended when it was (the local store dates its expiration so). The user's own purchase and a
+    /// family member's shared one are each entitlements ("Transaction.currentEntitlements(for:)", iOS 18.4, lists
+    /// every transaction that entitles to a product, for Family Sharing).
     private static func entitled(_ store: StandInAppStore) async throws -> [StoreTransaction] {
         let now = store.now()
         var newest: [String: StoreTransaction] = [:]
         for transaction in try await store.local.transactionHistory() where transaction.productType != .consumable {
-            if let kept = newest[transaction.productID], (kept.purchaseDate, kept.id) > (transaction.purchaseDate, transaction.id) { continue }
-            newest[transaction.productID] = transaction
+            let key = "\(transaction.productID) \(transaction.ownershipType.rawValue)"
+            if let kept = newest[key], (kept.purchaseDate, kept.id) > (transaction.purchaseDate, transaction.id) { continue }
+            newest[key] = transaction
         }
         return newest.values.filter { transaction in
             guard !transaction.isRevoked else { return false }
