@@ -18,8 +18,9 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 storekit=()
 if [ -n "${IOSIAP_SIMULATE_STOREKIT:-}" ]; then
-    IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --product iosiap >/dev/null
-    IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --product iosiap-store >/dev/null
+    # The flags scripts/test-storekit-standin.sh builds with, so that neither rebuilds the other's work.
+    IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --product iosiap -Xswiftc -warnings-as-errors >/dev/null
+    IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
     bin=$(IOSIAP_STOREKIT_STANDIN=1 swift build --build-path .build-standin --show-bin-path)
     gcc -std=c99 -Wall -Wextra -pedantic -Werror -pthread -DSIM_STOREKIT -IInclude -ITests/native \
         Tests/native/sim_game.c -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/sim_game"

@@ -285,7 +285,9 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished (nor
                                               to be: iosiap_finish_transaction refuses its id);
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
-    IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing */
+    IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing (the local
+                                              store; StoreKit reports no end, so over StoreKit the entitlement
+                                              ends at its date untold: read iosiap_is_entitled) */
     IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0], and since 0.4 intent_offer_*: bought in
                                               the App Store, outside the game; to continue, call
                                               iosiap_request_payment for it (with the offer, if any) */

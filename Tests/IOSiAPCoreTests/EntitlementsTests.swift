@@ -86,8 +86,8 @@ import Testing
     }
 
     /// An upgrade ends the level it replaced, though StoreKit's copy of the replaced transaction keeps its date (it
-    /// only says `isUpgraded`), and a new chain began: one subscription per group. A family member's subscription
-    /// shared in the same group is another one, beside the user's own.
+    /// only says `isUpgraded`), and a new chain began: one subscription of the user's own per group. Family members'
+    /// subscriptions shared in the same group are others, beside it and beside each other.
     @Test func anUpgradeEndsTheReplacedLevelWhateverItsCopySays() {
         let silver = transaction(1, "silver", .autoRenewable, purchased: -10 * 86_400, expires: 20 * 86_400, group: "club")
         let gold = transaction(2, "gold", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, group: "club")
@@ -95,6 +95,13 @@ import Testing
                                  ownership: .familyShared)
         #expect(Entitlements.current(from: [silver, gold], at: now).map(\.id) == [2])
         #expect(Entitlements.current(from: [silver, gold, shared], at: now).map(\.id) == [3, 2])
+        // Two family members each sharing one in the group: both entitle, and one refunded hides not the other.
+        let otherShared = transaction(4, "gold", .autoRenewable, purchased: -3600, expires: 29 * 86_400, group: "club",
+                                      ownership: .familyShared)
+        #expect(Entitlements.current(from: [shared, otherShared], at: now).map(\.id) == [3, 4])
+        var otherRevoked = otherShared
+        otherRevoked.revocationDate = now.addingTimeInterval(-60)
+        #expect(Entitlements.current(from: [shared, otherRevoked], at: now).map(\.id) == [3])
         // The upgrade refunded: the replaced level does not come back.
         var refunded = gold
         refunded.revocationDate = now.addingTimeInterval(-60)

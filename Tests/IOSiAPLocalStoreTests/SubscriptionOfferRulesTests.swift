@@ -188,6 +188,21 @@ import Testing
         #expect(try local.allTransactions().count == 1)
     }
 
+    /// Whether a code is for this user is decided after the renewals due: a subscriber whose period ended a moment
+    /// ago, with nothing ticking since (no game listens to this connection), has renewed and is an existing one.
+    @Test func aCodeIsJudgedAfterTheRenewalsDue() async throws {
+        let (local, store) = try await open()
+        let first = try await buy(store, PaymentRequest(productID: Self.gold))
+        store.close()
+        local.close()
+        clock.advance(by: 71)  // past the free week: a renewal is due, and nothing has looked
+        let manager = try manager()
+        defer { manager.close() }
+        let answered = try manager.redeemOfferCode(productID: Self.gold, referenceName: Self.existingCode)
+        #expect(answered.originalID == first.id && answered.id != first.id)  // the renewal, the code for the next one
+        #expect(thrownCode { try manager.redeemOfferCode(productID: Self.gold, referenceName: Self.expiredCode) } == .ineligibleForOffer)
+    }
+
     @Test func anExistingSubscribersCodeAppliesFromTheNextRenewal() async throws {
         let (local, store) = try await open()
         let first = try await buy(store, PaymentRequest(productID: Self.gold))

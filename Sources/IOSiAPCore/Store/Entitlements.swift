@@ -7,11 +7,12 @@ public enum Entitlements {
     /// latest purchase. An auto-renewable subscription is decided by the newest transaction of its chain, as
     /// StoreKit's `currentEntitlements`: when that one has ended or was refunded, an older one does not keep the
     /// subscription (its copy may not say that a renewal or a change of level ended it), and a level changed at a
-    /// renewal leaves only the new one. A chain is a subscription group, one for the user's own subscriptions and
-    /// one for a family member's shared with them ("a user can subscribe to one subscription product per group at a
-    /// time", App Store Connect Help), else the transactions sharing an original transaction: so an upgrade or a
-    /// crossgrade ends the level it replaced, though StoreKit's copy of that transaction keeps its date and says
-    /// only `isUpgraded` ("look for another transaction that has a subscription with a higher level of service").
+    /// renewal leaves only the new one. The user's own subscriptions in a group are one chain ("users can subscribe
+    /// to one subscription product per group at a time", App Store Connect Help), so an upgrade or a crossgrade
+    /// ends the level it replaced whatever the replaced copy says (StoreKit marks it `isUpgraded`: "look for another
+    /// transaction that has a subscription with a higher level of service"). Family members' subscriptions shared
+    /// with the user, and copies naming no group, are chained by their original transaction: two members may
+    /// each share one in the same group.
     /// A transaction `entitles` refuses (one a verifier failed) entitles to nothing, and as the newest of its
     /// chain keeps the older ones from entitling too, as a StoreKit app that ignores an unverified newest
     /// transaction does, but only from its purchase date on: a copy dated in the future ends nothing before
@@ -40,14 +41,18 @@ public enum Entitlements {
         return latestByProduct.values.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
     }
 
-    /// What one auto-renewable subscription's transactions share: its group and whose it is, or, for a copy that
-    /// names no group, its original transaction.
+    /// What one auto-renewable subscription's transactions share: the group of the user's own, else the original
+    /// transaction.
     private enum Chain: Hashable {
-        case group(String, OwnershipType)
+        case ownGroup(String)
         case original(UInt64)
 
         init(_ transaction: StoreTransaction) {
-            self = transaction.subscriptionGroupID.map { .group($0, transaction.ownershipType) } ?? .original(transaction.originalID)
+            if transaction.ownershipType == .purchased, let group = transaction.subscriptionGroupID {
+                self = .ownGroup(group)
+            } else {
+                self = .original(transaction.originalID)
+            }
         }
     }
 

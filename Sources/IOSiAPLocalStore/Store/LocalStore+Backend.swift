@@ -25,6 +25,8 @@ extension LocalStore {
         if settings.purchaseDialogResponse == .cancel { return .cancelled }
         return try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
+                // Offer eligibility (win-back: lapsed subscribers only) is decided after the renewals due.
+                if item.subscription != nil { try clockwork.advanceSubscriptions(settings, in: state) }
                 if let signed = request.promotionalOffer { try offers.redeem(signed.nonce, for: item, in: state, at: now()) }
                 if let offerJWS { try offers.redeem(offerJWS.claims, for: item, in: state, at: now()) }
                 let introAllowed = try introEligibility.map { (claims) throws(StoreError) in

@@ -28,6 +28,8 @@ extension LocalStore {
         }
         let transaction = try state.withLock { state throws(StoreError) in
             try state.database.transaction { () throws(StoreError) in
+                // Whether the code is for this user (new, existing or lapsed subscriber) is decided after the renewals due.
+                if item.subscription != nil { try clockwork.advanceSubscriptions(settings, in: state) }
                 let offer = try SubscriptionOfferRules.offerCode(referenceName, of: item, in: state, at: now())
                 return try charge(item, PaymentRequest(productID: productID), offer: offer, settings, in: state)
             }
