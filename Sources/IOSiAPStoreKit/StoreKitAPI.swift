@@ -47,6 +47,10 @@ public protocol StoreKitAPI: Sendable {
     func storefrontCountryCode() async -> String?
     /// `Product.SubscriptionInfo.status(for:)`.
     func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<Transaction>]
+    /// `Product.SubscriptionInfo.Status.updates`: a subscription's status each time it changes (a renewal that fails
+    /// into billing retry or its grace period changes no transaction, so `Transaction.updates` says nothing of it).
+    /// Started once, when the store opens.
+    func subscriptionStatusUpdates() -> AsyncStream<StoreKitSubscriptionStatus<Transaction>>
     /// `Product.SubscriptionInfo.isEligibleForIntroOffer(for:)`.
     func isEligibleForIntroOffer(groupID: String) async -> Bool
     /// `Transaction.all`: every transaction of the user, with StoreKit's verdicts.

@@ -17,6 +17,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let intentListener: Task<Void, Never>
     private let messageListener: Task<Void, Never>
     private let storefrontListener: Task<Void, Never>
+    private let statusListener: Task<Void, Never>
     private let entitlementReport: Task<Void, Never>
     private let messages: Messages
 
@@ -131,6 +132,18 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         storefrontListener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await countryCode in storefronts { sink.yield(.storefrontChanged(countryCode)) }
         }
+        // A renewal that fails while the game runs changes no transaction: its status says that the subscription is
+        // kept through a grace period, and until when. Reported as an entitlement, so the record learns the end.
+        let statuses = api.subscriptionStatusUpdates()
+        statusListener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
+            for await status in statuses {
+                var transaction = Self.transaction(status.transaction.value)
+                guard let end = Self.graceEnd(of: status, for: transaction) else { continue }
+                transaction.gracePeriodExpirationDate = end
+                results.note(status.transaction)
+                sink.yield(.entitled(transaction))
+            }
+        }
         // What the user owns, as StoreKit holds it on the device without a sign-in: a reinstall or a new phone
         // starts with an empty journal, and is entitled at launch all the same. And the refunds StoreKit holds: one
         // made while the app was closed need not come through Transaction.updates again.
@@ -168,8 +181,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                     graceEnds[group] = .some(await Self.graceEnds(api, group: group))
                 }
                 transaction.gracePeriodExpirationDate = (graceEnds[group] ?? nil)?[transaction.id].flatMap { end in
-                    guard let expiration = transaction.expirationDate, end <= expiration + longestGracePeriod else { return nil }
-                    return end
+                    believable(graceEnd: end, of: transaction) ? end : nil
                 }
             }
             results.note(entitlement)
@@ -187,6 +199,20 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 ends[status.transaction.value.id] = end
             }
         }
+    }
+
+    /// The grace period's end a status gives `transaction` (its own), if it is in one: from verified renewal info
+    /// only, and believed only as `believable` says.
+    private static func graceEnd(of status: StoreKitSubscriptionStatus<API.Transaction>, for transaction: StoreTransaction) -> Date? {
+        guard status.state == .inGracePeriod, status.renewalInfoVerified, let end = status.gracePeriodExpirationDate,
+              transaction.productType == .autoRenewable, believable(graceEnd: end, of: transaction) else { return nil }
+        return end
+    }
+
+    /// A grace period's end is believed at most `longestGracePeriod` after the transaction's expiration.
+    private static func believable(graceEnd end: Date, of transaction: StoreTransaction) -> Bool {
+        guard let expiration = transaction.expirationDate else { return false }
+        return end <= expiration + longestGracePeriod
     }
 
     deinit {
@@ -379,6 +405,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         intentListener.cancel()
         messageListener.cancel()
         storefrontListener.cancel()
+        statusListener.cancel()
         entitlementReport.cancel()
     }
 

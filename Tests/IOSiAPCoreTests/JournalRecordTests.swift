@@ -73,6 +73,24 @@ func fakeJWS(signedAt date: Date) -> String {
         #expect(try journal.allTransactions() == [extended])
     }
 
+    /// A grace period's end the record learnt from the subscription's status stays when the same signed copy comes
+    /// again without it (StoreKit's transactions never carry it): the player keeps the subscription through it.
+    @Test func theSameCopyAgainKeepsTheGracePeriodsEnd() throws {
+        let journal = try Journal(directory: folder.state)
+        let copy = monthly(signed: 0, ends: 30 * 86_400)
+        var withGrace = copy
+        withGrace.gracePeriodExpirationDate = Self.bought.addingTimeInterval(46 * 86_400)
+        try journal.record(copy, verdict: .verified)
+        try journal.record(withGrace, verdict: .verified)
+        try journal.record(copy, verdict: .verified)
+        try journal.record(copy)
+        #expect(try journal.allTransactions() == [withGrace])
+        // A newer signed copy replaces it, grace or not (a renewal that went through ends the grace period).
+        let renewed = monthly(signed: 60, ends: 60 * 86_400)
+        try journal.record(renewed, verdict: .verified)
+        #expect(try journal.allTransactions() == [renewed])
+    }
+
     @Test func aWriteWithoutAVerifierNeverUpgradesAFailedOrPendingVerdict() throws {
         let journal = try Journal(directory: folder.state)
         let forged = pro(signed: 0)

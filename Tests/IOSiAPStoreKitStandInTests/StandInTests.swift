@@ -178,6 +178,30 @@ import Testing
         #expect(after.state == .subscribed && after.transaction.id == own.id)
     }
 
+    /// Issue 34, item 2, while the game runs: a renewal that fails into the grace period changes no transaction, so
+    /// `Transaction.updates` says nothing; the subscription's status changes ("Product.SubscriptionInfo.Status.updates"),
+    /// and the game stays entitled past the expiration date, through the grace period.
+    @Test func aGracePeriodThatStartsWhileTheGameRunsKeepsTheEntitlement() async throws {
+        let outside = try outside()
+        defer { outside.close() }
+        try outside.setBillingIssuesEnabled(true)
+        try outside.setBillingGracePeriodEnabled(true)
+        let store = try openGame(now: clock)
+        defer { store.close() }
+        let bought = try #require(try await buy(store, Self.gold))
+        try store.finish(transactionID: bought.id)
+        _ = await store.pollSettled()
+        let end = try #require(bought.expirationDate)
+        clock.advance(by: end.timeIntervalSince(clock.now) + 86_400)  // a day after the renewal failed
+        let group = try #require(bought.subscriptionGroupID)
+        // The App Store's clock moves on as StoreKit asks it: billing retry, in the grace period.
+        #expect(try await Product.SubscriptionInfo.status(for: group).first?.state == .inGracePeriod)
+        await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }
+        #expect(try store.isEntitled(to: Self.gold))
+        let entitlement = try #require(try store.currentEntitlements().first)
+        #expect(entitlement.id == bought.id && (entitlement.gracePeriodExpirationDate ?? .distantPast) > clock.now)
+    }
+
     /// Issue 34, item 4: a purchase without a UI context confirms in the app's foreground-active window scene; with
     /// none it is refused with IOSIAP_E_INVALID_PRESENTATION_CONTEXT and nothing is charged (StoreKit's
     /// `purchase(options:)` fails from iOS 18.2 when it finds no scene, so it is never called on iOS).

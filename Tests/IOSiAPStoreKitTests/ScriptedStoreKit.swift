@@ -90,13 +90,21 @@ final class ScriptedStoreKit: StoreKitAPI {
     private let messageSink: AsyncStream<FakeMessage>.Continuation
     private let storefronts: AsyncStream<String>
     private let storefrontSink: AsyncStream<String>.Continuation
+    private let statuses: AsyncStream<StoreKitSubscriptionStatus<FakeTransaction>>
+    private let statusSink: AsyncStream<StoreKitSubscriptionStatus<FakeTransaction>>.Continuation
 
     init() {
         (stream, sink) = AsyncStream.makeStream()
         (intents, intentSink) = AsyncStream.makeStream()
         (messageStream, messageSink) = AsyncStream.makeStream()
         (storefronts, storefrontSink) = AsyncStream.makeStream()
+        (statuses, statusSink) = AsyncStream.makeStream()
     }
+
+    /// What `Product.SubscriptionInfo.Status.updates` sends next.
+    func sendStatus(_ status: StoreKitSubscriptionStatus<FakeTransaction>) { statusSink.yield(status) }
+
+    func subscriptionStatusUpdates() -> AsyncStream<StoreKitSubscriptionStatus<FakeTransaction>> { statuses }
 
     /// What `Message.messages` sends next.
     func sendMessage(_ message: FakeMessage) { messageSink.yield(message) }

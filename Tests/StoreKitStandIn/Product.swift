@@ -1,6 +1,7 @@
 import Foundation
 import IOSiAPCore
 import IOSiAPLocalStore
+import IOSiAPVerification
 import UIKit
 
 /// StoreKit's `Product`: one of the local store's catalog products, priced in the storefront in force.
@@ -212,6 +213,16 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
             public let state: RenewalState
             public let transaction: VerificationResult<Transaction>
             public let renewalInfo: VerificationResult<RenewalInfo>
+
+            public struct Statuses: AsyncSequence, Sendable {
+                public typealias Element = Status
+                public typealias AsyncIterator = StandInListener<Status>
+                public func makeAsyncIterator() -> AsyncIterator { AsyncIterator { $0.statuses() } }
+            }
+
+            /// Each change of a subscription's status ("Product.SubscriptionInfo.Status.updates"):
+            /// `StandInAppStore.reportStatus` says when the stand-in reports one.
+            public static var updates: Statuses { Statuses() }
         }
 
         /// The statuses of the user's subscriptions in `groupID`, one per subscription the user has there: their
@@ -222,11 +233,11 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
             let store = try StandInAppStore.shared()
             let statuses: [StoreSubscriptionStatus]
             do { statuses = try await store.local.subscriptionStatuses(groupID: groupID) } catch { throw storeKitError(error) }
-            return statuses.map { storeKitStatus($0, store) }
+            return statuses.map { storeKitStatus($0, local: store.local, verifier: store.verifier) }
         }
 
         /// The local store's `status`, with StoreKit's verdicts on its transaction and renewal info.
-        private static func storeKitStatus(_ status: StoreSubscriptionStatus, _ store: StandInAppStore) -> Status {
+        static func storeKitStatus(_ status: StoreSubscriptionStatus, local: LocalStore, verifier: SignedDataVerifier) -> Status {
             let state: RenewalState = switch status.state {
             case .subscribed: .subscribed
             case .expired: .expired
@@ -240,9 +251,10 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
                 expirationReason: status.expirationReason.map { RenewalInfo.ExpirationReason(rawValue: Int($0.rawValue)) },
                 isInBillingRetry: status.isInBillingRetry, gracePeriodExpirationDate: status.gracePeriodExpirationDate,
                 signedJWS: status.signedRenewalInfo ?? "")
-            let renewal: VerificationResult<RenewalInfo> = (try? store.verifier.verifyRenewalInfo(info.signedJWS)) != nil
+            let renewal: VerificationResult<RenewalInfo> = (try? verifier.verifyRenewalInfo(info.signedJWS)) != nil
                 ? .verified(info) : .unverified(info, .invalidSignature)
-            return Status(state: state, transaction: store.verificationResult(status.transaction), renewalInfo: renewal)
+            return Status(state: state, transaction: StandInAppStore.verificationResult(status.transaction, local: local, verifier: verifier),
+                          renewalInfo: renewal)
         }
     }
 
@@ -339,6 +351,7 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         case .purchased(let transaction):
             // Returned here only: "after a successful in-app purchase on the same device, StoreKit returns the
             // transaction through Product.PurchaseResult.success(_:)" ("Transaction.updates"), not the updates.
+            store.noteReported(transaction)
             return .success(store.verificationResult(transaction))
         case .cancelled:
             return .userCancelled

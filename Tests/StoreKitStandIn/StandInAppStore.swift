@@ -26,12 +26,18 @@ final class StandInAppStore: Sendable {
     private let launchTold = Locked(false)
     /// `AppStore.sync()` throws `userCancelled` while set: the user dismisses the sign-in.
     let syncCancelled = Locked(false)
+    /// What each transaction said when the app last got it (`reportedFields`), through an update or a purchase's
+    /// result: the local store re-reports a subscription entering billing retry within its grace period (for the
+    /// game's record), but StoreKit creates or updates no transaction then, only the renewal info
+    /// ("Transaction.updates": created or updated transactions).
+    private let reported: Locked<[UInt64: [Date?]]>
 
     private struct Listeners {
         var transactions: [UUID: AsyncStream<VerificationResult<Transaction>>.Continuation] = [:]
         var intents: [UUID: AsyncStream<PurchaseIntent>.Continuation] = [:]
         var messages: [UUID: AsyncStream<Message>.Continuation] = [:]
         var storefronts: [UUID: AsyncStream<Storefront>.Continuation] = [:]
+        var statuses: [UUID: AsyncStream<Product.SubscriptionInfo.Status>.Continuation] = [:]
     }
 
     private static let current = Locked<StandInAppStore?>(nil)
@@ -45,22 +51,28 @@ final class StandInAppStore: Sendable {
         // refund made while the app was closed is found in `Transaction.all`): those are not passed on.
         let existing = try local.allTransactions()
         let refundedBefore = Set(existing.filter(\.isRevoked).map(\.id))
-        // What each transaction said when last reported: the local store re-reports a subscription entering
-        // billing retry within its grace period (for the game's record), but StoreKit creates or updates no
-        // transaction then, only the renewal info ("Transaction.updates": created or updated transactions).
-        let reportedAtOpen = Dictionary(existing.map { ($0.id, Self.reportedFields($0)) }) { $1 }
+        let reported = Locked(Dictionary(existing.map { ($0.id, Self.reportedFields($0)) }) { $1 })
+        self.reported = reported
         let updates = local.updates()
         let verifier = self.verifier
         pump = Task {
-            var reported = reportedAtOpen
             for await update in updates {
                 if case .revoked(let refunded) = update, refundedBefore.contains(refunded.id) { continue }
+                if case .purchased(let transaction) = update, transaction.productType == .autoRenewable {
+                    await Self.reportStatus(of: transaction, to: listeners, local: local, verifier: verifier)
+                }
                 if case .purchased(let transaction) = update {
-                    guard reported.updateValue(Self.reportedFields(transaction), forKey: transaction.id) != Self.reportedFields(transaction) else { continue }
+                    let fields = Self.reportedFields(transaction)
+                    guard reported.withLock({ $0.updateValue(fields, forKey: transaction.id) }) != fields else { continue }
                 }
                 Self.dispatch(update, to: listeners, local: local, verifier: verifier)
             }
         }
+    }
+
+    /// Notes a transaction handed to the app as a purchase's result.
+    func noteReported(_ transaction: StoreTransaction) {
+        reported.withLock { $0[transaction.id] = Self.reportedFields(transaction) }
     }
 
     /// The fields of a transaction that StoreKit reports a change of: its dates of expiry and revocation.
@@ -104,6 +116,7 @@ final class StandInAppStore: Sendable {
             listeners.intents.values.forEach { $0.finish() }
             listeners.messages.values.forEach { $0.finish() }
             listeners.storefronts.values.forEach { $0.finish() }
+            listeners.statuses.values.forEach { $0.finish() }
             listeners = Listeners()
         }
     }
@@ -153,6 +166,21 @@ final class StandInAppStore: Sendable {
     func messages() -> AsyncStream<Message> { listen(\.messages) }
 
     func storefronts() -> AsyncStream<Storefront> { listen(\.storefronts) }
+
+    func statuses() -> AsyncStream<Product.SubscriptionInfo.Status> { listen(\.statuses) }
+
+    /// A subscription's status, to `Product.SubscriptionInfo.Status.updates` ("emits when the status of a
+    /// subscription changes"): each time the local store reports one of its transactions, renewals and a renewal
+    /// that fails into billing retry or its grace period among them (a re-signed copy with no new dates, which
+    /// `Transaction.updates` does not report). A status the local store cannot read now is not reported.
+    private static func reportStatus(of transaction: StoreTransaction, to listeners: Locked<Listeners>, local: LocalStore,
+                                     verifier: SignedDataVerifier) async {
+        guard let group = transaction.subscriptionGroupID,
+              let statuses = try? await local.subscriptionStatuses(groupID: group),
+              let status = statuses.first(where: { $0.transaction.id == transaction.id }) else { return }
+        let reported = Product.SubscriptionInfo.storeKitStatus(status, local: local, verifier: verifier)
+        listeners.withLock { $0.statuses.values.forEach { $0.yield(reported) } }
+    }
 
     /// A stream of what the store reports to the listeners at `listenersOf`, for one listener, until it stops.
     private func listen<Element: Sendable>(_ listenersOf: WritableKeyPath<Listeners, [UUID: AsyncStream<Element>.Continuation]> & Sendable,

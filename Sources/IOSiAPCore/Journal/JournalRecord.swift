@@ -70,6 +70,14 @@ struct JournalRecord: Sendable, Equatable {
         return Self.ranks(incoming, above: copy)
     }
 
+    /// Whether writing `incoming` over the copy held would forget the grace period's end the record learnt: the
+    /// same signed copy without it (StoreKit's transaction never carries it; the subscription's status gave it, and
+    /// the same copy may come again through `Transaction.updates` or a launch's redelivery afterwards).
+    private func losesGracePeriod(to incoming: StoreTransaction) -> Bool {
+        guard let copy, copy.gracePeriodExpirationDate != nil, incoming.gracePeriodExpirationDate == nil else { return false }
+        return copy.isSameCopy(as: incoming)
+    }
+
     /// The record after a write of `incoming` (stored as `payload`) with the verifier's `outcome` (`nil`: nothing
     /// verifies): the one transition every write path goes through. A refunded copy it keeps records the refund.
     func writing(_ incoming: StoreTransaction, payload: [UInt8], outcome: VerificationOutcome?) -> JournalRecord {
@@ -79,12 +87,14 @@ struct JournalRecord: Sendable, Equatable {
             // A copy a verifier passed replaces one none passed, whatever their rank (the unproven copy may be forged),
             // unless the record holds a refund already: no copy undoes a recorded refund.
             guard (verdict == .notVerified && refund == .notRefunded) || isOutranked(by: incoming) else { break }
-            next.copy = incoming
-            next.payload = payload
+            if !losesGracePeriod(to: incoming) {
+                next.copy = incoming
+                next.payload = payload
+            }
             next.verdict = .verified
         case nil:
             // Nothing verifies: the copy may move up, but the verdict stays what a verifier last said.
-            guard isOutranked(by: incoming) else { break }
+            guard isOutranked(by: incoming), !losesGracePeriod(to: incoming) else { break }
             next.copy = incoming
             next.payload = payload
         case .failed:

@@ -345,24 +345,36 @@ public struct LiveStoreKit: StoreKitAPI {
     public func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<LiveTransaction>] {
         let statuses: [StoreKit.Product.SubscriptionInfo.Status]
         do { statuses = try await StoreKit.Product.SubscriptionInfo.status(for: groupID) } catch { throw Self.failure(error) }
-        return statuses.map { status in
-            let state: StoreSubscriptionStatus.State = switch status.state {
-            case .subscribed: .subscribed
-            case .expired: .expired
-            case .inBillingRetryPeriod: .inBillingRetryPeriod
-            case .inGracePeriod: .inGracePeriod
-            case .revoked: .revoked
-            default: .expired  // a state added later entitles to nothing until this library knows it
+        return statuses.map(Self.status)
+    }
+
+    public func subscriptionStatusUpdates() -> AsyncStream<StoreKitSubscriptionStatus<LiveTransaction>> {
+        AsyncStream { continuation in
+            let listener = Task {
+                for await status in StoreKit.Product.SubscriptionInfo.Status.updates { continuation.yield(Self.status(status)) }
+                continuation.finish()
             }
-            let renewal = status.renewalInfo.unsafePayloadValue
-            return StoreKitSubscriptionStatus(state: state, transaction: Self.verified(status.transaction),
-                                              willAutoRenew: renewal.willAutoRenew, autoRenewProductID: renewal.autoRenewPreference,
-                                              expirationReason: renewal.expirationReason.map(Self.expirationReason),
-                                              isInBillingRetry: renewal.isInBillingRetry,
-                                              gracePeriodExpirationDate: renewal.gracePeriodExpirationDate,
-                                              renewalInfoJWS: status.renewalInfo.jwsRepresentation,
-                                              renewalInfoVerified: { if case .verified = status.renewalInfo { true } else { false } }())
+            continuation.onTermination = { _ in listener.cancel() }
         }
+    }
+
+    private static func status(_ status: StoreKit.Product.SubscriptionInfo.Status) -> StoreKitSubscriptionStatus<LiveTransaction> {
+        let state: StoreSubscriptionStatus.State = switch status.state {
+        case .subscribed: .subscribed
+        case .expired: .expired
+        case .inBillingRetryPeriod: .inBillingRetryPeriod
+        case .inGracePeriod: .inGracePeriod
+        case .revoked: .revoked
+        default: .expired  // a state added later entitles to nothing until this library knows it
+        }
+        let renewal = status.renewalInfo.unsafePayloadValue
+        return StoreKitSubscriptionStatus(state: state, transaction: verified(status.transaction),
+                                          willAutoRenew: renewal.willAutoRenew, autoRenewProductID: renewal.autoRenewPreference,
+                                          expirationReason: renewal.expirationReason.map(expirationReason),
+                                          isInBillingRetry: renewal.isInBillingRetry,
+                                          gracePeriodExpirationDate: renewal.gracePeriodExpirationDate,
+                                          renewalInfoJWS: status.renewalInfo.jwsRepresentation,
+                                          renewalInfoVerified: { if case .verified = status.renewalInfo { true } else { false } }())
     }
 
     private static func expirationReason(_ reason: StoreKit.Product.SubscriptionInfo.RenewalInfo.ExpirationReason) -> StoreSubscriptionStatus.ExpirationReason {
