@@ -588,6 +588,9 @@ class World:
         if owned - self.model.restored_products:
             raise Divergence(f"last launch: the restore left out {sorted(owned - self.model.restored_products)}, which the store "
                              f"says are owned")
+        if self.model.restored_products - owned:
+            raise Divergence(f"last launch: the restore gave {sorted(self.model.restored_products - owned)}, which the store "
+                             f"says are not owned")
         # The restore moves the store's time on too (a billing retry that now renews): read again.
         self.compare(lambda: self.expected_entitlements(self.store_rows()), lenient=set())
         self.close_game()

@@ -23,23 +23,27 @@
 static const char *pro = "com.iosiap.example.pro_upgrade";
 static const char *gold = "com.iosiap.example.club_gold_monthly";
 static const char *season = "com.iosiap.example.season_pass";
+/* Per event kind: how many arrived, and the last one's transaction, product and status. */
 static int count_kind[64];
-static uint64_t last_transaction;
-static char last_product[128];
-static int last_status, restored_gold, restored_pro, priced_products;
+static uint64_t last_transaction[64];
+static char last_product[64][128];
+static int last_status[64];
+static int restored_gold, restored_pro, priced_products;
 
 static void on_event(const iosiap_event *event, void *user_data) {
     size_t i;
+    int kind = event->kind;
     (void)user_data;
-    if (event->kind >= 0 && event->kind < 64) count_kind[event->kind]++;
-    last_status = event->status;
-    snprintf(last_product, sizeof last_product, "%s", event->product_id ? event->product_id : "");
-    if (event->kind == IOSIAP_EVENT_PRODUCTS_RECEIVED)
+    if (kind < 0 || kind >= 64) return;
+    count_kind[kind]++;
+    last_status[kind] = event->status;
+    snprintf(last_product[kind], sizeof last_product[kind], "%s", event->product_id ? event->product_id : "");
+    if (kind == IOSIAP_EVENT_PRODUCTS_RECEIVED)
         for (i = 0; i < event->product_count; i++)
             if (iosiap_product_display_price(event->products[i])[0]) priced_products++;
     if (!event->transaction) return;
-    last_transaction = event->transaction->id;
-    snprintf(last_product, sizeof last_product, "%s", event->transaction->product_id);
+    last_transaction[kind] = event->transaction->id;
+    snprintf(last_product[kind], sizeof last_product[kind], "%s", event->transaction->product_id);
     if (event->kind == IOSIAP_EVENT_RESTORED) {
         if (strcmp(event->transaction->product_id, gold) == 0) restored_gold++;
         if (strcmp(event->transaction->product_id, pro) == 0) restored_pro++;
@@ -94,9 +98,9 @@ static iosiap_store *open_game(const char *journal) {
 
 static uint64_t buy(iosiap_store *store, const char *product) {
     EXPECT(iosiap_request_payment(NULL, store, product, 1, NULL) == IOSIAP_OK);
-    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_product, product) == 0);
-    EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
-    return last_transaction;
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_product[IOSIAP_EVENT_PURCHASED], product) == 0);
+    EXPECT(iosiap_finish_transaction(store, last_transaction[IOSIAP_EVENT_PURCHASED]) == IOSIAP_OK);
+    return last_transaction[IOSIAP_EVENT_PURCHASED];
 }
 
 int main(int argc, char **argv) {
@@ -118,15 +122,15 @@ int main(int argc, char **argv) {
     buy(store, gold);
     snprintf(arguments, sizeof arguments, "refund %llu", (unsigned long long)pro_transaction);
     outside(tool, app_store, catalog, arguments);
-    EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED) && last_transaction == pro_transaction);
+    EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED) && last_transaction[IOSIAP_EVENT_REVOKED] == pro_transaction);
     EXPECT(entitled(store, pro) == 0);
 
     outside(tool, app_store, catalog, "ask-to-buy on");
     EXPECT(iosiap_request_payment(NULL, store, season, 1, NULL) == IOSIAP_OK);
-    EXPECT(wait_for(store, IOSIAP_EVENT_DEFERRED) && strcmp(last_product, season) == 0);
+    EXPECT(wait_for(store, IOSIAP_EVENT_DEFERRED) && strcmp(last_product[IOSIAP_EVENT_DEFERRED], season) == 0);
     outside(tool, app_store, catalog, "approve 1");
-    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_product, season) == 0);
-    EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
+    EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_product[IOSIAP_EVENT_PURCHASED], season) == 0);
+    EXPECT(iosiap_finish_transaction(store, last_transaction[IOSIAP_EVENT_PURCHASED]) == IOSIAP_OK);
     EXPECT(count_kind[IOSIAP_EVENT_DECLINED] == 0);
     iosiap_store_close(store);
 
@@ -139,7 +143,7 @@ int main(int argc, char **argv) {
     EXPECT(storekit_standin_set_sync_cancelled(1) == 0);
     EXPECT(iosiap_request_restore(NULL, store) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_RESTORE_FINISHED));
-    EXPECT(last_status == IOSIAP_OK && restored_gold == 1 && restored_pro == 0);
+    EXPECT(last_status[IOSIAP_EVENT_RESTORE_FINISHED] == IOSIAP_OK && restored_gold == 1 && restored_pro == 0);
     iosiap_store_close(store);
     printf("storekit_game: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
