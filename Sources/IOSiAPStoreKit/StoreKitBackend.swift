@@ -140,6 +140,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 var transaction = Self.transaction(status.transaction.value)
                 guard let end = Self.graceEnd(of: status, for: transaction) else { continue }
                 transaction.gracePeriodExpirationDate = end
+                transaction.signedRenewalInfo = status.renewalInfoJWS  // the signed source of that end, for a verifier
                 results.note(status.transaction)
                 sink.yield(.entitled(transaction))
             }
@@ -169,8 +170,9 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// period, but its transaction carries only the expiration date; the group's status carries the grace period's
     /// end (`RenewalInfo.gracePeriodExpirationDate`). Taken only from renewal info StoreKit verified, for the same
     /// transaction, and at most `longestGracePeriod` after the expiration. A subscription whose group's status cannot
-    /// be read (offline) is kept without a grace period's end: a restore still gives it, and the core never lowers a
-    /// grace period's end it holds from such a copy (`StoreWorker.recordEntitlement`).
+    /// be read (offline) is kept without a grace period's end: a restore still gives it, and this report never
+    /// lowers a grace period's end the core holds (`StoreWorker.recordEntitlement`; the same signed copy without it
+    /// keeps it too, `JournalRecord`, but a differently signed copy from a restore or an update replaces it).
     static func currentEntitlementsWithGrace(_ api: API, _ results: VerificationResults) async -> [StoreTransaction] {
         var entitled: [StoreTransaction] = []
         var graceEnds: [String: [UInt64: Date]?] = [:]  // by group (nil: its status could not be read), by transaction id

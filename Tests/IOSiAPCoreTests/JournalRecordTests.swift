@@ -85,10 +85,21 @@ func fakeJWS(signedAt date: Date) -> String {
         try journal.record(copy, verdict: .verified)
         try journal.record(copy)
         #expect(try journal.allTransactions() == [withGrace])
-        // A newer signed copy replaces it, grace or not (a renewal that went through ends the grace period).
-        let renewed = monthly(signed: 60, ends: 60 * 86_400)
-        try journal.record(renewed, verdict: .verified)
-        #expect(try journal.allTransactions() == [renewed])
+        // A newer signed copy of the transaction replaces it, grace or not.
+        let resigned = monthly(signed: 60, ends: 30 * 86_400)
+        try journal.record(resigned, verdict: .verified)
+        #expect(try journal.allTransactions() == [resigned])
+    }
+
+    /// A grace period's end no verifier passed is not kept by a pass of the same copy without it.
+    @Test func anUncheckedGracePeriodsEndIsNotKeptByAPassOfTheCopyWithoutIt() throws {
+        let journal = try Journal(directory: folder.state)
+        let copy = monthly(signed: 0, ends: 30 * 86_400)
+        var withGrace = copy
+        withGrace.gracePeriodExpirationDate = Self.bought.addingTimeInterval(46 * 86_400)
+        try journal.record(withGrace)  // nothing verified it
+        try journal.record(copy, verdict: .verified)
+        #expect(try journal.allTransactions() == [copy])
     }
 
     @Test func aWriteWithoutAVerifierNeverUpgradesAFailedOrPendingVerdict() throws {

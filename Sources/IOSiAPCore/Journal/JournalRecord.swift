@@ -13,7 +13,8 @@ import Foundation
 /// 3. **The copy is replaced only by one that ranks higher** (`ranks(_:above:)`): a revoked copy is never replaced
 ///    by an unrevoked one; otherwise the newer signed date wins. A copy no verifier passed yet is replaced by any
 ///    copy one passed, and records no refund. A late copy (a retried check, launch redelivery's
-///    snapshot, the ledger's event) never undoes a recorded refund or expiry.
+///    snapshot, the ledger's event) never undoes a recorded refund or expiry. The same signed copy without the
+///    grace period's end a passed copy holds (StoreKit's transactions never carry it) leaves that copy.
 /// 4. **The verdict is never weakened.** A copy a verifier failed, or could not check, never replaces the one held;
 ///    a failed or pending verdict stays until a verifier passes that copy; a write without a verifier never changes
 ///    the verdict. The record entitles (`entitles(_:)`) unless its verdict is failed or pending; as the newest of its
@@ -87,7 +88,9 @@ struct JournalRecord: Sendable, Equatable {
             // A copy a verifier passed replaces one none passed, whatever their rank (the unproven copy may be forged),
             // unless the record holds a refund already: no copy undoes a recorded refund.
             guard (verdict == .notVerified && refund == .notRefunded) || isOutranked(by: incoming) else { break }
-            if !losesGracePeriod(to: incoming) {
+            // The held copy's grace period's end stays only if a verifier passed it too: a pass of the copy without
+            // it says nothing of that end.
+            if verdict != .verified || !losesGracePeriod(to: incoming) {
                 next.copy = incoming
                 next.payload = payload
             }
