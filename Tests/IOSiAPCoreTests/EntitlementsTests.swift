@@ -107,4 +107,41 @@ import Testing
         refunded.revocationDate = now.addingTimeInterval(-60)
         #expect(Entitlements.current(from: [silver, refunded], at: now).isEmpty)
     }
+
+    /// Only a copy that entitles decides the user's own group: an upgrade whose check has not passed (or a forged
+    /// copy of another level, whatever its date) leaves the level the user verifiably holds, and once it passes the
+    /// replaced level ends.
+    @Test func aCopyThatMayNotEntitleEndsNoOtherLevelOfItsGroup() {
+        let silver = transaction(1, "silver", .autoRenewable, purchased: -10 * 86_400, expires: 20 * 86_400, group: "club")
+        let gold = transaction(2, "gold", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, group: "club")
+        let futureGold = transaction(3, "gold", .autoRenewable, purchased: 86_400, expires: 3_650 * 86_400, group: "club")
+        #expect(Entitlements.current(from: [silver, gold], at: now) { $0.id != 2 }.map(\.id) == [1])
+        #expect(Entitlements.current(from: [silver, futureGold], at: now) { $0.id != 3 }.map(\.id) == [1])
+        #expect(Entitlements.current(from: [silver, futureGold], at: now.addingTimeInterval(2 * 86_400)) { $0.id != 3 }
+            .map(\.id) == [1])
+        #expect(Entitlements.current(from: [silver, gold], at: now).map(\.id) == [2])
+    }
+
+    /// Within one chain the newest copy still decides: the upgrade's renewal failing its check ends the upgrade, and
+    /// the level it replaced does not come back.
+    @Test func aRenewalThatMayNotEntitleEndsItsChainAndBringsNoReplacedLevelBack() {
+        let silver = transaction(1, "silver", .autoRenewable, purchased: -40 * 86_400, expires: 20 * 86_400, group: "club")
+        let gold = transaction(2, "gold", .autoRenewable, purchased: -31 * 86_400, expires: -86_400, group: "club")
+        let renewal = transaction(3, "gold", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, original: 2,
+                                  group: "club")
+        #expect(Entitlements.current(from: [silver, gold, renewal], at: now) { $0.id != 3 }.isEmpty)
+        #expect(Entitlements.current(from: [silver, gold, renewal], at: now).map(\.id) == [3])
+    }
+
+    /// Copies of one chain that differ in naming the group (one recorded before the group was known) are still one
+    /// chain: the newest decides.
+    @Test func copiesOfOneChainWithAndWithoutAGroupAreOneChain() {
+        let first = transaction(1, "gold", .autoRenewable, purchased: -20 * 86_400, expires: 10 * 86_400)
+        var refunded = transaction(2, "gold", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, original: 1,
+                                   group: "club")
+        refunded.revocationDate = now.addingTimeInterval(-60)
+        #expect(Entitlements.current(from: [first, refunded], at: now).isEmpty)
+        let renewed = transaction(3, "gold", .autoRenewable, purchased: -3600, expires: 30 * 86_400, original: 1)
+        #expect(Entitlements.current(from: [first, refunded, renewed], at: now).map(\.id) == [3])
+    }
 }

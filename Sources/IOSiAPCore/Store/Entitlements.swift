@@ -4,34 +4,40 @@ import Foundation
 public enum Entitlements {
     /// The non-consumables and non-renewing subscriptions owned, and the auto-renewable subscriptions whose
     /// period has not ended at `now`; revoked transactions are excluded. One transaction per product: the
-    /// latest purchase. An auto-renewable subscription is decided by the newest transaction of its chain, as
-    /// StoreKit's `currentEntitlements`: when that one has ended or was refunded, an older one does not keep the
-    /// subscription (its copy may not say that a renewal or a change of level ended it), and a level changed at a
-    /// renewal leaves only the new one. The user's own subscriptions in a group are one chain ("users can subscribe
-    /// to one subscription product per group at a time", App Store Connect Help), so an upgrade or a crossgrade
-    /// ends the level it replaced whatever the replaced copy says (StoreKit marks it `isUpgraded`: "look for another
-    /// transaction that has a subscription with a higher level of service"). Family members' subscriptions shared
-    /// with the user, and copies naming no group, are chained by their original transaction: two members may
-    /// each share one in the same group.
-    /// A transaction `entitles` refuses (one a verifier failed) entitles to nothing, and as the newest of its
-    /// chain keeps the older ones from entitling too, as a StoreKit app that ignores an unverified newest
-    /// transaction does, but only from its purchase date on: a copy dated in the future ends nothing before
-    /// that date. One dated in the past ends the chain until a newer transaction entitles.
+    /// latest purchase. An auto-renewable subscription is decided by the newest transaction of its chain (its
+    /// original transaction), as StoreKit's `currentEntitlements`: when that one has ended or was refunded, an older
+    /// one does not keep the subscription (its copy may not say that a renewal or a change of level ended it).
+    /// The user's own subscriptions in a group are one at a time ("users can subscribe to one subscription product
+    /// per group at a time", App Store Connect Help): the newest copy in the group that `entitles` decides it, so
+    /// an upgrade or a crossgrade ends the level it replaced whatever the replaced copy says (StoreKit marks it
+    /// `isUpgraded`: "look for another transaction that has a subscription with a higher level of service"), and a
+    /// level changed at a renewal leaves only the new one. Family members' subscriptions shared with the user, and
+    /// copies naming no group, are decided by their chain alone: two members may each share one in the same group.
+    /// A transaction `entitles` refuses (one a verifier failed, or has not passed yet) entitles to nothing; as the
+    /// newest of its chain it keeps the older ones of that chain from entitling too, as a StoreKit app that ignores
+    /// an unverified newest transaction does, but only from its purchase date on: a copy dated in the future ends
+    /// nothing before that date. It ends no other chain of its group: an upgrade whose check has not passed, or a
+    /// forged copy of another level, leaves the level the user verifiably holds.
     public static func current(from transactions: [StoreTransaction], at now: Date,
                                entitles: (StoreTransaction) -> Bool = { _ in true }) -> [StoreTransaction] {
         var newestOfChain: [Chain: StoreTransaction] = [:]
+        var newestEntitlingOfOwnGroup: [String: StoreTransaction] = [:]
         for transaction in transactions where transaction.productType == .autoRenewable {
-            if transaction.purchaseDate > now, !entitles(transaction) { continue }
-            if let kept = newestOfChain[Chain(transaction)],
-               (kept.purchaseDate, kept.id) >= (transaction.purchaseDate, transaction.id) {
-                continue
+            let entitling = entitles(transaction)
+            if transaction.purchaseDate > now, !entitling { continue }
+            keepNewer(transaction, in: &newestOfChain, at: Chain(transaction))
+            if entitling, transaction.ownershipType == .purchased, let group = transaction.subscriptionGroupID {
+                keepNewer(transaction, in: &newestEntitlingOfOwnGroup, at: group)
             }
-            newestOfChain[Chain(transaction)] = transaction
         }
         var latestByProduct: [String: StoreTransaction] = [:]
         for transaction in transactions where entitles(transaction) && isActive(transaction, at: now) {
-            if transaction.productType == .autoRenewable, newestOfChain[Chain(transaction)]?.id != transaction.id {
-                continue
+            if transaction.productType == .autoRenewable {
+                guard newestOfChain[Chain(transaction)]?.id == transaction.id else { continue }
+                if transaction.ownershipType == .purchased, let group = transaction.subscriptionGroupID,
+                   newestEntitlingOfOwnGroup[group]?.id != transaction.id {
+                    continue
+                }
             }
             if let kept = latestByProduct[transaction.productID], kept.purchaseDate >= transaction.purchaseDate {
                 continue
@@ -41,18 +47,20 @@ public enum Entitlements {
         return latestByProduct.values.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
     }
 
-    /// What one auto-renewable subscription's transactions share: the group of the user's own, else the original
-    /// transaction.
-    private enum Chain: Hashable {
-        case ownGroup(String)
-        case original(UInt64)
+    private static func keepNewer<Key: Hashable>(_ transaction: StoreTransaction, in newest: inout [Key: StoreTransaction],
+                                                 at key: Key) {
+        if let kept = newest[key], (kept.purchaseDate, kept.id) >= (transaction.purchaseDate, transaction.id) { return }
+        newest[key] = transaction
+    }
+
+    /// What the transactions of one auto-renewable subscription share: who owns it and its original transaction.
+    private struct Chain: Hashable {
+        let ownership: OwnershipType
+        let originalID: UInt64
 
         init(_ transaction: StoreTransaction) {
-            if transaction.ownershipType == .purchased, let group = transaction.subscriptionGroupID {
-                self = .ownGroup(group)
-            } else {
-                self = .original(transaction.originalID)
-            }
+            ownership = transaction.ownershipType
+            originalID = transaction.originalID
         }
     }
 
