@@ -73,6 +73,14 @@ public protocol StoreKitAPI: Sendable {
     func storefrontUpdates() -> AsyncStream<String>
 }
 
+extension StoreKitAPI {
+    /// No status updates: a conformance written before this requirement existed still compiles, and a grace
+    /// period that starts while the game runs is then read at the next launch.
+    public func subscriptionStatusUpdates() -> AsyncStream<StoreKitSubscriptionStatus<Transaction>> {
+        AsyncStream { $0.finish() }
+    }
+}
+
 /// StoreKit's `PurchaseIntent`: the product and the subscription offer the user chose in the App Store (`offer`,
 /// iOS 18 and macOS 15; Apple documents it as set for a win-back offer), mapped (one of a type this library does
 /// not know is `nil`).

@@ -1,0 +1,114 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPStoreKit
+import IOSiAPTestSupport
+import Testing
+
+/// `Product.SubscriptionInfo.Status.updates`: a renewal that fails while the game runs changes no transaction, only
+/// the subscription's status; its grace period keeps the subscription.
+@Suite struct StoreKitStatusUpdateTests {
+    let folder = TemporaryDirectory()
+    let storeKit = ScriptedStoreKit()
+
+    func subscription(_ id: UInt64, group: String, expired: TimeInterval) -> ScriptedStoreKit.FakeTransaction {
+        var transaction = ScriptedStoreKit.transaction(id, "monthly-\(group)", .autoRenewable)
+        transaction.subscriptionGroupID = group
+        transaction.purchaseDate = Date().addingTimeInterval(-expired - 30 * 86_400)
+        transaction.expirationDate = Date().addingTimeInterval(-expired)
+        return transaction
+    }
+
+    func grace(_ transaction: ScriptedStoreKit.FakeTransaction, days: Double,
+               verified: Bool = true) -> StoreKitSubscriptionStatus<ScriptedStoreKit.FakeTransaction> {
+        StoreKitSubscriptionStatus(state: .inGracePeriod, transaction: .verified(transaction), willAutoRenew: true,
+                                   autoRenewProductID: transaction.productID, isInBillingRetry: true,
+                                   gracePeriodExpirationDate: transaction.expirationDate!.addingTimeInterval(days * 86_400),
+                                   renewalInfoJWS: "header.renewal-of-\(transaction.id).signature", renewalInfoVerified: verified)
+    }
+
+    /// The period ended a minute ago and the renewal failed: the status's grace period keeps the subscription, with
+    /// its signed renewal info. A status whose renewal info StoreKit could not verify, or whose grace period runs
+    /// past the longest the App Store gives (28 days), keeps nothing.
+    @Test func aGracePeriodThatStartsWhileTheGameRunsKeepsTheSubscription() async throws {
+        let backend = StoreKitBackend(api: storeKit)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        defer { store.close() }
+        let lapsed = subscription(70, group: "G1", expired: 60)
+        let forged = subscription(71, group: "G2", expired: 60)
+        let tooLong = subscription(72, group: "G3", expired: 60)
+        for transaction in [lapsed, forged, tooLong] { storeKit.sendUpdate(.verified(transaction)) }
+        try await waitUntil { try store.unfinishedTransactions().count == 3 }
+        #expect(try store.currentEntitlements().isEmpty)
+
+        storeKit.sendStatus(grace(forged, days: 6, verified: false))
+        storeKit.sendStatus(grace(tooLong, days: 400))
+        storeKit.sendStatus(grace(lapsed, days: 6))  // the same stream: handled after the two before it
+        try await waitUntil { try store.isEntitled(to: "monthly-G1") }
+        let kept = try #require(try store.currentEntitlements().first)
+        #expect(try store.currentEntitlements().count == 1)
+        #expect(kept.gracePeriodExpirationDate == lapsed.expirationDate!.addingTimeInterval(6 * 86_400))
+        #expect(kept.signedRenewalInfo == "header.renewal-of-70.signature")
+    }
+
+    /// A `StoreKitAPI` written before `subscriptionStatusUpdates()` was a requirement still compiles, and its
+    /// store works: it hears of no status change.
+    @Test func aConformanceWithoutStatusUpdatesStillBuysAndIsEntitled() async throws {
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(ScriptedStoreKit.transaction(80, "pro", .nonConsumable))))] }
+        let backend = StoreKitBackend(api: StoreKitWithoutStatusUpdates(base: storeKit))
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts(["pro"]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "pro"))
+        guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 80)
+        #expect(try store.isEntitled(to: "pro"))
+    }
+}
+
+/// A conformance as one was written before `Product.SubscriptionInfo.Status.updates` was listened to: every
+/// requirement but `subscriptionStatusUpdates()`, passed on to the scripted StoreKit.
+private struct StoreKitWithoutStatusUpdates: StoreKitAPI {
+    let base: ScriptedStoreKit
+
+    func products(for ids: [String]) async throws(StoreKitFailure) -> [ScriptedStoreKit.FakeProduct] {
+        try await base.products(for: ids)
+    }
+    func purchase(_ product: ScriptedStoreKit.FakeProduct, quantity: Int, appAccountToken: UUID?,
+                  promotionalOffer: SignedPromotionalOffer?, promotionalOfferJWS: PromotionalOfferJWS?,
+                  introductoryOfferEligibilityJWS: String?, winBackOfferID: String?,
+                  uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitPurchaseResult<ScriptedStoreKit.FakeTransaction> {
+        try await base.purchase(product, quantity: quantity, appAccountToken: appAccountToken, promotionalOffer: promotionalOffer,
+                                promotionalOfferJWS: promotionalOfferJWS,
+                                introductoryOfferEligibilityJWS: introductoryOfferEligibilityJWS,
+                                winBackOfferID: winBackOfferID, uiContext: uiContext)
+    }
+    func presentOfferCodeRedeemSheet(uiContext: UIContext?) throws(StoreKitFailure) {
+        try base.presentOfferCodeRedeemSheet(uiContext: uiContext)
+    }
+    func beginRefundRequest(transactionID: UInt64, uiContext: UIContext?) async throws(StoreKitFailure) -> StoreKitRefundRequestStatus {
+        try await base.beginRefundRequest(transactionID: transactionID, uiContext: uiContext)
+    }
+    func showManageSubscriptions(uiContext: UIContext?) async throws(StoreKitFailure) {
+        try await base.showManageSubscriptions(uiContext: uiContext)
+    }
+    func transactionUpdates() -> AsyncStream<StoreKitVerified<ScriptedStoreKit.FakeTransaction>> { base.transactionUpdates() }
+    func unfinishedTransactions() async -> [StoreKitVerified<ScriptedStoreKit.FakeTransaction>] { await base.unfinishedTransactions() }
+    func currentEntitlements() async -> [StoreKitVerified<ScriptedStoreKit.FakeTransaction>] { await base.currentEntitlements() }
+    func sync() async throws(StoreKitFailure) { try await base.sync() }
+    func finish(transactionID: UInt64) async { await base.finish(transactionID: transactionID) }
+    var canMakePayments: Bool { base.canMakePayments }
+    func storefrontCountryCode() async -> String? { await base.storefrontCountryCode() }
+    func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<ScriptedStoreKit.FakeTransaction>] {
+        try await base.subscriptionStatuses(groupID: groupID)
+    }
+    func isEligibleForIntroOffer(groupID: String) async -> Bool { await base.isEligibleForIntroOffer(groupID: groupID) }
+    func allTransactions() async -> [StoreKitVerified<ScriptedStoreKit.FakeTransaction>] { await base.allTransactions() }
+    func purchaseIntents() -> AsyncStream<StoreKitPurchaseIntent<ScriptedStoreKit.FakeProduct>> { base.purchaseIntents() }
+    func appTransaction() async throws(StoreKitFailure) -> StoreKitVerified<StoreKitAppTransaction> { try await base.appTransaction() }
+    func messages() -> AsyncStream<ScriptedStoreKit.FakeMessage> { base.messages() }
+    var hasMessages: Bool { base.hasMessages }
+    func display(_ message: ScriptedStoreKit.FakeMessage, uiContext: UIContext?) throws(StoreKitFailure) {
+        try base.display(message, uiContext: uiContext)
+    }
+    func storefrontUpdates() -> AsyncStream<String> { base.storefrontUpdates() }
+}
