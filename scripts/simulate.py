@@ -9,7 +9,9 @@ declines, interrupted purchases resolved (of products owned or not, of the activ
 level), upgrades and downgrades between two levels of one subscription group, billing issues and grace periods
 turned on and off (so renewals fail into billing retry or grace, and restores meet them), purchases, Family
 Sharing purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the
-seeds run the grant ledger.
+seeds run the grant ledger. Over StoreKit (--storekit) traces also reinstall the app (its journal deleted, the
+store kept: entitled at the next launch from StoreKit's current entitlements) and have the user dismiss the
+sign-in of restores (AppStore.sync() cancelled: the restore still gives what is owned).
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
@@ -199,6 +201,7 @@ class Model:
         self.told_revoked = set()      # transactions told as REVOKED
         self.declined = {}             # product -> waiting purchases of it the harness declined, not yet told
         self.restored_products = set()  # products told as RESTORED this launch
+        self.lost_coins = set()        # coin purchases granted in a journal a reinstall deleted
 
     def failed_products(self):
         """Products with a transaction a verifier failed and none passed since (told of it): such a product may
@@ -215,6 +218,18 @@ class Model:
         self.returned_this_launch = set()
         self.told_this_launch = set()
         self.restored_products = set()
+
+    def reinstalled(self, finished_coins):
+        """The app deleted and installed again: its journal, and with it what the game was told and granted, are
+        gone. The store keeps what was finished: a coin purchase it holds finished (`finished_coins`, whose grant
+        went with the journal's ledger) is never told again. Anything else may be: an owned product is granted
+        anew in the new journal, and a finish the journal still owed the store (a kill came first) went with it,
+        so StoreKit tells that transaction again, as any unfinished one."""
+        self.finished &= finished_coins
+        self.told_owned = set()
+        self.revoked_returned = {}
+        self.extra_returns = {}
+        self.lost_coins |= finished_coins
 
     def killed(self):
         for transaction in self.returned_this_launch:
@@ -292,14 +307,14 @@ class World:
         shutil.rmtree(self.work, ignore_errors=True)
 
     # --- the App Store's truth -----------------------------------------------------------------------------
-    def store_rows(self, family=False):
+    def store_rows(self, family=False, finished=False):
         """The store's transactions: id, product, quantity, end, refund date, upgraded, original id, grace period's
-        end (only family-shared ones if `family`)."""
+        end (only family-shared ones if `family`, only those the store holds finished if `finished`)."""
         path = os.path.join(self.state, "localstore.sqlite")
         if not os.path.exists(path):
             return []
         with sqlite3.connect(path, timeout=10) as store:
-            shared = " WHERE ownership_type = 'FAMILY_SHARED'" if family else ""
+            shared = " WHERE ownership_type = 'FAMILY_SHARED'" if family else " WHERE finished = 1" if finished else ""
             return store.execute("SELECT id, product_id, quantity, expiration_date, revocation_date, upgraded, original_id, "
                                  f"grace_expires FROM transactions{shared} ORDER BY id").fetchall()
 
@@ -502,6 +517,17 @@ class World:
         elif name == "die-in" and running:
             self.running.armed_to_die = True
             self.running.command(f"die-in {[PURCHASED, GRANTED, REVOKED, RESTORED][pick % 4]}")
+        elif name == "reinstall":
+            # Over StoreKit: the app deleted and installed again (or a new phone): an empty journal, the store as
+            # it was. The game is entitled at launch to what StoreKit's current entitlements hold.
+            if running:
+                self.close_game()
+            finished_coins = {r[0] for r in self.store_rows(finished=True) if r[1] == COINS}
+            shutil.rmtree(os.path.join(self.state, "device"), ignore_errors=True)
+            self.model.reinstalled(finished_coins)
+        elif name == "sync-cancel" and running:
+            # The user dismisses the sign-in of every restore's AppStore.sync() in this launch (or no longer).
+            self.running.command(f"sync-cancelled {pick % 2}")
         elif name == "settle" and running:
             self.running.wait(lambda: False, timeout=pick / 1000.0)
 
@@ -549,7 +575,8 @@ class World:
             expected |= {f"entitled {level}": club == level, f"ends {level}": club_end if club == level else 0}
         if self.ledger:
             expected |= {"has pro": owns_pro, "has gold": club == GOLD, "has silver": club == SILVER, "has season": owns_season,
-                         "balance": 100 * sum(r[2] for r in rows if r[1] == COINS and r[4] is None)}
+                         "balance": 100 * sum(r[2] for r in rows
+                                              if r[1] == COINS and r[4] is None and r[0] not in self.model.lost_coins)}
         return expected
 
     def last_launch(self):
@@ -612,9 +639,13 @@ STEPS = [("open", 14), ("close", 6), ("kill", 6), ("verifier", 5), ("buy", 22), 
          ("refuse-revoked", 3), ("die-in", 3), ("settle", 6)]
 
 
-def make_trace(seed, length):
+# Steps over StoreKit only (the local store's traces stay as they were for each seed).
+STOREKIT_STEPS = [("reinstall", 2), ("sync-cancel", 2)]
+
+
+def make_trace(seed, length, storekit=False):
     rng = random.Random(seed)
-    names = [name for name, weight in STEPS for _ in range(weight)]
+    names = [name for name, weight in STEPS + (STOREKIT_STEPS if storekit else []) for _ in range(weight)]
     steps = [["open", rng.choice(["poll", "thread"])]]
     for _ in range(length):
         name = rng.choice(names)
@@ -694,7 +725,7 @@ def main():
     for seed in range(args.first_seed, args.first_seed + args.seeds):
         if args.seconds and time.monotonic() - started > args.seconds:
             break
-        trace = make_trace(seed, args.steps)
+        trace = make_trace(seed, args.steps, args.storekit)
         diverged, world = run_trace(args, trace)
         ran += 1
         purchases += getattr(world, "purchases", 0)

@@ -11,6 +11,7 @@
  * Commands: products | buy PRODUCT QUANTITY | finish ID | restore | refund ID | expire PRODUCT |
  *   renew PRODUCT | ask-to-buy 0|1 | approve PENDING | decline PENDING | refuse-revoked N | die-in KIND |
  *   entitled PRODUCT | ends PRODUCT | balance | has ENTITLEMENT | close
+ *   (with SIM_STOREKIT also: sync-cancelled 0|1, the user dismissing AppStore.sync()'s sign-in from now on)
  * `ends` answers the latest end (in ms) of the product's entitlements, 0 when there is none.
  * Built with -DSIM_STOREKIT against libiosiap of the StoreKit stand-in's graph (scripts/simulate.sh with
  * IOSIAP_SIMULATE_STOREKIT=1), it opens the store with iosiap_store_open_storekit instead, its journal in
@@ -151,6 +152,10 @@ static int run(char *line) {
     } else if (strcmp(command, "has") == 0 && argument) {
         status = iosiap_ledger_has_entitlement(&value, the_store, argument);
         say("ok has %d %d\n", status, value);
+#ifdef SIM_STOREKIT
+    } else if (strcmp(command, "sync-cancelled") == 0 && argument) {
+        say("ok sync-cancelled %d\n", storekit_standin_set_sync_cancelled(atoi(argument)));
+#endif
     } else if (strcmp(command, "close") == 0) {
         iosiap_store_close(the_store);
         say("ok close 0\n");
