@@ -9,24 +9,48 @@
 #                                for a game's CI to drive the store from outside without our sources or a toolchain
 #   LICENSE, NOTICE              our licence, and what the library links in with its licences
 #   licenses/Swift-LICENSE.txt   the licence of the Swift runtime, Foundation and Dispatch linked in
+#
+# usage: scripts/build-sdk.sh [--storekit-standin] [DIR]
+# --storekit-standin builds a test SDK (default: sdk-storekit-standin/) whose libiosiap.so has the behavioural
+# StoreKit of Tests/StoreKitStandIn linked in, so that iosiap_store_open_storekit works on Linux: the stand-in reads
+# its .storekit file and its App Store's state directory from IOSIAP_STOREKIT_CONFIGURATION and
+# IOSIAP_STOREKIT_STATE, and include/iosiap/storekit_standin.h declares its controls (a game runs the main run loop
+# between frames with storekit_standin_run_main_loop, as iOS runs it). pkg-config and CMake define
+# IOSIAP_STOREKIT_STANDIN for a game built against it. Never ship it: it is Linux's stand-in, not Apple's StoreKit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # libmicrohttpd: bin/iosiap-store's server (serve).
 IOSIAP_SETUP_PACKAGES="libmicrohttpd-dev ${IOSIAP_SETUP_PACKAGES:-}" source scripts/setup.sh
-out=$(realpath -m "${1:-sdk}")
+standin=""
+if [ "${1:-}" = "--storekit-standin" ]; then
+    standin=1
+    shift
+fi
+if [ -n "$standin" ]; then
+    out=$(realpath -m "${1:-sdk-storekit-standin}")
+    export IOSIAP_STOREKIT_STANDIN=1
+    # The stand-in graph's own folder (scripts/test-storekit-standin.sh); testable, as the stand-in's C controls
+    # reach into its UIKit (Tests/StoreKitStandIn/CControls.swift).
+    build=(--build-path .build-standin -Xswiftc -enable-testing)
+    exports=scripts/libiosiap-storekit-standin.map
+else
+    out=$(realpath -m "${1:-sdk}")
+    build=()
+    exports=scripts/libiosiap.map
+fi
 
 # The build's own output goes to stderr (the linker's mktemp warning left out); a failed build stops here, rather
 # than packaging a library an earlier build left behind.
 status=0
-swift build -c release --product iosiap -Xswiftc -static-stdlib \
-    -Xlinker --version-script="$PWD/scripts/libiosiap.map" 2>&1 \
+swift build -c release ${build[@]+"${build[@]}"} --product iosiap -Xswiftc -static-stdlib \
+    -Xlinker --version-script="$PWD/$exports" 2>&1 \
     | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
 [ "$status" -eq 0 ] || { echo "build-sdk: the library did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
 status=0
-swift build -c release --product iosiap-store -Xswiftc -static-stdlib 2>&1 \
+swift build -c release ${build[@]+"${build[@]}"} --product iosiap-store -Xswiftc -static-stdlib 2>&1 \
     | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
 [ "$status" -eq 0 ] || { echo "build-sdk: iosiap-store did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
-bin=$(swift build -c release --show-bin-path)
+bin=$(swift build -c release ${build[@]+"${build[@]}"} --show-bin-path)
 [ -f "$bin/libiosiap.so" ] || { echo "build-sdk: libiosiap.so was not built" >&2; exit 1; }
 
 version=$(sed -n 's/^#define IOSIAP_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' Include/iosiap/iosiap.h | paste -sd.)
@@ -34,6 +58,8 @@ rm -rf "$out"
 mkdir -p "$out/include/iosiap" "$out/lib/pkgconfig" "$out/lib/cmake/IOSiAP" "$out/bin"
 cp Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp "$out/include/iosiap/"
 cp Include/IOSiAP.h "$out/include/"
+[ -z "$standin" ] || cp Tests/native/storekit_standin.h "$out/include/iosiap/"
+cflags="-I\${includedir}${standin:+ -DIOSIAP_STOREKIT_STANDIN}"
 cp LICENSE NOTICE "$out/"
 mkdir -p "$out/licenses"
 swift_license=$(dirname "$(command -v swift)")/../share/swift/LICENSE.txt
@@ -58,7 +84,7 @@ includedir=\${prefix}/include
 Name: iosiap
 Description: In-app purchases for C and C++ games
 Version: $version
-Cflags: -I\${includedir}
+Cflags: $cflags
 Libs: -L\${libdir} -Wl,-rpath,\${libdir} -liosiap
 PC
 
@@ -74,6 +100,10 @@ if(NOT TARGET IOSiAP::iosiap)
 endif()
 unset(_iosiap_prefix)
 CMAKE
+if [ -n "$standin" ]; then
+    echo 'set_property(TARGET IOSiAP::iosiap APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS IOSIAP_STOREKIT_STANDIN)' \
+        >>"$out/lib/cmake/IOSiAP/IOSiAPConfig.cmake"
+fi
 
 cat > "$out/lib/cmake/IOSiAP/IOSiAPConfigVersion.cmake" <<CMAKE
 set(PACKAGE_VERSION "$version")
@@ -86,4 +116,4 @@ else()
     endif()
 endif()
 CMAKE
-echo "SDK $version in $out" >&2
+echo "SDK $version${standin:+ (StoreKit stand-in)} in $out" >&2

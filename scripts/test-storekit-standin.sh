@@ -24,6 +24,46 @@ mkdir "$work/app-store"
 IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$work/app-store \
     "$work/storekit_game" "$work/app-store" "$work/journal-1" "$work/journal-2" "$bin/iosiap-store" "$catalog"
 
+# The stand-in's SDK folder (scripts/build-sdk.sh --storekit-standin), as a game's build consumes it: the C and C++
+# examples built through its pkg-config open the store over StoreKit, buy, restore, and hear a refund made from
+# outside with the folder's own iosiap-store.
+echo "== the C and C++ examples over StoreKit, from the stand-in's SDK folder"
+bash scripts/build-sdk.sh --storekit-standin "$work/sdk"
+sdk=$work/sdk
+exported=$(nm -D --defined-only "$sdk/lib/libiosiap.so" | awk '$2 ~ /^[A-Z]$/ {print $3}')
+stray=$(grep -v -e '^iosiap_' -e '^storekit_standin_' <<<"$exported" || true)
+[ -z "$stray" ] || { echo "stand-in SDK: symbols outside the C ABI and the stand-in's controls: $(head -5 <<<"$stray")" >&2; exit 1; }
+export PKG_CONFIG_PATH=$sdk/lib/pkgconfig
+# shellcheck disable=SC2046  # pkg-config's flags are words
+gcc -std=c99 -Wall -Wextra -pedantic -Werror Examples/c/main.c $(pkg-config --cflags --libs iosiap) -o "$work/example-c"
+# shellcheck disable=SC2046
+g++ -std=c++11 -Wall -Wextra -pedantic -Werror Examples/cpp/game.cpp $(pkg-config --cflags --libs iosiap) -o "$work/example-cpp"
+mkdir "$work/sdk-store"
+export IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$work/sdk-store
+expect_lines() {  # expect_lines FILE TEXT...
+    local file=$1; shift
+    for text in "$@"; do
+        grep -qF -- "$text" "$file" || { cat "$file" >&2; echo "stand-in SDK: $file lacks: $text" >&2; exit 1; }
+    done
+}
+"$work/example-c" "$work/journal-c" >"$work/example-c.out"
+expect_lines "$work/example-c.out" "can make payments: 1" "  com.iosiap.example.coins_100: 100 Coins (\$0.99)" \
+    "  invalid: com.iosiap.example.no_such_product" "purchased #2 com.iosiap.example.coins_100 x3 (transaction 1)" \
+    "purchased #3 com.iosiap.example.pro_upgrade x1 (transaction 2)" "restore finished #4: ok, 1 restored" \
+    "pro upgrade owned: yes" "coins: 300"
+# The C++ game on a new journal (a second device): the pro upgrade is owned already, and StoreKit answers its
+# purchase with the transaction that grants it. While it lingers, the pro upgrade is refunded from outside.
+IOSIAP_EXAMPLE_LINGER_SECONDS=8 "$work/example-cpp" "$work/journal-cpp" >"$work/example-cpp.out" &
+game=$!
+for _ in $(seq 1 200); do grep -qF "lingering" "$work/example-cpp.out" && break; sleep 0.05; done
+"$sdk/bin/iosiap-store" --state "$work/sdk-store" --catalog "$catalog" refund 2 >/dev/null
+wait "$game"
+expect_lines "$work/example-cpp.out" "event: purchased #2 com.iosiap.example.coins_100 x2 (transaction 3)" \
+    "event: purchased #3 com.iosiap.example.pro_upgrade x1 (transaction 2)" "event: restore finished #4: ok, 1 restored" \
+    "coins: 200, pro: yes" "event: revoked com.iosiap.example.pro_upgrade"
+unset IOSIAP_STOREKIT_CONFIGURATION IOSIAP_STOREKIT_STATE PKG_CONFIG_PATH
+echo "stand-in SDK: the C and C++ examples bought, restored and heard an outside refund over StoreKit"
+
 # About half a minute of the lifecycle simulation with the game over StoreKit (scripts/simulate.sh runs longer ones).
 IOSIAP_SIMULATE_STOREKIT=1 IOSIAP_SIMULATE_SECONDS=${IOSIAP_SIMULATE_STOREKIT_SECONDS:-30} \
     bash scripts/simulate.sh 100000 "${IOSIAP_SIMULATE_FIRST_SEED:-$((RANDOM * 10))}"

@@ -3,6 +3,10 @@
  * restore, list entitlements. Events arrive in on_event, called by iosiap_poll on this thread.
  *
  * usage: iosiap-example-c CATALOG.storekit STATE_DIRECTORY
+ *
+ * Built against the StoreKit stand-in's SDK (scripts/build-sdk.sh --storekit-standin, which defines
+ * IOSIAP_STOREKIT_STANDIN), it opens the store over StoreKit, as on an iPhone: usage iosiap-example-c
+ * STATE_DIRECTORY (the journal's), the App Store named by IOSIAP_STOREKIT_CONFIGURATION and IOSIAP_STOREKIT_STATE.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep under -std=c99 */
 #include <iosiap/iosiap.h>
@@ -11,6 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#ifdef IOSIAP_STOREKIT_STANDIN
+#include <iosiap/storekit_standin.h>
+#endif
 
 #define PREFIX "com.iosiap.example."
 
@@ -75,14 +83,24 @@ static void on_event(const iosiap_event *event, void *user_data) {
     }
 }
 
+/* The time between two frames. On iOS the main run loop runs there (StoreKit's purchase runs on the main actor);
+   on Linux, the StoreKit stand-in's run loop runs only when a game runs it. */
+static void between_frames(void) {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    storekit_standin_run_main_loop(0.016);
+#else
+    struct timespec frame_time = {0, 16 * 1000 * 1000};
+    nanosleep(&frame_time, NULL);
+#endif
+}
+
 /* Polls like a frame loop until `count` requests have ended, for at most ten seconds. */
 static int wait_for(game *g, int count) {
     int frame;
-    struct timespec frame_time = {0, 16 * 1000 * 1000};
     for (frame = 0; frame < 600; frame++) {
         if (iosiap_poll(g->store, 0) < 0) return -1;
         if (g->finished_requests >= count) return 0;
-        nanosleep(&frame_time, NULL);
+        between_frames();
     }
     fprintf(stderr, "timed out\n");
     return -1;
@@ -100,26 +118,38 @@ static void print_entitlement(const iosiap_transaction *transaction, void *user_
 
 int main(int argc, char **argv) {
     game g = {NULL, 0, 0};
+#ifdef IOSIAP_STOREKIT_STANDIN
+    iosiap_storekit_options options = IOSIAP_STOREKIT_OPTIONS_INIT;
+#else
     iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+#endif
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     const char *ids[] = {PREFIX "coins_100", PREFIX "pro_upgrade", PREFIX "no_such_product"};
     int status, entitled = 0, count;
 
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s CATALOG.storekit STATE_DIRECTORY\n", argv[0]);
-        return 2;
-    }
     if (iosiap_version() != IOSIAP_VERSION_NUMBER) {
         fprintf(stderr, "header %d and library %d differ\n", IOSIAP_VERSION_NUMBER, iosiap_version());
         return 1;
     }
+    callbacks.on_event = on_event;
+    callbacks.user_data = &g;
+#ifdef IOSIAP_STOREKIT_STANDIN
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s STATE_DIRECTORY\n", argv[0]);
+        return 2;
+    }
+    options.state_directory = argv[1];
+    if ((status = iosiap_store_open_storekit(&g.store, &options, &callbacks)) != IOSIAP_OK) return fail("open", status);
+#else
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s CATALOG.storekit STATE_DIRECTORY\n", argv[0]);
+        return 2;
+    }
     options.catalog_path = argv[1];
     options.state_directory = argv[2];
     options.bundle_id = "com.iosiap.example";
-    callbacks.on_event = on_event;
-    callbacks.user_data = &g;
-
     if ((status = iosiap_store_open_local(&g.store, &options, &callbacks)) != IOSIAP_OK) return fail("open", status);
+#endif
     printf("can make payments: %d\n", iosiap_can_make_payments(g.store));
 
     if ((status = iosiap_request_products(NULL, g.store, ids, 3)) != IOSIAP_OK) return fail("products", status);

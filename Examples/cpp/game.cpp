@@ -2,7 +2,14 @@
 // shows localized prices, purchases granted and then finished, a restore, and every event printed.
 //
 // usage: iosiap-example-game CATALOG.storekit STATE_DIRECTORY [LOCALE STOREFRONT]
+//
+// Built against the StoreKit stand-in's SDK (scripts/build-sdk.sh --storekit-standin, which defines
+// IOSIAP_STOREKIT_STANDIN), it opens the store over StoreKit, as on an iPhone: usage iosiap-example-game
+// STATE_DIRECTORY (the journal's), the App Store named by IOSIAP_STOREKIT_CONFIGURATION and IOSIAP_STOREKIT_STATE.
 #include <iosiap/iosiap.hpp>
+#ifdef IOSIAP_STOREKIT_STANDIN
+#include <iosiap/storekit_standin.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -141,12 +148,22 @@ private:
     std::set<std::uint64_t> granted_;
 };
 
+/** The time between two frames (16 ms at 60 frames a second). On iOS the main run loop runs there (StoreKit's
+    purchase runs on the main actor); on Linux, the StoreKit stand-in's run loop runs only when a game runs it. */
+void betweenFrames(int milliseconds = 16) {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    storekit_standin_run_main_loop(milliseconds / 1000.0);
+#else
+    if (milliseconds > 0) std::this_thread::sleep_for(std::chrono::milliseconds(milliseconds));
+#endif
+}
+
 /** Runs frames (about 60 a second) until nothing is pending; false after ten seconds. */
 bool runUntilIdle(Game &game) {
     for (int frame = 0; frame < 600; frame++) {
         game.frame();
         if (game.idle()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(16));
+        betweenFrames();
     }
     std::printf("timed out\n");
     return false;
@@ -155,6 +172,17 @@ bool runUntilIdle(Game &game) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    iosiap::Store store;
+    Game game(store);
+#ifdef IOSIAP_STOREKIT_STANDIN
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s STATE_DIRECTORY\n", argv[0]);
+        return 2;
+    }
+    iosiap::StoreKitOptions options;
+    options.stateDirectory = argv[1];
+    int status = store.openStoreKit(options, &game);
+#else
     if (argc != 3 && argc != 5) {
         std::fprintf(stderr, "usage: %s CATALOG.storekit STATE_DIRECTORY [LOCALE STOREFRONT]\n", argv[0]);
         return 2;
@@ -167,9 +195,8 @@ int main(int argc, char **argv) {
         options.locale = argv[3];
         options.storefront = argv[4];
     }
-    iosiap::Store store;
-    Game game(store);
     int status = store.openLocal(options, &game);
+#endif
     if (status != IOSIAP_OK) {
         std::fprintf(stderr, "cannot open the store: %s\n", iosiap::Store::lastErrorMessage().c_str());
         return 1;
@@ -202,7 +229,7 @@ int main(int argc, char **argv) {
         for (int frame = 0; frame < std::atoi(linger) * 60; frame++) {
             game.frame();
             std::fflush(stdout);
-            std::this_thread::sleep_for(std::chrono::milliseconds(16));
+            betweenFrames();
         }
     }
 
@@ -216,7 +243,10 @@ int main(int argc, char **argv) {
         const int count = std::atoi(extra);
         for (int i = 0; i < count; i++) {
             game.ask(store.requestPayment(kCoins), "buy coins");
-            while (!game.idle()) game.frame();  // a busy frame loop: as fast as the store answers
+            while (!game.idle()) {  // a busy frame loop: as fast as the store answers
+                game.frame();
+                betweenFrames(0);
+            }
         }
         getrusage(RUSAGE_SELF, &usage);
         std::fprintf(stderr, "memory: peak RSS %ld KiB after start-up, %ld KiB after %d more purchases\n", startKiB, usage.ru_maxrss, count);
