@@ -111,7 +111,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{", "bad.storekit: .: not valid JSON"),
+        ("{", "bad.storekit: line 1, column 2: not valid JSON: the file ends before its JSON does (is it cut short?)"),
+        ("{\"products\": [\n  {\"productID\": \"a\", \"displ", "bad.storekit: line 2, column 28: not valid JSON: the file ends"),
+        (#"{"products": [}"#, "bad.storekit: .: not valid JSON"),
         ("[]", "bad.storekit: .: expected"),
         (#"{"products": [{"displayPrice": "1", "type": "Consumable"}]}"#, "bad.storekit: .products[0].productID: required key is missing"),
         (#"{"products": [{"productID": "a", "displayPrice": 0.99, "type": "Consumable"}]}"#, "bad.storekit: .products[0].displayPrice: expected String"),
@@ -144,8 +146,11 @@ import Testing
 
     @Test(.needsSharedFixtures) func truncatedFixturesFailCleanly() throws {
         let data = try Data(contentsOf: Fixtures.storeKitFile("revenuecat-purchases-ios_UnitTestsConfiguration_v5.0.storekit"))
-        for length in stride(from: 0, to: data.count, by: 97) {
-            #expect(throws: StoreError.self) { try Catalog(data: data.prefix(length), fileName: "cut.storekit") }
+        // Every length from 1 to just before the closing brace (the whole object without its newline is valid).
+        for length in stride(from: 1, to: data.count - 1, by: 97) {
+            let error = #expect(throws: StoreError.self) { try Catalog(data: data.prefix(length), fileName: "cut.storekit") }
+            let lines = data.prefix(length).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
+            #expect(error?.message.hasPrefix("cut.storekit: line \(lines), column ") == true, "\(error?.message ?? "")")
         }
     }
 }

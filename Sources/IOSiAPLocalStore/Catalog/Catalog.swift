@@ -64,6 +64,10 @@ public struct Catalog: Sendable {
         do {
             file = try JSONDecoder().decode(StoreKitConfigurationFile.self, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let end = JSONCutShort.end(of: data) {
+                throw StoreError(.invalidCatalog, "\(fileName): line \(end.line), column \(end.column): not valid JSON: the "
+                                 + "file ends before its JSON does (is it cut short?)")
+            }
             throw Self.invalid(fileName, error)
         } catch {
             throw StoreError(.invalidCatalog, "\(fileName): \(error.localizedDescription)")

@@ -1,0 +1,103 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPStoreKit
+import IOSiAPTestSupport
+import StoreKit
+import Testing
+
+/// What `StoreKitBackendTests` assumes of StoreKit through its scripted fake, checked through LiveStoreKit on the
+/// stand-in: products, a cancelled purchase, StoreKit's errors, a purchase left unfinished, a failing sync. In the
+/// stand-in's suite (StoreKit is one per process), so one at a time.
+extension StandInTests {
+    /// `Product.products(for:)` gives the products the App Store has, with their prices; an id it lacks is invalid,
+    /// and an App Store that cannot be reached fails the request (`StoreKitError.networkError`).
+    @Test func productsComeWithPricesUnknownIDsAreInvalidAndAnUnreachableStoreFails() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        let events = try await store.pollUntilTerminal(of: try store.requestProducts([Self.pro, "com.iosiap.example.nope", Self.coins]))
+        guard case .productsReceived(_, let products, let invalid) = events.last else { Issue.record("\(events)"); return }
+        #expect(Set(products.map(\.id)) == [Self.pro, Self.coins])
+        #expect(products.first { $0.id == Self.pro }?.displayPrice == "$2.99")
+        #expect(invalid == ["com.iosiap.example.nope"])
+
+        try outside().setSimulatedError(.storeUnreachable, for: .loadProducts)
+        let failed = try await store.pollUntilTerminal(of: try store.requestProducts([Self.pro])).last
+        guard case .productsFailed(_, let error) = failed else { Issue.record("not failed: \(String(describing: failed))"); return }
+        #expect(error.code == .storeUnreachable)
+    }
+
+    /// The user cancels the purchase sheet (`PurchaseResult.userCancelled`): cancelled, not failed, nothing charged.
+    @Test func aPurchaseTheUserCancelsIsCancelledAndChargesNothing() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.coins]))
+        try outside().setPurchaseDialogResponse(.cancel)
+        let answer = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins)).last
+        guard case .cancelled(_, let productID) = answer else { Issue.record("not cancelled: \(String(describing: answer))"); return }
+        #expect(productID == Self.coins)
+        #expect(try await outside().transactionHistory().isEmpty)
+    }
+
+    /// A purchase StoreKit refuses fails with the code of StoreKit's error (`Product.PurchaseError`,
+    /// `StoreKitError`), and charges nothing.
+    @Test(arguments: [StoreErrorCode.paymentNotAllowed, .storeProductNotAvailable, .storeUnreachable, .notEntitled,
+                      .systemError, .paymentMethodBindingConfigurationRequired])
+    func aPurchaseStoreKitRefusesFailsWithItsCode(code: StoreErrorCode) async throws {
+        let store = try openGame()
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.coins]))
+        try outside().setSimulatedError(code, for: .purchase)
+        let answer = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins)).last
+        guard case .failed(_, _, let error) = answer else { Issue.record("not failed: \(String(describing: answer))"); return }
+        #expect(error.code == code)
+        #expect(try await outside().transactionHistory().isEmpty)
+    }
+
+    /// A purchase the game did not finish before it closed is told once at the next launch (StoreKit lists it in
+    /// `Transaction.unfinished` and emits it through `Transaction.updates` at launch), and once finished it is
+    /// not told again.
+    @Test func anUnfinishedPurchaseIsToldOnceAtTheNextLaunch() async throws {
+        let bought: StoreTransaction
+        do {
+            let store = try openGame()
+            bought = try #require(try await buy(store, Self.pro))
+            store.close()
+        }
+        StoreKitStandIn.close()  // the app's next launch: StoreKit starts again
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+        func toldAgain(_ events: [StoreEvent]) -> Int {
+            events.filter { if case .purchased(nil, let transaction) = $0 { transaction.id == bought.id } else { false } }.count
+        }
+        do {
+            let store = try openGame()
+            var events = try await store.pollUntil { toldAgain([$0]) == 1 }
+            try await Task.sleep(for: .milliseconds(500))  // a second telling would have come by now (it takes milliseconds)
+            events += await store.pollSettled()
+            #expect(toldAgain(events) == 1, "\(events)")
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()
+            store.close()
+        }
+        StoreKitStandIn.close()
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+        let store = try openGame()
+        defer { store.close() }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(toldAgain(await store.pollSettled()) == 0)
+        #expect(try store.isEntitled(to: Self.pro))
+    }
+
+    /// A restore whose `AppStore.sync()` fails for another reason than the user's dismissal (the App Store cannot be
+    /// reached) fails with that reason.
+    @Test func aRestoreWhoseSyncFailsFailsWithItsReason() async throws {
+        try await buyProFinishAndClose()
+        try outside().setSimulatedError(.storeUnreachable, for: .appStoreSync)
+        let store = try openGame()
+        defer { store.close() }
+        let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+        guard case .restoreFinished(_, .failure(let error)) = events.last else { Issue.record("\(events)"); return }
+        #expect(error.code == .storeUnreachable)
+    }
+}
