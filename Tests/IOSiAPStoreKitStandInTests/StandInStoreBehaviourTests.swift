@@ -100,4 +100,61 @@ extension StandInTests {
         guard case .restoreFinished(_, .failure(let error)) = events.last else { Issue.record("\(events)"); return }
         #expect(error.code == .storeUnreachable)
     }
+
+    /// A family member's purchase shared with the user arrives through `Transaction.updates` as FAMILY_SHARED and
+    /// entitles; when the sharing ends, StoreKit revokes it (Apple: `revocationDate` set when "the family member
+    /// ... stops sharing") and the game is told.
+    @Test func aFamilySharedPurchaseArrivesSharedAndItsEndIsTold() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        let shared = try outside().buyFamilySharedProduct(Self.pro)
+        let arrived = try await store.pollUntil { if case .purchased(nil, let transaction) = $0 { transaction.id == shared.id } else { false } }
+        guard case .purchased(_, let transaction) = arrived.last else { Issue.record("\(arrived)"); return }
+        #expect(transaction.ownershipType == .familyShared)
+        #expect(try store.isEntitled(to: Self.pro))
+        _ = try outside().stopFamilySharing(transactionID: shared.id)
+        let ended = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        guard case .revoked(let revoked) = ended.last else { Issue.record("\(ended)"); return }
+        #expect(revoked.id == shared.id)
+        #expect(try !store.isEntitled(to: Self.pro))
+    }
+
+    /// Each storefront change reaches the game (`Storefront.updates`), and `Storefront.current` is the last.
+    @Test func eachStorefrontChangeReachesTheGame() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        try outside().setStorefront("DEU")
+        _ = try await store.pollUntil { if case .storefrontChanged("DEU") = $0 { true } else { false } }
+        try outside().setStorefront("JPN")
+        _ = try await store.pollUntil { if case .storefrontChanged("JPN") = $0 { true } else { false } }
+        #expect(try await store.storefront() == "JPN")
+    }
+
+    /// A purchase the user starts in the App Store reaches the game (`PurchaseIntent.intents`), which may pay for it
+    /// at once, without a products request.
+    @Test func aPurchaseStartedInTheAppStoreReachesTheGameWhichMayPayForIt() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        try outside().requestPurchaseIntent(productID: Self.coins)
+        let events = try await store.pollUntil { if case .purchaseIntent = $0 { true } else { false } }
+        guard case .purchaseIntent(let product, let offer) = events.last else { Issue.record("\(events)"); return }
+        #expect(product.id == Self.coins && product.displayPrice == "$0.99" && offer == nil)
+        let paid = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins)).last
+        guard case .purchased(_, let transaction) = paid else { Issue.record("not purchased: \(String(describing: paid))"); return }
+        #expect(transaction.productID == Self.coins)
+    }
+
+    /// The history is `Transaction.all`: every transaction, oldest first, a refunded one with its revocation.
+    @Test func theHistoryIsEveryTransactionOldestFirstWithItsRefunds() async throws {
+        let store = try openGame()
+        defer { store.close() }
+        let coins = try #require(try await buy(store, Self.coins))
+        let pro = try #require(try await buy(store, Self.pro))
+        _ = try outside().refund(transactionID: pro.id, reason: .refundedDueToIssue)
+        _ = try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+        let history = try await store.transactionHistory()
+        #expect(history.map(\.id) == [coins.id, pro.id])
+        #expect(history.last?.revocationReason == .refundedDueToIssue)
+        #expect(history.allSatisfy { $0.signedJWS != nil })
+    }
 }
