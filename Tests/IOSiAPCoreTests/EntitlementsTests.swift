@@ -73,8 +73,34 @@ import Testing
         #expect(Entitlements.current(from: all, at: now.addingTimeInterval(6 * 86_400)) { $0.id != 2 }.isEmpty)
         // From its purchase date itself on: the instant it is dated, it decides.
         #expect(Entitlements.current(from: all, at: now.addingTimeInterval(5 * 86_400)) { $0.id != 2 }.isEmpty)
-        // A passed copy is signed by the store: its dates are taken as they are.
-        #expect(Entitlements.current(from: all, at: now).map(\.id) == [2])
+        // A passed copy dated days ahead (a downgrade StoreKit dates at the next renewal) decides nothing before
+        // its date either: the current period runs to its end.
+        #expect(Entitlements.current(from: all, at: now).map(\.id) == [1])
+        #expect(Entitlements.current(from: all, at: now.addingTimeInterval(5 * 86_400)).map(\.id) == [2])
+    }
+
+    /// A passed copy dated a little ahead (a device clock behind the App Store's) counts at once: a purchase just
+    /// made is not hidden, and it replaces the level it upgrades.
+    @Test func aPassedCopyALittleAheadOfTheClockCountsAtOnce() {
+        let silver = transaction(1, "silver", .autoRenewable, purchased: -10 * 86_400, expires: 20 * 86_400, group: "club")
+        let gold = transaction(2, "gold", .autoRenewable, purchased: 90, expires: 30 * 86_400, group: "club")
+        #expect(Entitlements.current(from: [silver, gold], at: now).map(\.id) == [2])
+        // Not so for one the check has not passed: it waits for its date.
+        #expect(Entitlements.current(from: [silver, gold], at: now) { $0.id != 2 }.map(\.id) == [1])
+        // A downgrade dated at the next renewal, in another chain of the group, leaves the current level until then.
+        let downgrade = transaction(3, "bronze", .autoRenewable, purchased: 20 * 86_400, expires: 50 * 86_400, group: "club")
+        #expect(Entitlements.current(from: [silver, downgrade], at: now).map(\.id) == [1])
+        #expect(Entitlements.current(from: [silver, downgrade], at: now.addingTimeInterval(20 * 86_400 + 1)).map(\.id) == [3])
+    }
+
+    /// A chain's group is the one any of its copies names: a renewal copy that names none still takes part in the
+    /// one-level-per-group rule, and an upgrade in the group ends it.
+    @Test func aChainsGroupIsTheOneAnyOfItsCopiesNames() {
+        let silver = transaction(1, "silver", .autoRenewable, purchased: -40 * 86_400, expires: -10 * 86_400, group: "club")
+        let renewal = transaction(2, "silver", .autoRenewable, purchased: -10 * 86_400, expires: 20 * 86_400, original: 1)
+        let gold = transaction(3, "gold", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, group: "club")
+        #expect(Entitlements.current(from: [silver, renewal, gold], at: now).map(\.id) == [3])
+        #expect(Entitlements.current(from: [silver, renewal], at: now).map(\.id) == [2])
     }
 
     /// A downgrade that took effect at a renewal keeps the new level only.

@@ -2,6 +2,11 @@ import Foundation
 
 /// What the user is entitled to, computed from transactions (StoreKit 2: `Transaction.currentEntitlements`).
 public enum Entitlements {
+    /// How far in the future a passed copy's purchase date may lie and still count now: a device clock a little
+    /// behind the App Store's must not hide a purchase just made. A copy dated further ahead (a downgrade StoreKit
+    /// answers with a transaction dated at the next renewal) decides nothing until then.
+    public static let clockSkewTolerance: TimeInterval = 300
+
     /// The non-consumables and non-renewing subscriptions owned, and the auto-renewable subscriptions whose
     /// period has not ended at `now`; revoked transactions are excluded. One transaction per product: the
     /// latest purchase. An auto-renewable subscription is decided by the newest transaction of its chain (its
@@ -9,32 +14,41 @@ public enum Entitlements {
     /// one does not keep the subscription (its copy may not say that a renewal or a change of level ended it).
     /// The user's own subscriptions in a group are one at a time ("users can subscribe to one subscription product
     /// per group at a time", App Store Connect Help): the newest copy in the group that `entitles` decides it, so
-    /// an upgrade or a crossgrade ends the level it replaced whatever the replaced copy says (StoreKit marks it
-    /// `isUpgraded`: "look for another transaction that has a subscription with a higher level of service"), and a
-    /// level changed at a renewal leaves only the new one. Family members' subscriptions shared with the user, and
-    /// copies naming no group, are decided by their chain alone: two members may each share one in the same group.
+    /// an upgrade or a crossgrade that starts a new original transaction (as the local store's do) ends the level it
+    /// replaced whatever the replaced copy says (StoreKit marks it `isUpgraded`: "look for another transaction that
+    /// has a subscription with a higher level of service"), and a level changed at a renewal leaves only the new
+    /// one. A chain's group is the one any of its copies names. Family members' subscriptions shared with the user,
+    /// and chains naming no group, are decided by their chain alone: two members may each share one in a group.
     /// A transaction `entitles` refuses (one a verifier failed, or has not passed yet) entitles to nothing; as the
     /// newest of its chain it keeps the older ones of that chain from entitling too, as a StoreKit app that ignores
     /// an unverified newest transaction does, but only from its purchase date on: a copy dated in the future ends
-    /// nothing before that date. It ends no other chain of its group: an upgrade whose check has not passed, or a
-    /// forged copy of another level, leaves the level the user verifiably holds.
+    /// nothing before that date (a passed one, nothing before that date less `clockSkewTolerance`). It ends no other
+    /// chain of its group: an upgrade with a new original transaction whose check has not passed, or a forged copy
+    /// of another level, leaves the level the user verifiably holds. Where an upgrade keeps its original
+    /// transaction, its copy is the newest of that one chain and decides it, pending check or not.
     public static func current(from transactions: [StoreTransaction], at now: Date,
                                entitles: (StoreTransaction) -> Bool = { _ in true }) -> [StoreTransaction] {
+        var groupOfChain: [Chain: String] = [:]
+        for transaction in transactions where transaction.productType == .autoRenewable {
+            if let group = transaction.subscriptionGroupID { groupOfChain[Chain(transaction)] = group }
+        }
         var newestOfChain: [Chain: StoreTransaction] = [:]
         var newestEntitlingOfOwnGroup: [String: StoreTransaction] = [:]
         for transaction in transactions where transaction.productType == .autoRenewable {
             let entitling = entitles(transaction)
-            if transaction.purchaseDate > now, !entitling { continue }
-            keepNewer(transaction, in: &newestOfChain, at: Chain(transaction))
-            if entitling, transaction.ownershipType == .purchased, let group = transaction.subscriptionGroupID {
+            guard transaction.purchaseDate <= now + (entitling ? clockSkewTolerance : 0) else { continue }
+            let chain = Chain(transaction)
+            keepNewer(transaction, in: &newestOfChain, at: chain)
+            if entitling, transaction.ownershipType == .purchased, let group = groupOfChain[chain] {
                 keepNewer(transaction, in: &newestEntitlingOfOwnGroup, at: group)
             }
         }
         var latestByProduct: [String: StoreTransaction] = [:]
         for transaction in transactions where entitles(transaction) && isActive(transaction, at: now) {
             if transaction.productType == .autoRenewable {
-                guard newestOfChain[Chain(transaction)]?.id == transaction.id else { continue }
-                if transaction.ownershipType == .purchased, let group = transaction.subscriptionGroupID,
+                let chain = Chain(transaction)
+                guard newestOfChain[chain]?.id == transaction.id else { continue }
+                if transaction.ownershipType == .purchased, let group = groupOfChain[chain],
                    newestEntitlingOfOwnGroup[group]?.id != transaction.id {
                     continue
                 }

@@ -243,9 +243,12 @@ public final class PurchaseStore: Sendable {
         let entitling = Set(rows.readable.filter { JournalRecord.entitles($0.verdict) }.map(\.transaction.id))
         let transactions = rows.readable.map(\.transaction)
         let entitlements = Entitlements.current(from: transactions, at: now) { entitling.contains($0.id) }
-        // Until the next moment one of these transactions starts, ends or leaves its grace period, the answer stands.
-        let until = transactions.flatMap { [$0.purchaseDate, $0.expirationDate, $0.gracePeriodExpirationDate].compactMap { $0 } }
-            .filter { $0 > now }.min() ?? .distantFuture
+        // Until the next moment one of these transactions starts (or comes within the clock skew tolerance of it), ends
+        // or leaves its grace period, the answer stands.
+        let until = transactions.flatMap {
+            [$0.purchaseDate - Entitlements.clockSkewTolerance, $0.purchaseDate, $0.expirationDate, $0.gracePeriodExpirationDate]
+                .compactMap { $0 }
+        }.filter { $0 > now }.min() ?? .distantFuture
         entitlementView.withLock { $0 = EntitlementView(generation: generation, from: now, until: until, entitlements: entitlements) }
         return entitlements
     }
