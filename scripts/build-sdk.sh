@@ -28,6 +28,8 @@ if [ "${1:-}" = "--storekit-standin" ]; then
 fi
 if [ -n "$standin" ]; then
     out=$(realpath -m "${1:-sdk-storekit-standin}")
+    # Never where the shippable SDK goes by default: the two must not be taken for each other.
+    [ "$out" != "$PWD/sdk" ] || { echo "build-sdk: the stand-in's SDK does not go in sdk/ (the shippable SDK's folder)" >&2; exit 2; }
     export IOSIAP_STOREKIT_STANDIN=1
     # The stand-in graph's own folder (scripts/test-storekit-standin.sh); testable, as the stand-in's C controls
     # reach into its UIKit (Tests/StoreKitStandIn/CControls.swift).
@@ -35,6 +37,7 @@ if [ -n "$standin" ]; then
     exports=scripts/libiosiap-storekit-standin.map
 else
     out=$(realpath -m "${1:-sdk}")
+    unset IOSIAP_STOREKIT_STANDIN  # Package.swift would put the stand-in in the shippable library
     build=()
     exports=scripts/libiosiap.map
 fi
@@ -52,14 +55,32 @@ swift build -c release ${build[@]+"${build[@]}"} --product iosiap-store -Xswiftc
 [ "$status" -eq 0 ] || { echo "build-sdk: iosiap-store did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
 bin=$(swift build -c release ${build[@]+"${build[@]}"} --show-bin-path)
 [ -f "$bin/libiosiap.so" ] || { echo "build-sdk: libiosiap.so was not built" >&2; exit 1; }
+# The shippable library has no stand-in in it (nm into a variable: a grep -q in a pipe could stop nm early).
+symbols=$(nm -D --defined-only "$bin/libiosiap.so")
+if [ -z "$standin" ] && grep -q "storekit_standin_" <<<"$symbols"; then
+    echo "build-sdk: libiosiap.so has the StoreKit stand-in linked in; it must not ship" >&2
+    exit 1
+fi
 
 version=$(sed -n 's/^#define IOSIAP_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' Include/iosiap/iosiap.h | paste -sd.)
 rm -rf "$out"
 mkdir -p "$out/include/iosiap" "$out/lib/pkgconfig" "$out/lib/cmake/IOSiAP" "$out/bin"
 cp Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp "$out/include/iosiap/"
 cp Include/IOSiAP.h "$out/include/"
-[ -z "$standin" ] || cp Tests/native/storekit_standin.h "$out/include/iosiap/"
-cflags="-I\${includedir}${standin:+ -DIOSIAP_STOREKIT_STANDIN}"
+cflags="-I\${includedir}"
+description="In-app purchases for C and C++ games"
+label=""
+if [ -n "$standin" ]; then
+    cp Tests/native/storekit_standin.h "$out/include/iosiap/"
+    cflags="$cflags -DIOSIAP_STOREKIT_STANDIN"
+    description="TEST ONLY, never to ship: IOSiAP with the StoreKit stand-in of Linux linked in"
+    label=" (StoreKit stand-in, TEST ONLY)"
+    cat > "$out/NOT-FOR-RELEASE" <<'TEXT'
+This SDK folder was built with scripts/build-sdk.sh --storekit-standin: its libiosiap.so has a behavioural
+StoreKit stand-in linked in, for tests on Linux (iosiap_store_open_storekit charges nothing real there). Ship the
+SDK that scripts/build-sdk.sh builds without that option.
+TEXT
+fi
 cp LICENSE NOTICE "$out/"
 mkdir -p "$out/licenses"
 swift_license=$(dirname "$(command -v swift)")/../share/swift/LICENSE.txt
@@ -82,7 +103,7 @@ libdir=\${prefix}/lib
 includedir=\${prefix}/include
 
 Name: iosiap
-Description: In-app purchases for C and C++ games
+Description: $description
 Version: $version
 Cflags: $cflags
 Libs: -L\${libdir} -Wl,-rpath,\${libdir} -liosiap
@@ -101,8 +122,10 @@ endif()
 unset(_iosiap_prefix)
 CMAKE
 if [ -n "$standin" ]; then
-    echo 'set_property(TARGET IOSiAP::iosiap APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS IOSIAP_STOREKIT_STANDIN)' \
-        >>"$out/lib/cmake/IOSiAP/IOSiAPConfig.cmake"
+    cat >>"$out/lib/cmake/IOSiAP/IOSiAPConfig.cmake" <<'CMAKE'
+message(WARNING "IOSiAP: this SDK has the StoreKit stand-in of Linux linked in (build-sdk.sh --storekit-standin): TEST ONLY, never to ship")
+set_property(TARGET IOSiAP::iosiap APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS IOSIAP_STOREKIT_STANDIN)
+CMAKE
 fi
 
 cat > "$out/lib/cmake/IOSiAP/IOSiAPConfigVersion.cmake" <<CMAKE
@@ -116,4 +139,4 @@ else()
     endif()
 endif()
 CMAKE
-echo "SDK $version${standin:+ (StoreKit stand-in)} in $out" >&2
+echo "SDK $version$label in $out" >&2

@@ -16,7 +16,8 @@ swift build --build-path .build-standin --product iosiap -Xswiftc -warnings-as-e
 swift build --build-path .build-standin --product iosiap-store -Xswiftc -warnings-as-errors
 bin=$(swift build --build-path .build-standin --show-bin-path)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+game=""
+trap 'if [ -n "$game" ]; then kill "$game" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -IInclude -ITests/native Tests/native/storekit_game.c \
     -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/storekit_game"
 catalog=$PWD/Examples/Products.storekit
@@ -30,6 +31,7 @@ IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$work/app-store \
 echo "== the C and C++ examples over StoreKit, from the stand-in's SDK folder"
 bash scripts/build-sdk.sh --storekit-standin "$work/sdk"
 sdk=$work/sdk
+[ -f "$sdk/NOT-FOR-RELEASE" ] || { echo "stand-in SDK: no NOT-FOR-RELEASE file" >&2; exit 1; }
 exported=$(nm -D --defined-only "$sdk/lib/libiosiap.so" | awk '$2 ~ /^[A-Z]$/ {print $3}')
 stray=$(grep -v -e '^iosiap_' -e '^storekit_standin_' <<<"$exported" || true)
 [ -z "$stray" ] || { echo "stand-in SDK: symbols outside the C ABI and the stand-in's controls: $(head -5 <<<"$stray")" >&2; exit 1; }
@@ -55,9 +57,13 @@ expect_lines "$work/example-c.out" "can make payments: 1" "  com.iosiap.example.
 # purchase with the transaction that grants it. While it lingers, the pro upgrade is refunded from outside.
 IOSIAP_EXAMPLE_LINGER_SECONDS=8 "$work/example-cpp" "$work/journal-cpp" >"$work/example-cpp.out" &
 game=$!
-for _ in $(seq 1 200); do grep -qF "lingering" "$work/example-cpp.out" && break; sleep 0.05; done
+# Its purchases and restore are done when it says it lingers (each may take 10 s on a busy machine).
+for _ in $(seq 1 1200); do grep -qF "lingering" "$work/example-cpp.out" && break; sleep 0.05; done
+grep -qF "lingering" "$work/example-cpp.out" \
+    || { cat "$work/example-cpp.out" >&2; echo "stand-in SDK: the C++ example never reached its linger" >&2; exit 1; }
 "$sdk/bin/iosiap-store" --state "$work/sdk-store" --catalog "$catalog" refund 2 >/dev/null
 wait "$game"
+game=""
 expect_lines "$work/example-cpp.out" "event: purchased #2 com.iosiap.example.coins_100 x2 (transaction 3)" \
     "event: purchased #3 com.iosiap.example.pro_upgrade x1 (transaction 2)" "event: restore finished #4: ok, 1 restored" \
     "coins: 200, pro: yes" "event: revoked com.iosiap.example.pro_upgrade"

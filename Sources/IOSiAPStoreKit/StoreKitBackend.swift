@@ -27,6 +27,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// retried later in the launch needs the verdict on its copy.
     final class VerificationResults: Sendable {
         private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
+        private let askedStoreKit = Locked<Set<UInt64>>([])
 
         /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
         /// when StoreKit verified it, so that it is never taken for a Production purchase.
@@ -45,6 +46,16 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         func outcome(for transaction: StoreTransaction) -> VerificationOutcome? {
             guard let jws = transaction.signedJWS else { return nil }
             return outcomes.withLock { $0[transaction.id]?[jws] }
+        }
+
+        /// `outcome(for:)`, and when StoreKit has handed no copy of it over in this launch (a copy the journal
+        /// checks again whose transaction StoreKit holds finished: neither `Transaction.unfinished` nor the updates
+        /// bring it), StoreKit's verdict from `Transaction.all`, asked once per transaction and launch.
+        func outcome(for transaction: StoreTransaction, askingStoreKit api: API) async -> VerificationOutcome? {
+            if let known = outcome(for: transaction) { return known }
+            guard askedStoreKit.withLock({ $0.insert(transaction.id).inserted }) else { return nil }
+            for copy in await api.allTransactions() where copy.value.id == transaction.id { note(copy) }
+            return outcome(for: transaction)
         }
     }
 
@@ -223,7 +234,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 
     /// The verifier to open the `PurchaseStore` with: StoreKit's own verdict on each transaction, so that a
     /// transaction StoreKit could not verify arrives as `verificationFailed`.
-    public var verifier: any TransactionVerifier { StoreKitResultVerifier(results: results) }
+    public var verifier: any TransactionVerifier { StoreKitResultVerifier(results: results, api: api) }
 
     public func products(for ids: [String]) async throws(StoreError) -> [StoreProduct] {
         let found: [API.Product]
@@ -445,13 +456,14 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 /// for one the journal delivers again, by the verified verdict the journal kept from an earlier launch.
 struct StoreKitResultVerifier<API: StoreKitAPI>: TransactionVerifier {
     let results: StoreKitBackend<API>.VerificationResults
+    let api: API
 
     func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
-        results.outcome(for: transaction) ?? .failed(Self.noVerdict(transaction))
+        await results.outcome(for: transaction, askingStoreKit: api) ?? .failed(Self.noVerdict(transaction))
     }
 
     func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict) async -> VerificationOutcome {
-        if let outcome = results.outcome(for: transaction) { return outcome }
+        if let outcome = await results.outcome(for: transaction, askingStoreKit: api) { return outcome }
         return recorded == .verified ? .verified : .failed(Self.noVerdict(transaction))
     }
 

@@ -397,4 +397,23 @@ import Testing
         #expect(restored.map(\.gracePeriodExpirationDate) == [kept.map { expiration.addingTimeInterval($0 * 86_400) }])
         #expect(try store.isEntitled(to: "monthly") == (kept != nil))
     }
+
+    /// A copy the journal checks again at launch whose transaction StoreKit holds finished (a purchase bought again
+    /// and answered with it while a server could not answer; a reinstall) comes through neither
+    /// `Transaction.unfinished` nor the updates: its verdict is StoreKit's from `Transaction.all`, for that very copy.
+    @Test(arguments: [true, false])
+    func aCopyStoreKitHoldsFinishedIsJudgedByTransactionAll(verified: Bool) async throws {
+        let held = ScriptedStoreKit.transaction(90, "pro", .nonConsumable)
+        storeKit.script.withLock { $0.all = [verified ? .verified(held) : .unverified(held, .invalidSignature)] }
+        let verifier = StoreKitBackend(api: storeKit).verifier
+        let copy = StoreTransaction(id: 90, originalID: 90, productID: "pro", productType: .nonConsumable, quantity: 1,
+                                    purchaseDate: held.purchaseDate, originalPurchaseDate: held.purchaseDate,
+                                    environment: .sandbox, storefront: "USA", signedJWS: held.jwsRepresentation)
+        let outcome = await verifier.verify(copy, recorded: .notVerified)
+        #expect((outcome == .verified) == verified, "\(outcome)")
+        // Another copy of it (signed differently) gets no verdict from StoreKit's: the recorded one decides.
+        var other = copy
+        other.signedJWS = "header.another-copy.signature"
+        #expect(await verifier.verify(other, recorded: .notVerified) != .verified)
+    }
 }
