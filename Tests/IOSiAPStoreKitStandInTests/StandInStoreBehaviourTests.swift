@@ -157,4 +157,28 @@ extension StandInTests {
         #expect(history.last?.revocationReason == .refundedDueToIssue)
         #expect(history.allSatisfy { $0.signedJWS != nil })
     }
+
+    /// After a reinstall, the game buys what it owns while its server cannot answer: StoreKit answers with the
+    /// transaction that grants it, finished long ago, and its check waits. At the next launch that copy comes
+    /// through neither `Transaction.unfinished` nor the updates; its check passes on StoreKit's verdict from
+    /// `Transaction.all`, and the game is entitled (found by the lifecycle simulation, seed 6274).
+    @Test func aFinishedPurchaseWhoseCheckWaitedAcrossALaunchPassesAtTheNext() async throws {
+        try await buyProFinishAndClose()
+        device = TemporaryDirectory()  // a reinstall
+        do {
+            let unreachable = ScriptedVerifier(Array(repeating: .retryLater(StoreError(.verificationRetryable, "the server cannot be reached")), count: 50))
+            let store = try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: device.state, serverVerifier: unreachable)
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.pro]))
+            _ = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.pro))
+            #expect(try !store.isEntitled(to: Self.pro))
+            store.close()
+        }
+        StoreKitStandIn.close()  // the app's next launch: StoreKit starts again
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+        let store = try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: device.state, serverVerifier: ScriptedVerifier())
+        defer { store.close() }
+        await Self.waitUntil { (try? store.isEntitled(to: Self.pro)) == true }
+        #expect(try store.isEntitled(to: Self.pro))
+    }
 }
