@@ -27,7 +27,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// retried later in the launch needs the verdict on its copy.
     final class VerificationResults: Sendable {
         private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
-        private let askedStoreKit = Locked<Set<UInt64>>([])
+        /// The one read of `Transaction.all` per launch, once a copy needs it, noting every copy listed.
+        private let everyCopyNoted = Locked<Task<Void, Never>?>(nil)
 
         /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
         /// when StoreKit verified it, so that it is never taken for a Production purchase.
@@ -50,11 +51,20 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
 
         /// `outcome(for:)`, and when StoreKit has handed no copy of it over in this launch (a copy the journal
         /// checks again whose transaction StoreKit holds finished: neither `Transaction.unfinished` nor the updates
-        /// bring it), StoreKit's verdict from `Transaction.all`, asked once per transaction and launch.
+        /// bring it), StoreKit's verdict from `Transaction.all`, read once per launch for every transaction (the
+        /// launch may check many such copies again; each read decodes the whole history).
         func outcome(for transaction: StoreTransaction, askingStoreKit api: API) async -> VerificationOutcome? {
             if let known = outcome(for: transaction) { return known }
-            guard askedStoreKit.withLock({ $0.insert(transaction.id).inserted }) else { return nil }
-            for copy in await api.allTransactions() where copy.value.id == transaction.id { note(copy) }
+            guard transaction.signedJWS != nil else { return nil }
+            let read = everyCopyNoted.withLock { read in
+                if let read { return read }
+                let started = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
+                    for copy in await api.allTransactions() { self.note(copy) }
+                }
+                read = started
+                return started
+            }
+            await read.value
             return outcome(for: transaction)
         }
     }
