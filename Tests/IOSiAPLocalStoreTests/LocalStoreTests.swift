@@ -263,7 +263,10 @@ import Testing
         _ = try await buy(store, "season_pass")
         _ = try await buy(store, "club_gold_monthly")
 
-        let manager = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state)
+        // On the game's clock, as on one machine: a copy dated days ahead of the game's clock would not count yet.
+        let clock = self.clock
+        let manager = try LocalStore(catalog: Catalog.load(contentsOf: Fixtures.exampleCatalog), stateDirectory: folder.state,
+                                     now: { clock.now })
         defer { manager.close() }
         let refunded = try manager.refund(transactionID: pro.id)
         let pending = try manager.pendingPurchases()
