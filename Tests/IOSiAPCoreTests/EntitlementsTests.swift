@@ -93,6 +93,18 @@ import Testing
         #expect(Entitlements.current(from: [silver, downgrade], at: now.addingTimeInterval(20 * 86_400 + 1)).map(\.id) == [3])
     }
 
+    /// A passed copy dated far ahead with nothing of its subscription running counts at once: the device's clock is
+    /// a day behind the App Store's (set back by hand, say), and the purchase just made must not wait a day for it.
+    @Test func aPassedCopyFarAheadWithNothingRunningCountsAtOnce() {
+        let gold = transaction(1, "gold", .autoRenewable, purchased: 86_400, expires: 31 * 86_400, group: "club")
+        #expect(Entitlements.current(from: [gold], at: now).map(\.id) == [1])
+        // Nor when what ran has ended before it: a lapsed level does not hold a new purchase back.
+        let lapsed = transaction(2, "silver", .autoRenewable, purchased: -40 * 86_400, expires: -10 * 86_400, group: "club")
+        #expect(Entitlements.current(from: [lapsed, gold], at: now).map(\.id) == [1])
+        // One the check has not passed still waits for its date.
+        #expect(Entitlements.current(from: [gold], at: now) { $0.id != 1 }.isEmpty)
+    }
+
     /// A chain's group is the one any of its copies names: a renewal copy that names none still takes part in the
     /// one-level-per-group rule, and an upgrade in the group ends it.
     @Test func aChainsGroupIsTheOneAnyOfItsCopiesNames() {

@@ -2,9 +2,11 @@ import Foundation
 
 /// What the user is entitled to, computed from transactions (StoreKit 2: `Transaction.currentEntitlements`).
 public enum Entitlements {
-    /// How far in the future a passed copy's purchase date may lie and still count now: a device clock a little
-    /// behind the App Store's must not hide a purchase just made. A copy dated further ahead (a downgrade StoreKit
-    /// answers with a transaction dated at the next renewal) decides nothing until then.
+    /// How far in the future a passed copy's purchase date may lie and still count now whatever else runs. A copy
+    /// dated further ahead waits for its date (less this) only while a passed period of its subscription (its chain,
+    /// or the user's own group) runs up to that date: that is a change scheduled for the next renewal (StoreKit may
+    /// answer a downgrade with a transaction dated then). With nothing running, it counts at once: the device's
+    /// clock is behind the App Store's, and a purchase just made must not wait for it.
     public static let clockSkewTolerance: TimeInterval = 300
 
     /// The non-consumables and non-renewing subscriptions owned, and the auto-renewable subscriptions whose
@@ -22,7 +24,7 @@ public enum Entitlements {
     /// A transaction `entitles` refuses (one a verifier failed, or has not passed yet) entitles to nothing; as the
     /// newest of its chain it keeps the older ones of that chain from entitling too, as a StoreKit app that ignores
     /// an unverified newest transaction does, but only from its purchase date on: a copy dated in the future ends
-    /// nothing before that date (a passed one, nothing before that date less `clockSkewTolerance`). It ends no other
+    /// nothing before that date (a passed one, as `clockSkewTolerance` says). It ends no other
     /// chain of its group: an upgrade with a new original transaction whose check has not passed, or a forged copy
     /// of another level, leaves the level the user verifiably holds. Where an upgrade keeps its original
     /// transaction, its copy is the newest of that one chain and decides it, pending check or not.
@@ -32,11 +34,32 @@ public enum Entitlements {
         for transaction in transactions where transaction.productType == .autoRenewable {
             if let group = transaction.subscriptionGroupID { groupOfChain[Chain(transaction)] = group }
         }
+        // Until when the passed periods dated up to now run, by chain and by the user's own group.
+        var runsUntil: [Chain: Date] = [:]
+        var ownGroupRunsUntil: [String: Date] = [:]
+        for transaction in transactions where transaction.productType == .autoRenewable && !transaction.isRevoked
+            && transaction.purchaseDate <= now + clockSkewTolerance && entitles(transaction) {
+            let chain = Chain(transaction)
+            let end = max(transaction.expirationDate ?? .distantPast, transaction.gracePeriodExpirationDate ?? .distantPast)
+            runsUntil[chain] = max(runsUntil[chain] ?? .distantPast, end)
+            if transaction.ownershipType == .purchased, let group = groupOfChain[chain] {
+                ownGroupRunsUntil[group] = max(ownGroupRunsUntil[group] ?? .distantPast, end)
+            }
+        }
+        func waitsForItsDate(_ transaction: StoreTransaction, entitling: Bool) -> Bool {
+            guard entitling else { return transaction.purchaseDate > now }
+            let starts = transaction.purchaseDate - clockSkewTolerance
+            guard starts > now else { return false }
+            let chain = Chain(transaction)
+            let group = transaction.ownershipType == .purchased ? groupOfChain[chain] : nil
+            let running = max(runsUntil[chain] ?? .distantPast, group.flatMap { ownGroupRunsUntil[$0] } ?? .distantPast)
+            return running > now && running >= starts
+        }
         var newestOfChain: [Chain: StoreTransaction] = [:]
         var newestEntitlingOfOwnGroup: [String: StoreTransaction] = [:]
         for transaction in transactions where transaction.productType == .autoRenewable {
             let entitling = entitles(transaction)
-            guard transaction.purchaseDate <= now + (entitling ? clockSkewTolerance : 0) else { continue }
+            guard !waitsForItsDate(transaction, entitling: entitling) else { continue }
             let chain = Chain(transaction)
             keepNewer(transaction, in: &newestOfChain, at: chain)
             if entitling, transaction.ownershipType == .purchased, let group = groupOfChain[chain] {
