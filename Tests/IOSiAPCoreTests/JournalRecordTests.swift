@@ -33,6 +33,14 @@ func fakeJWS(signedAt date: Date) -> String {
                          signedJWS: fakeJWS(signedAt: Self.bought.addingTimeInterval(signed)))
     }
 
+    /// The month's first signed copy, and the same copy with the 16-day grace period its status gives.
+    func monthlyAndItsGracePeriod() -> (copy: StoreTransaction, withGrace: StoreTransaction) {
+        let copy = monthly(signed: 0, ends: 30 * 86_400)
+        var withGrace = copy
+        withGrace.gracePeriodExpirationDate = Self.bought.addingTimeInterval(46 * 86_400)
+        return (copy, withGrace)
+    }
+
     @Test func aStaleCopyNeverUndoesARecordedRefund() throws {
         let journal = try Journal(directory: folder.state)
         let purchase = pro(signed: 0)
@@ -77,9 +85,7 @@ func fakeJWS(signedAt date: Date) -> String {
     /// again without it (StoreKit's transactions never carry it): the player keeps the subscription through it.
     @Test func theSameCopyAgainKeepsTheGracePeriodsEnd() throws {
         let journal = try Journal(directory: folder.state)
-        let copy = monthly(signed: 0, ends: 30 * 86_400)
-        var withGrace = copy
-        withGrace.gracePeriodExpirationDate = Self.bought.addingTimeInterval(46 * 86_400)
+        let (copy, withGrace) = monthlyAndItsGracePeriod()
         try journal.record(copy, verdict: .verified)
         try journal.record(withGrace, verdict: .verified)
         try journal.record(copy, verdict: .verified)
@@ -94,9 +100,7 @@ func fakeJWS(signedAt date: Date) -> String {
     /// A grace period's end no verifier passed is not kept by a pass of the same copy without it.
     @Test func anUncheckedGracePeriodsEndIsNotKeptByAPassOfTheCopyWithoutIt() throws {
         let journal = try Journal(directory: folder.state)
-        let copy = monthly(signed: 0, ends: 30 * 86_400)
-        var withGrace = copy
-        withGrace.gracePeriodExpirationDate = Self.bought.addingTimeInterval(46 * 86_400)
+        let (copy, withGrace) = monthlyAndItsGracePeriod()
         try journal.record(withGrace)  // nothing verified it
         try journal.record(copy, verdict: .verified)
         #expect(try journal.allTransactions() == [copy])
