@@ -67,6 +67,11 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             await read.value
             return outcome(for: transaction)
         }
+
+        /// Ends the read of `Transaction.all`, if one runs, as the store closes.
+        func cancelRead() {
+            everyCopyNoted.withLock { $0?.cancel() }
+        }
     }
 
     /// StoreKit's messages the game has been told of and not shown yet, by the id made for each; and the ids
@@ -430,6 +435,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         storefrontListener.cancel()
         statusListener.cancel()
         entitlementReport.cancel()
+        results.cancelRead()
     }
 
     // MARK: - Mapping

@@ -98,7 +98,7 @@ import Testing
     @Test func aPassedCopyFarAheadWithNothingRunningCountsAtOnce() {
         let gold = transaction(1, "gold", .autoRenewable, purchased: 86_400, expires: 31 * 86_400, group: "club")
         #expect(Entitlements.current(from: [gold], at: now).map(\.id) == [1])
-        // Nor when what ran has ended before it: a lapsed level does not hold a new purchase back.
+        // Nor when what ran has ended: a lapsed level does not hold a new purchase back.
         let lapsed = transaction(2, "silver", .autoRenewable, purchased: -40 * 86_400, expires: -10 * 86_400, group: "club")
         #expect(Entitlements.current(from: [lapsed, gold], at: now).map(\.id) == [1])
         // One the check has not passed still waits for its date.
@@ -181,5 +181,14 @@ import Testing
         #expect(Entitlements.current(from: [first, refunded], at: now).isEmpty)
         let renewed = transaction(3, "gold", .autoRenewable, purchased: -3600, expires: 30 * 86_400, original: 1)
         #expect(Entitlements.current(from: [first, refunded, renewed], at: now).map(\.id) == [3])
+    }
+
+    /// A forged copy naming another group does not move its chain there: the user's two subscriptions in two
+    /// groups both stay.
+    @Test func aForgedCopyMovesNoChainIntoAnotherGroup() {
+        let music = transaction(1, "music", .autoRenewable, purchased: -86_400, expires: 29 * 86_400, group: "music")
+        let club = transaction(2, "gold", .autoRenewable, purchased: -3600, expires: 30 * 86_400, group: "club")
+        let forged = transaction(3, "music", .autoRenewable, purchased: -2 * 86_400, expires: 29 * 86_400, original: 1, group: "club")
+        #expect(Entitlements.current(from: [music, club, forged], at: now) { $0.id != 3 }.map(\.id) == [1, 2])
     }
 }

@@ -114,6 +114,7 @@ import Testing
         ("{", "bad.storekit: line 1, column 2: not valid JSON: the file ends before its JSON does (is it cut short?)"),
         ("{\"products\": [\n  {\"productID\": \"a\", \"displ", "bad.storekit: line 2, column 28: not valid JSON: the file ends"),
         (#"{"products": [}"#, "bad.storekit: .: not valid JSON"),
+        ("\u{FEFF}{\"name\": \"Münzen €", "bad.storekit: line 1, column 19: not valid JSON: the file ends"),
         ("[]", "bad.storekit: .: expected"),
         (#"{"products": [{"displayPrice": "1", "type": "Consumable"}]}"#, "bad.storekit: .products[0].productID: required key is missing"),
         (#"{"products": [{"productID": "a", "displayPrice": 0.99, "type": "Consumable"}]}"#, "bad.storekit: .products[0].displayPrice: expected String"),

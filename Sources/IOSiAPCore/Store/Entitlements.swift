@@ -3,9 +3,9 @@ import Foundation
 /// What the user is entitled to, computed from transactions (StoreKit 2: `Transaction.currentEntitlements`).
 public enum Entitlements {
     /// How far in the future a passed copy's purchase date may lie and still count now whatever else runs. A copy
-    /// dated further ahead waits for its date (less this) only while a passed period of its subscription (its chain,
-    /// or the user's own group) runs up to that date: that is a change scheduled for the next renewal (StoreKit may
-    /// answer a downgrade with a transaction dated then). With nothing running, it counts at once: the device's
+    /// dated further ahead waits for its date (less this) while a passed period of its subscription (its chain, or
+    /// the user's own group) runs now: a change scheduled for a renewal (StoreKit may answer a downgrade with a
+    /// transaction dated then) never ends the running level early. With nothing running, it counts at once: the device's
     /// clock is behind the App Store's, and a purchase just made must not wait for it.
     public static let clockSkewTolerance: TimeInterval = 300
 
@@ -31,7 +31,8 @@ public enum Entitlements {
     public static func current(from transactions: [StoreTransaction], at now: Date,
                                entitles: (StoreTransaction) -> Bool = { _ in true }) -> [StoreTransaction] {
         var groupOfChain: [Chain: String] = [:]
-        for transaction in transactions where transaction.productType == .autoRenewable {
+        // Named by a copy that entitles only: a forged copy must not move a chain into another group.
+        for transaction in transactions where transaction.productType == .autoRenewable && entitles(transaction) {
             if let group = transaction.subscriptionGroupID { groupOfChain[Chain(transaction)] = group }
         }
         // Until when the passed periods dated up to now run, by chain and by the user's own group.
@@ -53,7 +54,7 @@ public enum Entitlements {
             let chain = Chain(transaction)
             let group = transaction.ownershipType == .purchased ? groupOfChain[chain] : nil
             let running = max(runsUntil[chain] ?? .distantPast, group.flatMap { ownGroupRunsUntil[$0] } ?? .distantPast)
-            return running > now && running >= starts
+            return running > now
         }
         var newestOfChain: [Chain: StoreTransaction] = [:]
         var newestEntitlingOfOwnGroup: [String: StoreTransaction] = [:]

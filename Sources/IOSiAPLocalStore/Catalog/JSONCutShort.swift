@@ -4,18 +4,20 @@ import Foundation
 /// it ends early; a `.storekit` file saved halfway, or copied in part, is the usual cause, and a tester wants the
 /// line it stops at.
 enum JSONCutShort {
-    /// The line and column (from 1, in bytes) just past the end of `data` when it ends inside a string or with an
+    /// The line and column (from 1, in characters: UTF-8 continuation bytes and a leading byte order mark do not
+    /// count) just past the end of `data` when it ends inside a string or with an
     /// object or array still open; `nil` when its brackets close or do not match (any error in it is then of
     /// another kind).
     static func end(of data: Data) -> (line: Int, column: Int)? {
         var open: [UInt8] = []  // the closing bracket each open object or array waits for
         var inString = false, escaped = false
         var line = 1, column = 1
-        for byte in data {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        for byte in data.starts(with: bom) ? data.dropFirst(3) : data[...] {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
-            } else {
+            } else if byte & 0xC0 != 0x80 {
                 column += 1
             }
             if inString {
