@@ -2,8 +2,9 @@
 # LiveStoreKit (the code that calls StoreKit on Apple platforms) run unchanged on the behavioural StoreKit of
 # Tests/StoreKitStandIn, backed by the local store: the stand-in graph (IOSIAP_STOREKIT_STANDIN=1, see Package.swift)
 # in its own build folder, its Swift tests (Tests/IOSiAPStoreKitStandInTests), and a C game through libiosiap's
-# iosiap_store_open_storekit with iosiap-store acting from outside (Tests/native/storekit_game.c), and half a minute
-# of the lifecycle simulation over StoreKit. Extra arguments go to `swift test`.
+# iosiap_store_open_storekit with iosiap-store acting from outside (Tests/native/storekit_game.c, and native tests
+# shared with the local store), and half a minute of the lifecycle simulation over StoreKit. Extra arguments go to
+# `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -24,6 +25,15 @@ catalog=$PWD/Examples/Products.storekit
 mkdir "$work/app-store"
 IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$work/app-store \
     "$work/storekit_game" "$work/app-store" "$work/journal-1" "$work/journal-2" "$bin/iosiap-store" "$catalog"
+
+# Native tests of the C ABI that run on both backends (Tests/native/expect.h opens StoreKit in this build), each on
+# its own App Store with iosiap-store acting from outside.
+for test in owned_outcomes refund_requests; do
+    gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.c" \
+        -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
+    mkdir "$work/state-$test"
+    "$work/$test" "$catalog" "$work/state-$test" "$bin/iosiap-store"
+done
 
 # The stand-in's SDK folder (scripts/build-sdk.sh --storekit-standin), as a game's build consumes it: the C and C++
 # examples built through its pkg-config open the store over StoreKit, buy, restore, and hear a refund made from

@@ -271,10 +271,11 @@ typedef enum iosiap_event_kind {
                                               later, PURCHASED without a request when approved or resolved (for
                                               something owned already, the transaction that grants it, unless
                                               the game finished that one: then nothing, the entitlement stands),
-                                              or DECLINED */
+                                              or DECLINED (local store only: over StoreKit a
+                                              decline is told as nothing, so never wait on DEFERRED) */
     IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined (by the parent; on the
                                               local store also by clearing its history): never an approval or a
-                                              resolution */
+                                              resolution. Local store only: StoreKit tells no app of a decline */
     IOSIAP_EVENT_RESTORED = 9,             /* transaction */
     IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
     IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted, keyed by

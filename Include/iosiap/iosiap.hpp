@@ -196,7 +196,8 @@ public:
     virtual void onFailed(std::uint64_t requestId, const std::string &productId, int status, const std::string &message) {
         (void)requestId; (void)productId; (void)status; (void)message;
     }
-    /** Ask to Buy: the payment waits for approval; onPurchased or onDeclined follows later. */
+    /** Ask to Buy: the payment waits for approval; onPurchased or onDeclined follows later, or, over StoreKit,
+        nothing when declined (StoreKit tells no app of a decline): never hold the game's UI on it. */
     virtual void onDeferred(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
     virtual void onDeclined(const std::string &productId) { (void)productId; }
     virtual void onRestored(std::uint64_t requestId, const Transaction &transaction) { (void)requestId; (void)transaction; }

@@ -20,6 +20,12 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let statusListener: Task<Void, Never>
     private let entitlementReport: Task<Void, Never>
     private let messages: Messages
+    /// The products whose purchase StoreKit answered `pending` in this launch, until a transaction of the product
+    /// arrives in its updates ("Product.PurchaseResult.pending": "If a pending purchase succeeds, StoreKit delivers
+    /// the resulting Transaction in the transaction updates"; it says nothing of which purchase a transaction ends,
+    /// and the App Store joins a user's repeated requests for one product, so the product is what matches). A
+    /// decline creates no transaction: StoreKit tells the app nothing of it.
+    private let deferredProducts = Locked<Set<String>>([])
 
     /// StoreKit's verdicts of this launch, by transaction id and then by the JWS of each copy it judged (its APIs
     /// may hand over differently signed copies of one transaction), for the core's verifier. Only copies this
@@ -132,11 +138,20 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         // listeners run on the library's own thread, not on Swift's concurrency pool: a pool the game keeps busy
         // delays nothing StoreKit reports.
         let updates = api.transactionUpdates()
+        let deferredProducts = self.deferredProducts
         listener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await update in updates {
                 results.note(update)
                 let transaction = Self.transaction(update.value)
-                sink.yield(transaction.isRevoked ? .revoked(transaction) : .purchased(transaction))
+                if transaction.isRevoked {
+                    sink.yield(.revoked(transaction))
+                } else if deferredProducts.withLock({ $0.remove(transaction.productID) }) != nil {
+                    // Perhaps the transaction the game was told of before (StoreKit answers a purchase of something
+                    // owned with it): the game, told the purchase is deferred, hears how it ended.
+                    sink.yield(.deferredPurchaseCompleted(transaction))
+                } else {
+                    sink.yield(.purchased(transaction))
+                }
             }
             sink.finish()
         }
@@ -282,6 +297,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         case .userCancelled:
             return .cancelled
         case .pending:
+            deferredProducts.withLock { _ = $0.insert(product.id) }
             return .deferred
         }
     }

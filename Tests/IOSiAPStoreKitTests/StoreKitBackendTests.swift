@@ -78,6 +78,24 @@ import Testing
         #expect(transaction.id == 9)
     }
 
+    /// StoreKit answers a purchase of something owned with the transaction that grants it; a pending one ends when
+    /// that transaction arrives in the updates again, unchanged. The game, told it was deferred, hears how it
+    /// ended; the same transaction arriving once more, with no purchase waiting, is told nothing.
+    @Test func aPendingPurchaseOfSomethingOwnedEndsWithTheTransactionToldBefore() async throws {
+        let owned = ScriptedStoreKit.transaction(9, "pro", .nonConsumable)
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(owned))), .success(.pending)] }
+        let store = try await openLoaded()
+        guard case .purchased(_, let bought) = try await buy(store, "pro"), bought.id == 9 else { Issue.record("not purchased"); return }
+        guard case .deferred = try await buy(store, "pro") else { Issue.record("not deferred"); return }
+        storeKit.sendUpdate(.verified(owned))
+        let events = try await store.pollUntil { _ in true }
+        guard case .purchased(nil, let transaction) = events.first else { Issue.record("\(events)"); return }
+        #expect(transaction.id == 9)
+        storeKit.sendUpdate(.verified(owned))
+        await SerialThreadExecutor.libraryTasks.waitUntilIdle()  // the backend's listener has passed it on
+        #expect(await store.pollSettled().isEmpty)
+    }
+
     @Test func updatesThatArriveBeforeTheGameAskedAreKept() async throws {
         let backend = StoreKitBackend(api: storeKit)
         storeKit.sendUpdate(.verified(ScriptedStoreKit.transaction(11, "coins")))  // a renewal, say, at launch

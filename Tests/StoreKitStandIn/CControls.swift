@@ -12,15 +12,28 @@ import Foundation
 @c(storekit_standin_run_main_loop)
 public func storekit_standin_run_main_loop(_ seconds: Double) -> CInt {
     guard Thread.isMainThread else { return -1 }
-    MainActor.assumeIsolated {
-        if UIApplication.shared.connectedScenes.isEmpty {
-            let scene = UIWindowScene()
-            scene.activationState = .foregroundActive
-            UIApplication.shared.connectedScenes = [scene]
-        }
-    }
+    _ = MainActor.assumeIsolated { appWindowScene() }
     RunLoop.main.run(until: Date(timeIntervalSinceNow: max(0, seconds)))
     return 0
+}
+
+/// The app's window scene as a game passes it for a UI context (on iOS `(__bridge void *)window.windowScene`: an
+/// unretained pointer, the scene kept alive by UIKit), connecting it as `storekit_standin_run_main_loop` does. NULL
+/// off the main thread (UIKit's objects are the main thread's).
+@c(storekit_standin_window_scene)
+public func storekit_standin_window_scene() -> UnsafeMutableRawPointer? {
+    guard Thread.isMainThread else { return nil }
+    let scene = MainActor.assumeIsolated { appWindowScene() }
+    return Unmanaged.passUnretained(scene).toOpaque()
+}
+
+/// The one window scene of the app, foreground-active, connected on first use.
+@MainActor private func appWindowScene() -> UIWindowScene {
+    if let scene = UIApplication.shared.connectedScenes.first as? UIWindowScene { return scene }
+    let scene = UIWindowScene()
+    scene.activationState = .foregroundActive
+    UIApplication.shared.connectedScenes = [scene]
+    return scene
 }
 
 /// While `cancelled` is non-zero, `AppStore.sync()` throws `userCancelled`, as when the user dismisses the

@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
     int64_t first_date = 0;
 
     if (argc != 3) return 2;
-    store = open_local_store(argv[1], argv[2], "com.iosiap.example", on_event);
+    store = open_test_store(argv[1], argv[2], "com.iosiap.example", on_event);
 
     EXPECT(iosiap_app_transaction(&app, store) == IOSIAP_OK);
     EXPECT(app != NULL);
@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
 
     /* Another launch: the same id, date and versions; a closed handle is refused. */
     EXPECT(iosiap_app_transaction(&app, store) == IOSIAP_E_STORE_NOT_OPEN && app == NULL);
-    store = open_local_store(argv[1], argv[2], "com.iosiap.example", on_event);
+    store = open_test_store(argv[1], argv[2], "com.iosiap.example", on_event);
     EXPECT(iosiap_app_transaction(&app, store) == IOSIAP_OK);
     if (app) {
         EXPECT(strcmp(app->app_transaction_id, id) == 0 && strcmp(app->original_app_version, "1.2") == 0);

@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
     char command[2048];
 
     if (argc != 4) return 2;
-    store = open_local_store(argv[1], argv[2], NULL, on_event);
+    store = open_test_store(argv[1], argv[2], NULL, on_event);
 
     /* Not family-shareable: refused, nothing charged, nothing told. */
     EXPECT(iosiap_local_buy_family_shared(&shared, store, "com.iosiap.example.coins_100") == IOSIAP_E_INVALID_ARGUMENT);
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
     snprintf(command, sizeof command, "'%s' --state '%s' stop-family-sharing %llu >/dev/null", argv[3], argv[2],
              (unsigned long long)again);
     EXPECT(system(command) == 0);
-    store = open_local_store(argv[1], argv[2], NULL, on_event);
+    store = open_test_store(argv[1], argv[2], NULL, on_event);
     EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED) && last_transaction == again);
     EXPECT(entitled(store) == 0);
 

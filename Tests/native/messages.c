@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
     catalog = argv[1];
     state = argv[2];
     tool = argv[3];
-    store = open_local_store(argv[1], argv[2], NULL, on_event);
+    store = open_test_store(argv[1], argv[2], NULL, on_event);
 
     /* Each kind reaches the game with its reason; nothing is shown until the game displays it. */
     EXPECT(iosiap_local_send_message(store, IOSIAP_MESSAGE_REASON_PRICE_INCREASE, gold, NULL) == IOSIAP_OK);
@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
     /* The next launch: the messages never displayed come again (the three raised, the one from iosiap-store and
      * the markers), all of them before a marker raised once they are in; the one displayed does not. */
     undisplayed = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] - 1;
-    store = open_local_store(argv[1], argv[2], NULL, on_event);
+    store = open_test_store(argv[1], argv[2], NULL, on_event);
     again = count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE];
     EXPECT(poll_until_more(store, &count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE], again + undisplayed - 1));
     EXPECT(marker(store, 0) && count_kind[IOSIAP_EVENT_STOREKIT_MESSAGE] == again + undisplayed + 1);

@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
     if (argc != 4) return 2;
     catalog = argv[1];
     signer = argv[3];
-    store = open_local_store(argv[1], argv[2], NULL, on_event);
+    store = open_test_store(argv[1], argv[2], NULL, on_event);
     if (!store) return 1;
     ids[0] = gold;
     EXPECT(iosiap_request_products(NULL, store, ids, 1) == IOSIAP_OK);

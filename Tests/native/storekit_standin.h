@@ -15,6 +15,10 @@ extern "C" {
    main thread. */
 int storekit_standin_run_main_loop(double seconds);
 
+/* The app's window scene, as a game passes it for a UI context (on iOS `(__bridge void *)window.windowScene`),
+   connected as the first storekit_standin_run_main_loop connects it; NULL off the main thread. */
+void *storekit_standin_window_scene(void);
+
 /* While `cancelled` is non-zero, AppStore.sync() fails as when the user dismisses the sign-in. 0, or -1. */
 int storekit_standin_set_sync_cancelled(int cancelled);
 

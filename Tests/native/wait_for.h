@@ -1,6 +1,6 @@
 /*
  * Events counted by kind, and polling until the next one of a kind arrives: for the native tests that drive
- * the store one event at a time. The including file defines _POSIX_C_SOURCE (nanosleep) and calls
+ * the store one event at a time. The including file defines _POSIX_C_SOURCE (nanosleep; 200112L for setenv in the stand-in's build) and calls
  * count_event from its callback.
  */
 #ifndef IOSIAP_TESTS_WAIT_FOR_H
@@ -8,6 +8,9 @@
 
 #include <iosiap/iosiap.h>
 #include <time.h>
+#ifdef IOSIAP_STOREKIT_STANDIN
+#include "storekit_standin.h"
+#endif
 
 static int count_kind[64];
 
@@ -15,13 +18,25 @@ static void count_event(const iosiap_event *event) {
     if (event->kind >= 0 && event->kind < 64) count_kind[event->kind]++;
 }
 
+/* The time between two frames. Over StoreKit (the stand-in's build) the main run loop runs there, as on iOS:
+   StoreKit's purchase and sheets run on the main actor. */
+static void between_frames(long milliseconds) {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    storekit_standin_run_main_loop(milliseconds / 1000.0);
+#else
+    struct timespec pause;
+    pause.tv_sec = milliseconds / 1000;
+    pause.tv_nsec = (milliseconds % 1000) * 1000 * 1000;
+    nanosleep(&pause, NULL);
+#endif
+}
+
 /* Polls until an event of `kind` arrives (at most 5 s); 1 if one did. */
 static int wait_for(iosiap_store *store, int kind) {
-    struct timespec pause = {0, 2 * 1000 * 1000};
     int before = count_kind[kind], frame;
     for (frame = 0; frame < 2500 && count_kind[kind] == before; frame++) {
         iosiap_poll(store, 0);
-        nanosleep(&pause, NULL);
+        between_frames(2);
     }
     return count_kind[kind] > before;
 }

@@ -34,9 +34,10 @@ public enum StoreEvent: Sendable, Equatable {
     /// record or grant comes back at the next launch (as an unfinished purchase), and one answered with a transaction
     /// the ledger granted before is refused with `wrongState` (the store's ids restarted).
     case failed(requestID: RequestID, productID: String, error: StoreError)
-    /// The payment waits for approval (Ask to Buy). A later `purchased` or `declined` event carries the outcome.
+    /// The payment waits for approval (Ask to Buy). A later `purchased` or `declined` event carries the outcome;
+    /// over StoreKit a decline is told as nothing (StoreKit tells no app of one).
     case deferred(requestID: RequestID, productID: String)
-    /// A deferred payment was declined: nothing was charged.
+    /// A deferred payment was declined: nothing was charged. The local store's only.
     case declined(productID: String)
     /// A product the user owns, found by a restore.
     case restored(requestID: RequestID, transaction: StoreTransaction)
