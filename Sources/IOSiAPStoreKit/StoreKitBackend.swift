@@ -32,7 +32,22 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// backend returns to the core are noted (not the subscription status query's), and none is dropped: a check
     /// retried later in the launch needs the verdict on its copy.
     final class VerificationResults: Sendable {
+        /// What StoreKit said of one copy.
+        enum Verdict {
+            case judged(VerificationOutcome)
+            /// StoreKit handed no such copy over in this launch, `Transaction.all` included.
+            case none
+            /// `Transaction.all` did not end within `allTransactionsWait`: the check is to be tried again later.
+            case unanswered
+        }
+
         private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
+        /// How long a check waits for the read of `Transaction.all` (StoreKit documents no bound on the sequence).
+        let allTransactionsWait: Duration
+
+        init(allTransactionsWait: Duration) {
+            self.allTransactionsWait = allTransactionsWait
+        }
         /// The one read of `Transaction.all` per launch, once a copy needs it, noting every copy listed.
         private let everyCopyNoted = Locked<Task<Void, Never>?>(nil)
 
@@ -59,9 +74,9 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         /// checks again whose transaction StoreKit holds finished: neither `Transaction.unfinished` nor the updates
         /// bring it), StoreKit's verdict from `Transaction.all`, read once per launch for every transaction (the
         /// launch may check many such copies again; each read decodes the whole history).
-        func outcome(for transaction: StoreTransaction, askingStoreKit api: API) async -> VerificationOutcome? {
-            if let known = outcome(for: transaction) { return known }
-            guard transaction.signedJWS != nil else { return nil }
+        func verdict(for transaction: StoreTransaction, askingStoreKit api: API) async -> Verdict {
+            if let known = outcome(for: transaction) { return .judged(known) }
+            guard transaction.signedJWS != nil else { return .none }
             let read = everyCopyNoted.withLock { read in
                 if let read { return read }
                 let started = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
@@ -70,8 +85,22 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 read = started
                 return started
             }
-            await read.value
-            return outcome(for: transaction)
+            guard await Self.ends(read, within: allTransactionsWait) else { return .unanswered }
+            return outcome(for: transaction).map(Verdict.judged) ?? .none
+        }
+
+        /// Whether `task` ends within `wait`; the task goes on either way (a read that ends late still notes its
+        /// verdicts for later checks; closing the store cancels it).
+        private static func ends(_ task: Task<Void, Never>, within wait: Duration) async -> Bool {
+            await withCheckedContinuation { continuation in
+                let answered = Locked(false)
+                let answer: @Sendable (Bool) -> Void = { ended in
+                    guard answered.withLock({ answered in defer { answered = true }; return !answered }) else { return }
+                    continuation.resume(returning: ended)
+                }
+                Task { await task.value; answer(true) }
+                Task { try? await Task.sleep(for: wait); answer(false) }
+            }
         }
 
         /// Ends the read of `Transaction.all`, if one runs, as the store closes.
@@ -126,11 +155,16 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
     }
 
-    public init(api: API) {
+    public convenience init(api: API) {
+        self.init(api: api, allTransactionsWait: .seconds(10))
+    }
+
+    /// `allTransactionsWait`: how long a check waits for `Transaction.all` before it is tried again later.
+    package init(api: API, allTransactionsWait: Duration) {
         self.api = api
         let messages = Messages()
         self.messages = messages
-        let results = VerificationResults()
+        let results = VerificationResults(allTransactionsWait: allTransactionsWait)
         self.results = results
         let (stream, sink) = AsyncStream<StoreUpdate>.makeStream()
         updateStream = stream
@@ -491,12 +525,17 @@ struct StoreKitResultVerifier<API: StoreKitAPI>: TransactionVerifier {
     let api: API
 
     func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
-        await results.outcome(for: transaction, askingStoreKit: api) ?? .failed(Self.noVerdict(transaction))
+        await verify(transaction, recorded: .notVerified)
     }
 
     func verify(_ transaction: StoreTransaction, recorded: RecordedVerdict) async -> VerificationOutcome {
-        if let outcome = await results.outcome(for: transaction, askingStoreKit: api) { return outcome }
-        return recorded == .verified ? .verified : .failed(Self.noVerdict(transaction))
+        switch await results.verdict(for: transaction, askingStoreKit: api) {
+        case .judged(let outcome): outcome
+        case _ where recorded == .verified: .verified
+        case .none: .failed(Self.noVerdict(transaction))
+        case .unanswered: .retryLater(StoreError(.verificationRetryable, "StoreKit's Transaction.all did not answer in time "
+                                                 + "for transaction \(transaction.id); it is checked again later"))
+        }
     }
 
     private static func noVerdict(_ transaction: StoreTransaction) -> StoreError {

@@ -78,6 +78,8 @@ final class ScriptedStoreKit: StoreKitAPI {
         var introEligibilityAsked: [String] = []
         /// What `Transaction.all` lists.
         var all: [StoreKitVerified<FakeTransaction>] = []
+        /// Whether reading `Transaction.all` never ends (until the read is cancelled).
+        var allHangs = false
     }
 
     let script = Locked(Script())
@@ -142,7 +144,12 @@ final class ScriptedStoreKit: StoreKitAPI {
         }
     }
 
-    func allTransactions() async -> [StoreKitVerified<FakeTransaction>] { script.withLock { $0.all } }
+    func allTransactions() async -> [StoreKitVerified<FakeTransaction>] {
+        if script.withLock({ $0.allHangs }) {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(60)) }
+        }
+        return script.withLock { $0.all }
+    }
 
     func purchaseIntents() -> AsyncStream<StoreKitPurchaseIntent<FakeProduct>> { intents }
 

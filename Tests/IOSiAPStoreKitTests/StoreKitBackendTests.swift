@@ -435,4 +435,22 @@ import Testing
         let outcome = await verifier.verify(copy, recorded: .notVerified)
         #expect((outcome == .verified) == verified, "\(outcome)")
     }
+
+    /// StoreKit bounds no read of `Transaction.all`: one that does not answer leaves such a copy's check to be tried
+    /// again later (never failed), and a verdict the journal kept from an earlier launch still stands meanwhile.
+    @Test(.timeLimit(.minutes(1)))
+    func aCopyWhoseTransactionAllReadHangsIsCheckedAgainLater() async throws {
+        let held = ScriptedStoreKit.transaction(91, "pro", .nonConsumable)
+        storeKit.script.withLock { $0.all = [.verified(held)]; $0.allHangs = true }
+        let backend = StoreKitBackend(api: storeKit, allTransactionsWait: .milliseconds(200))
+        let copy = StoreTransaction(id: 91, originalID: 91, productID: "pro", productType: .nonConsumable, quantity: 1,
+                                    purchaseDate: held.purchaseDate, originalPurchaseDate: held.purchaseDate,
+                                    environment: .sandbox, storefront: "USA", signedJWS: held.jwsRepresentation)
+        guard case .retryLater(let error) = await backend.verifier.verify(copy, recorded: .notVerified) else {
+            Issue.record("not left to a later check"); return
+        }
+        #expect(error.code == .verificationRetryable)
+        #expect(await backend.verifier.verify(copy, recorded: .verified) == .verified)
+        backend.close()
+    }
 }
