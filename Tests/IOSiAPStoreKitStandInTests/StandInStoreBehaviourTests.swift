@@ -181,4 +181,34 @@ extension StandInTests {
         await Self.waitUntil { (try? store.isEntitled(to: Self.pro)) == true }
         #expect(try store.isEntitled(to: Self.pro))
     }
+
+    /// A restore on a new device whose check cannot complete records the copy StoreKit gave, finished and not
+    /// verified. Before the next launch StoreKit signs the transaction anew (here for a change of its auto-renewal),
+    /// so the held copy can get no verdict of StoreKit's: the copy its current entitlements list passes then and
+    /// replaces it, and the subscription is entitled.
+    @Test func aRestoredCopyWhoseCheckWaitedGivesWayToTheCopyStoreKitSignedAnew() async throws {
+        do {
+            let store = try openGame(now: clock)
+            let bought = try #require(try await buy(store, Self.gold))
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()  // the finish reached StoreKit
+            store.close()
+        }
+        device = TemporaryDirectory()  // a second device
+        do {
+            let unreachable = ScriptedVerifier(Array(repeating: .retryLater(StoreError(.verificationRetryable, "the server cannot be reached")), count: 50))
+            let store = try openGame(now: clock, serverVerifier: unreachable)
+            _ = try await store.pollUntilTerminal(of: try store.requestRestore())
+            #expect(try !store.isEntitled(to: Self.gold))
+            store.close()
+        }
+        try outside().setAutoRenew(productID: Self.gold, enabled: false)
+        StoreKitStandIn.close()  // the app's next launch: StoreKit starts again
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+        let store = try openGame(now: clock, serverVerifier: ScriptedVerifier())
+        defer { store.close() }
+        await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }
+        #expect(try store.isEntitled(to: Self.gold))
+    }
 }

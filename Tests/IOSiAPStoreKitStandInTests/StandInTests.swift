@@ -37,12 +37,15 @@ import Testing
         StoreKitStandIn.close()
     }
 
-    /// The game's store over StoreKit, as `iosiap_store_open_storekit` opens it; on the test's clock if given (as
-    /// the App Store's is).
-    func openGame(now clock: TestClock? = nil) throws -> PurchaseStore {
-        guard let clock else { return try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: device.state) }
+    /// The game's store over StoreKit, as `iosiap_store_open_storekit` opens it (with `serverVerifier` after
+    /// StoreKit's verdict, as `StoreKitPurchaseStore.open`); on the test's clock if given (as the App Store's is).
+    func openGame(now clock: TestClock? = nil, serverVerifier: (any TransactionVerifier)? = nil) throws -> PurchaseStore {
+        guard let clock else {
+            return try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: device.state, serverVerifier: serverVerifier)
+        }
         let backend = StoreKitBackend(api: LiveStoreKit())
-        return try PurchaseStore(backend: backend, stateDirectory: device.state, verifier: backend.verifier, now: { clock.now })
+        let verifiers: [any TransactionVerifier] = [backend.verifier] + (serverVerifier.map { [$0] } ?? [])
+        return try PurchaseStore(backend: backend, stateDirectory: device.state, verifier: VerifierChain(verifiers), now: { clock.now })
     }
 
     /// The App Store as `iosiap-store` changes it from outside.

@@ -56,8 +56,10 @@ extension StoreWorker {
 
     /// Records a transaction the store says the user owns now, told nothing, when the journal does not hold it (a
     /// reinstall, a new device): unless the store holds it unfinished (launch redelivery tells it) or a delivery of
-    /// it runs in this launch. A copy the journal holds is replaced only on an unrevoked record the journal accepted
-    /// (never a pending refund's), by a copy as new or newer (the journal's ranking), and never to lower a grace
+    /// it runs in this launch. A copy the journal holds is replaced only on an unrevoked record (never a pending
+    /// refund's) that the journal accepted or holds finished (a restore's copy whose check failed or could not
+    /// complete, which StoreKit may since have signed anew: the copy it lists then passes where the held one can get
+    /// no verdict), by a copy as new or newer (the journal's ranking), and never to lower a grace
     /// period's end. A refunded copy comes as `revoked`. One whose check fails or cannot
     /// complete is not recorded: the store lists it again at the next launch. (A restore records failed verdicts: it
     /// tells them; this report tells nothing.)
@@ -66,7 +68,7 @@ extension StoreWorker {
         if let held = try? journal.recordedCopy(of: transaction.id) {
             let grace = transaction.gracePeriodExpirationDate ?? .distantPast, heldGrace = held.gracePeriodExpirationDate ?? .distantPast
             guard !held.isRevoked, grace >= heldGrace, held.signedJWS != transaction.signedJWS || grace > heldGrace,
-                  (try? journal.holdsAcceptedRecord(of: held)) == true else { return }
+                  (try? journal.holdsAcceptedRecord(of: held)) == true || (try? journal.isFinished(held.id)) == true else { return }
         } else {
             let inFlight = flights.withLock { $0.contains(.delivered, transaction.id) || $0.contains(.deliveredByPayment, transaction.id) }
             guard !inFlight, await !unfinishedIDsInStore().contains(transaction.id) else { return }
