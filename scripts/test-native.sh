@@ -256,8 +256,8 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/payme
 "$work/payment_options" "$catalog" "$work/state-payment-options"
 check "payment options versions 1, 2 and 3 (each read to its end, not past it; 3 with a win-back offer), 4, win-back offer accessors"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/app_transaction.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/app_transaction"
-"$work/app_transaction" "$catalog" "$work/state-app-transaction"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
+"$work/app_transaction" "$catalog" "$work/state-app-transaction" "$(swift build --show-bin-path)/iosiap-store"
 python3 Tests/python/app_transaction_with_apple_library.py "$(swift build --show-bin-path)/iosiap-store" "$work/state-apple" com.iosiap.example
 check "the App Transaction through the C ABI; Apple's verify_and_decode_app_transaction accepts the local store's"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/refund_requests.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/refund_requests"
@@ -268,7 +268,7 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/owned
 "$work/owned_outcomes" "$catalog" "$work/state-owned-outcomes" "$(swift build --show-bin-path)/iosiap-store"
 check "a waiting purchase of something owned, resolved or approved by iosiap-store, ends PURCHASED with the transaction that grants it (never DECLINED); a restore gives a subscription in its grace period"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/store_queries.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/store_queries"
-"$work/store_queries" "$catalog" "$work/state-store-queries"
+"$work/store_queries" "$catalog" "$work/state-store-queries" "$(swift build --show-bin-path)/iosiap-store"
 check "the storefront, a group's status with its renewal info, intro offer eligibility and the transaction history through the C ABI"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/family_sharing.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/family_sharing"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null

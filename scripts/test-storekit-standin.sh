@@ -28,11 +28,14 @@ IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$work/app-store \
 
 # Native tests of the C ABI that run on both backends (Tests/native/expect.h opens StoreKit in this build), each on
 # its own App Store with iosiap-store acting from outside.
-for test in owned_outcomes refund_requests; do
+python3 Tests/native/offers_catalog.py "$catalog" "$work/offers.storekit"  # messages' win-back offer
+for test in owned_outcomes refund_requests store_queries app_transaction messages; do
     gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.c" \
         -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
     mkdir "$work/state-$test"
-    "$work/$test" "$catalog" "$work/state-$test" "$bin/iosiap-store"
+    test_catalog=$catalog
+    if [ "$test" = messages ]; then test_catalog=$work/offers.storekit; fi
+    "$work/$test" "$test_catalog" "$work/state-$test" "$bin/iosiap-store"
 done
 
 # The stand-in's SDK folder (scripts/build-sdk.sh --storekit-standin), as a game's build consumes it: the C and C++

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "store_tool.h"
 #include "wait_for.h"
 
 #ifdef IOSIAP_STOREKIT_STANDIN
@@ -44,12 +45,6 @@ static void on_event(const iosiap_event *event, void *user_data) {
     if (event->kind == IOSIAP_EVENT_RESTORED && strcmp(event->transaction->product_id, silver) == 0) restored_silver++;
 }
 
-static void run(const char *tool, const char *state, const char *arguments) {
-    char command[2048];
-    snprintf(command, sizeof command, "'%s' --state '%s' %s >/dev/null", tool, state, arguments);
-    EXPECT(system(command) == 0);
-}
-
 static uint64_t buy(iosiap_store *store, const char *product) {
     EXPECT(iosiap_request_payment(NULL, store, product, 1, NULL) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && strcmp(last_product, product) == 0);
@@ -64,6 +59,7 @@ int main(int argc, char **argv) {
     int owned = -1;
 
     if (argc != 4) return 2;
+    use_store_tool(argv[3], argv[2], argv[1]);
     store = open_test_store(argv[1], argv[2], NULL, on_event);
     EXPECT(iosiap_request_products(NULL, store, ids, 3) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
@@ -73,20 +69,20 @@ int main(int argc, char **argv) {
     silver_transaction = buy(store, silver);
 
     /* An interrupted purchase of pro, resolved from outside: it ends with the transaction that grants pro. */
-    run(argv[3], argv[2], "interrupted on");
+    EXPECT(run_quiet("interrupted on"));
     EXPECT(iosiap_request_payment(NULL, store, pro, 1, NULL) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_DEFERRED));
-    run(argv[3], argv[2], "resolve 1");
+    EXPECT(run_quiet("resolve 1"));
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED));
     EXPECT(strcmp(last_product, pro) == 0 && last_transaction == pro_transaction);
     EXPECT(count_kind[IOSIAP_EVENT_DECLINED] == 0);
-    run(argv[3], argv[2], "interrupted off");
+    EXPECT(run_quiet("interrupted off"));
 
     /* Ask to Buy of the active subscription, approved from outside: the same, with silver's transaction. */
-    run(argv[3], argv[2], "ask-to-buy on");
+    EXPECT(run_quiet("ask-to-buy on"));
     EXPECT(iosiap_request_payment(NULL, store, silver, 1, NULL) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_DEFERRED));
-    run(argv[3], argv[2], "approve 2");
+    EXPECT(run_quiet("approve 2"));
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED));
     EXPECT(strcmp(last_product, silver) == 0 && last_transaction == silver_transaction);
     EXPECT(count_kind[IOSIAP_EVENT_DECLINED] == 0);
@@ -95,32 +91,32 @@ int main(int argc, char **argv) {
        transaction, and StoreKit tells the app nothing else (the game must not wait on a deferred purchase). */
     EXPECT(iosiap_request_payment(NULL, store, season, 1, NULL) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_DEFERRED));
-    run(argv[3], argv[2], "decline 3");
+    EXPECT(run_quiet("decline 3"));
 #ifdef IOSIAP_STOREKIT_STANDIN
     EXPECT(!wait_for(store, IOSIAP_EVENT_DECLINED));
 #else
     EXPECT(wait_for(store, IOSIAP_EVENT_DECLINED) && strcmp(last_product, season) == 0);
 #endif
-    run(argv[3], argv[2], "ask-to-buy off");
+    EXPECT(run_quiet("ask-to-buy off"));
     EXPECT(iosiap_finish_transaction(store, pro_transaction) == IOSIAP_OK);
     EXPECT(iosiap_finish_transaction(store, silver_transaction) == IOSIAP_OK);
 
     /* Pro finished, then bought again while interrupted and resolved: neither PURCHASED again nor DECLINED. */
-    run(argv[3], argv[2], "interrupted on");
+    EXPECT(run_quiet("interrupted on"));
     EXPECT(iosiap_request_payment(NULL, store, pro, 1, NULL) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_DEFERRED));
-    run(argv[3], argv[2], "resolve 4");
+    EXPECT(run_quiet("resolve 4"));
     EXPECT(!wait_for(store, IOSIAP_EVENT_PURCHASED));  /* polls 5 s: the look for other processes' changes ran */
     EXPECT(count_kind[IOSIAP_EVENT_DECLINED] == DECLINES_TOLD);
     EXPECT(iosiap_is_entitled(&owned, store, pro) == IOSIAP_OK && owned == 1);
-    run(argv[3], argv[2], "interrupted off");
+    EXPECT(run_quiet("interrupted off"));
 
     /* Silver's renewal fails to charge: billing retry within the grace period, still entitled. A restore gives
        what the entitlements give, silver included. */
-    run(argv[3], argv[2], "grace-period on");
-    run(argv[3], argv[2], "billing-issues on");
-    run(argv[3], argv[2], "renew com.iosiap.example.club_silver_monthly");
-    run(argv[3], argv[2], "transactions | grep -q 'grace period'");
+    EXPECT(run_quiet("grace-period on"));
+    EXPECT(run_quiet("billing-issues on"));
+    EXPECT(run_quiet("renew com.iosiap.example.club_silver_monthly"));
+    EXPECT(run_quiet("transactions | grep -q 'grace period'"));
     EXPECT(iosiap_is_entitled(&owned, store, silver) == IOSIAP_OK && owned == 1);
     EXPECT(iosiap_request_restore(NULL, store) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_RESTORE_FINISHED));

@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include "expect.h"
+#include "store_tool.h"
 #include "wait_for.h"
 
 static const char *pro = "com.iosiap.example.pro_upgrade";
-static const char *tool, *state;
 static uint64_t last_request, last_refund_transaction, last_transaction;
 static int last_status, last_outcome;
 static char last_message[512];
@@ -35,24 +35,6 @@ static void on_event(const iosiap_event *event, void *user_data) {
         last_outcome = event->refund_request_outcome;
         last_refund_transaction = event->refund_transaction_id;
     }
-}
-
-/* Runs `iosiap-store --state STATE ARGUMENTS` (QA, in another process); 1 if it exited 0. */
-static int run(const char *arguments) {
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' --state '%s' %s", tool, state, arguments);
-    return system(command) == 0;
-}
-
-/* The game's UIWindowScene, for the sheets' UI context. The local store never dereferences it; StoreKit shows its
-   sheets there. */
-static void *game_scene(void) {
-#ifdef IOSIAP_STOREKIT_STANDIN
-    return storekit_standin_window_scene();
-#else
-    static int scene;
-    return &scene;
-#endif
 }
 
 #define ANY_FAILURE 1 /* for refund_ends: a status other than IOSIAP_OK, whichever */
@@ -73,8 +55,7 @@ int main(int argc, char **argv) {
     char command[4096];
 
     if (argc != 4) return 2;
-    tool = argv[3];
-    state = argv[2];
+    use_store_tool(argv[3], argv[2], argv[1]);
     if ((store = open_test_store(argv[1], argv[2], NULL, on_event)) == NULL) return 1;
     EXPECT(iosiap_request_products(NULL, store, &pro, 1) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
@@ -94,15 +75,15 @@ int main(int argc, char **argv) {
 #else
     EXPECT(refund_ends(store, 987654321, IOSIAP_REFUND_REQUEST_FAILED, IOSIAP_E_UNKNOWN_TRANSACTION));
 #endif
-    EXPECT(run("error set refund-request store-unreachable >/dev/null"));
+    EXPECT(run_quiet("error set refund-request store-unreachable"));
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_FAILED, IOSIAP_E_STORE_UNREACHABLE));
 #ifndef IOSIAP_STOREKIT_STANDIN
     EXPECT(strstr(last_message, "Refund Request Sheet") != NULL);
 #endif
-    EXPECT(run("error clear refund-request >/dev/null"));
-    EXPECT(run("dialog cancel >/dev/null"));
+    EXPECT(run_quiet("error clear refund-request"));
+    EXPECT(run_quiet("dialog cancel"));
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_CANCELLED, IOSIAP_OK));
-    EXPECT(run("dialog confirm >/dev/null"));
+    EXPECT(run_quiet("dialog confirm"));
 
     /* Sent: it waits pending, the user still owns the product; a second request is a duplicate. */
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_SUBMITTED, IOSIAP_OK));
@@ -114,8 +95,8 @@ int main(int argc, char **argv) {
 
     /* QA declines it with the transaction manager, another process, while the game runs: nothing changes. */
     EXPECT(run("refund-requests | grep -q 'pending'"));
-    snprintf(command, sizeof command, "decline-refund %llu >/dev/null", (unsigned long long)bought);
-    EXPECT(run(command));
+    snprintf(command, sizeof command, "decline-refund %llu", (unsigned long long)bought);
+    EXPECT(run_quiet(command));
     EXPECT(run("refund-requests | grep -q 'declined'"));
     between_frames(600); /* longer than the store's look at other processes */
     iosiap_poll(store, 0);
@@ -124,8 +105,8 @@ int main(int argc, char **argv) {
 
     /* Asked again, QA approves it: the running game receives REVOKED. */
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_SUBMITTED, IOSIAP_OK));
-    snprintf(command, sizeof command, "approve-refund %llu >/dev/null", (unsigned long long)bought);
-    EXPECT(run(command));
+    snprintf(command, sizeof command, "approve-refund %llu", (unsigned long long)bought);
+    EXPECT(run_quiet(command));
     EXPECT(wait_for(store, IOSIAP_EVENT_REVOKED) && last_transaction == bought);
     EXPECT(iosiap_is_entitled(&entitled, store, pro) == IOSIAP_OK && entitled == 0);
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_FAILED, IOSIAP_E_DUPLICATE_REFUND_REQUEST));
@@ -135,7 +116,7 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_show_manage_subscriptions(&sheet, store, game_scene()) == IOSIAP_OK && sheet != 0);
     EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_OK && last_request == sheet);
     EXPECT(run("settings | grep -q 'manage subscriptions shown *1'"));
-    EXPECT(run("error set manage-subscriptions system-error >/dev/null"));
+    EXPECT(run_quiet("error set manage-subscriptions system-error"));
     EXPECT(iosiap_show_manage_subscriptions(&second_sheet, store, game_scene()) == IOSIAP_OK && second_sheet != sheet);
     EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_E_SYSTEM &&
            last_request == second_sheet);

@@ -31,6 +31,17 @@ static void between_frames(long milliseconds) {
 #endif
 }
 
+/* The game's UIWindowScene, for a sheet's UI context: over StoreKit the stand-in's app scene, where StoreKit shows
+   it; the local store never dereferences it. */
+static inline void *game_scene(void) {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    return storekit_standin_window_scene();
+#else
+    static int scene;
+    return &scene;
+#endif
+}
+
 /* Polls until an event of `kind` arrives (at most 5 s); 1 if one did. */
 static int wait_for(iosiap_store *store, int kind) {
     int before = count_kind[kind], frame;
