@@ -10,8 +10,9 @@ level), upgrades and downgrades between two levels of one subscription group, bi
 turned on and off (so renewals fail into billing retry or grace, and restores meet them), purchases, Family
 Sharing purchases and their ends; a verification server that passes, fails, fails retryably or hangs. Half the
 seeds run the grant ledger. Over StoreKit (--storekit) traces also reinstall the app (its journal deleted, the
-store kept: entitled at the next launch from StoreKit's current entitlements) and have the user dismiss the
-sign-in of restores (AppStore.sync() cancelled: the restore still gives what is owned).
+store kept: entitled at the next launch from StoreKit's current entitlements), move between two devices (each with
+its journal, one App Store: what the other device bought or refunded reaches this one from StoreKit) and have the
+user dismiss the sign-in of restores (AppStore.sync() cancelled: the restore still gives what is owned).
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
@@ -219,6 +220,27 @@ class Model:
         self.told_this_launch = set()
         self.restored_products = set()
 
+    # What a device's journal holds, and so what the model knows of that device's game: kept apart per device.
+    DEVICE_FIELDS = ("told_owned", "finished", "revoked_returned", "extra_returns", "failed", "lost_coins")
+
+    def device_state(self):
+        return {name: getattr(self, name) for name in self.DEVICE_FIELDS}
+
+    def other_device(self, saved, finished_coins, coins_since):
+        """The game moves to another device: its journal's record (`saved`, what `device_state` returned when the
+        game last left it), or none (a new device: as a reinstall). A coin purchase made since the game left it
+        (`coins_since`) that the store holds finished (`finished_coins`) was granted on another device, and is never
+        told here (StoreKit tells unfinished transactions only)."""
+        if saved is None:
+            for name in self.DEVICE_FIELDS:
+                setattr(self, name, type(getattr(self, name))())
+            self.reinstalled(finished_coins)
+            return
+        for name, value in saved.items():
+            setattr(self, name, value)
+        self.lost_coins |= finished_coins & coins_since
+        self.finished |= finished_coins
+
     def reinstalled(self, finished_coins):
         """The app deleted and installed again: its journal, and with it what the game was told and granted, are
         gone. The store keeps what was finished: a coin purchase it holds finished (`finished_coins`, whose grant
@@ -297,6 +319,8 @@ class World:
         self.running = None
         self.transcript = []  # steps and the game's lines, printed with --verbose
         self.modes = {}  # the store's switches the steps turned on or off
+        self.device = "A"  # over StoreKit, the device the game runs on; the other's journal is kept in `devices`
+        self.devices = {}  # device -> (Model.device_state() as the game left it, coin purchases then)
         self.purchases_wait = False  # Ask to Buy or interrupted purchases on
 
     def close(self):
@@ -520,24 +544,46 @@ class World:
         elif name == "reinstall":
             # Over StoreKit: the app deleted and installed again (or a new phone): an empty journal, the store as
             # it was. The game is entitled at launch to what StoreKit's current entitlements hold.
-            # Before the journal goes, the old install must agree with the store (with the ledger, its balance too):
-            # a grant lost or doubled there would otherwise go unseen with it. The launch that checks runs with a
-            # verifier that passes, as the last launch does; the verifier's mode is set back after.
-            mode, self.verifier.mode = self.verifier.mode, "pass"
-            if running:
-                self.close_game()
-            self.open("poll")  # compares, as every launch whose verifier passes
-            self.close_game()
-            self.verifier.mode = mode
+            self.agree_before_leaving(running)
             finished_coins = {r[0] for r in self.store_rows(finished=True) if r[1] == COINS}
             device = os.path.join(self.state, "device")
             shutil.rmtree(device)
             self.model.reinstalled(finished_coins)
+        elif name == "switch-device":
+            # Over StoreKit: the user picks up another device (the first one, or a second), signed in to the same
+            # App Store: its own journal, the store as it is. As for a reinstall, the device left must first agree
+            # with the store; its journal is kept, and comes back when the game returns to it.
+            target = "AB"[pick % 2]
+            if target == self.device:
+                return
+            self.agree_before_leaving(running)
+            rows = self.store_rows()
+            coins = {r[0] for r in rows if r[1] == COINS}
+            self.devices[self.device] = (self.model.device_state(), coins)
+            os.rename(os.path.join(self.state, "device"), os.path.join(self.state, "device-" + self.device))
+            saved, coins_then = self.devices.pop(target, (None, set()))
+            if saved is not None:
+                os.rename(os.path.join(self.state, "device-" + target), os.path.join(self.state, "device"))
+            finished_coins = {r[0] for r in self.store_rows(finished=True) if r[1] == COINS}
+            self.model.other_device(saved, finished_coins, coins - coins_then)
+            self.device = target
         elif name == "sync-cancel" and running:
             # The user dismisses the sign-in of every restore's AppStore.sync() in this launch (or no longer).
             self.running.command(f"sync-cancelled {pick % 2}")
         elif name == "settle" and running:
             self.running.wait(lambda: False, timeout=pick / 1000.0)
+
+    def agree_before_leaving(self, running):
+        """Before the game leaves a journal (a reinstall deletes it, another device sets it aside), that install must
+        agree with the store (with the ledger, its balance too): a grant lost or doubled there would otherwise go
+        unseen. The launch that checks runs with a verifier that passes, as the last launch does; the verifier's mode
+        is set back after."""
+        mode, self.verifier.mode = self.verifier.mode, "pass"
+        if running:
+            self.close_game()
+        self.open("poll")  # compares, as every launch whose verifier passes
+        self.close_game()
+        self.verifier.mode = mode
 
     def compare(self, expected, lenient):
         """Waits for the state the store implies (the ledger grants, and verification passes, on the library's
@@ -652,7 +698,7 @@ STEPS = [("open", 14), ("close", 6), ("kill", 6), ("verifier", 5), ("buy", 22), 
 
 
 # Steps over StoreKit only (the local store's traces stay as they were for each seed).
-STOREKIT_STEPS = [("reinstall", 2), ("sync-cancel", 2)]
+STOREKIT_STEPS = [("reinstall", 2), ("sync-cancel", 2), ("switch-device", 2)]
 
 
 def make_trace(seed, length, storekit=False):
