@@ -247,10 +247,11 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/offer
 apple_offer=$(python3 Tests/python/sign_offer_with_apple_library.py "$catalog" com.example.game \
     com.iosiap.example.club_gold_monthly club_gold_winback)
 # shellcheck disable=SC2086  # four words: key id, nonce, timestamp, signature
-"$work/offers" "$catalog" "$work/state-offers" $apple_offer
+"$work/offers" "$catalog" "$work/state-offers" "$(swift build --show-bin-path)/iosiap-store" $apple_offer
 check "promotional offers through the C ABI, one signed by Apple's library"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/offers_jws.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/offers_jws"
-"$work/offers_jws" "$catalog" "$work/state-offers-jws" "python3 $root/Tests/python/sign_offer_with_apple_library.py"
+"$work/offers_jws" "$catalog" "$work/state-offers-jws" "$(swift build --show-bin-path)/iosiap-store" \
+    "python3 $root/Tests/python/sign_offer_with_apple_library.py"
 check "JWS-signed offers through the C ABI (payment options version 4), signed by Apple's library: intro eligibility denied and granted, a promotional offer, each bad one refused"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/payment_options.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/payment_options"
 "$work/payment_options" "$catalog" "$work/state-payment-options"

@@ -28,14 +28,22 @@ IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$work/app-store \
 
 # Native tests of the C ABI that run on both backends (Tests/native/expect.h opens StoreKit in this build), each on
 # its own App Store with iosiap-store acting from outside.
-python3 Tests/native/offers_catalog.py "$catalog" "$work/offers.storekit"  # messages' win-back offer
-for test in owned_outcomes refund_requests store_queries app_transaction messages; do
+python3 Tests/native/offers_catalog.py "$catalog" "$work/offers.storekit"  # win-back offers and offer codes
+python3 -m pip install --quiet --disable-pip-version-check app-store-server-library 2>&1 | grep -v "Running pip as the 'root' user" || true
+signer="python3 $PWD/Tests/python/sign_offer_with_apple_library.py"  # Apple's own signer, for offers and offers_jws
+for test in owned_outcomes refund_requests store_queries app_transaction messages subscription_offers offers offers_jws \
+    family_sharing; do
     gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.c" \
         -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
     mkdir "$work/state-$test"
     test_catalog=$catalog
-    if [ "$test" = messages ]; then test_catalog=$work/offers.storekit; fi
-    "$work/$test" "$test_catalog" "$work/state-$test" "$bin/iosiap-store"
+    extra=()
+    case $test in
+        messages | subscription_offers) test_catalog=$work/offers.storekit ;;
+        offers) read -r -a extra <<<"$($signer "$catalog" com.example.game com.iosiap.example.club_gold_monthly club_gold_winback)" ;;
+        offers_jws) extra=("$signer") ;;
+    esac
+    "$work/$test" "$test_catalog" "$work/state-$test" "$bin/iosiap-store" ${extra[@]+"${extra[@]}"}
 done
 
 # The stand-in's SDK folder (scripts/build-sdk.sh --storekit-standin), as a game's build consumes it: the C and C++

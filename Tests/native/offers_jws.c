@@ -5,7 +5,11 @@
  * The JWS are signed as the test goes, by SIGNER (a command: Apple's library, see
  * Tests/python/sign_offer_with_apple_library.py), because they name a transaction of the user: the app
  * transaction's id before the first purchase, that purchase's id after it.
- * usage: offers_jws CATALOG STATE_DIRECTORY SIGNER
+ * Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+ * over StoreKit (Product.PurchaseOption.promotionalOffer(_:compactJWS:), introductoryOfferEligibility(compactJWS:),
+ * checked by the stand-in's App Store against the catalog's subscriptionOffersKeyPair), where QA's changes are made by
+ * `iosiap-store` (IOSIAP_STORE; the local store's C controls otherwise).
+ * usage: offers_jws CATALOG STATE_DIRECTORY IOSIAP_STORE SIGNER
  */
 #define _POSIX_C_SOURCE 200809L
 #include <iosiap/iosiap.h>
@@ -18,9 +22,12 @@
 #include <time.h>
 
 #include "expect.h"
+#include "store_tool.h"
 #include "wait_for.h"
 
-static const char *gold = "com.iosiap.example.club_gold_monthly";
+#define GOLD "com.iosiap.example.club_gold_monthly"
+#define CLUB "5E1A7C01" /* gold's subscription group */
+static const char *gold = GOLD;
 static const char *winback = "club_gold_winback";
 static int last_status, last_offer_type;
 static uint64_t last_transaction;
@@ -56,21 +63,21 @@ static int sign(char *out, size_t size, const char *mode, const char *arguments)
 /* Pays for gold with version 4 options and waits for its end: PURCHASED or FAILED (which one, in last_status). */
 static int pay(iosiap_store *store, const iosiap_payment_options *options) {
     int purchased = count_kind[IOSIAP_EVENT_PURCHASED], failed = count_kind[IOSIAP_EVENT_FAILED], frame;
-    struct timespec pause = {0, 2 * 1000 * 1000};
     if (iosiap_request_payment_with_options(NULL, store, gold, options) != IOSIAP_OK) return 0;
     for (frame = 0; frame < 2500; frame++) {
         iosiap_poll(store, 0);
         if (count_kind[IOSIAP_EVENT_PURCHASED] > purchased) return 1;
         if (count_kind[IOSIAP_EVENT_FAILED] > failed) return 1;
-        nanosleep(&pause, NULL);
+        between_frames(2);
     }
     return 0;
 }
 
+/* Gold finished, then expired by QA, and the game knows it ended. */
 static void lapse(iosiap_store *store) {
     EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
-    EXPECT(iosiap_local_expire_subscription(store, gold) == IOSIAP_OK);
-    EXPECT(wait_for(store, IOSIAP_EVENT_EXPIRED));
+    EXPECT(QA(iosiap_local_expire_subscription(store, gold), "expire " GOLD));
+    EXPECT(subscription_ended(store, CLUB));
 }
 
 int main(int argc, char **argv) {
@@ -82,9 +89,10 @@ int main(int argc, char **argv) {
     uint64_t first;
     int charged;
 
-    if (argc != 4) return 2;
+    if (argc != 5) return 2;
     catalog = argv[1];
-    signer = argv[3];
+    signer = argv[4];
+    use_store_tool(argv[3], argv[2], argv[1]);
     store = open_test_store(argv[1], argv[2], NULL, on_event);
     if (!store) return 1;
     ids[0] = gold;
@@ -136,7 +144,8 @@ int main(int argc, char **argv) {
     EXPECT(last_offer_type == IOSIAP_OFFER_TYPE_PROMOTIONAL && strcmp(last_offer_id, winback) == 0);
     EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
 
-    /* Bad options are refused before anything is queued. */
+    /* Bad options are refused before anything is queued (by the C ABI and the core, before either store: the
+       message checked is theirs, Sources/IOSiAPExports/PaymentOptions.swift). */
     options.offer_id = NULL;
     EXPECT(iosiap_request_payment_with_options(NULL, store, gold, &options) == IOSIAP_E_SK_MISSING_OFFER_PARAMS);
     EXPECT(strstr(iosiap_last_error_message(), "offer_id") != NULL);

@@ -35,10 +35,20 @@ static inline int run_quiet(const char *arguments) {
     return run(command);
 }
 
+/* Whether iosiap-store with `arguments` is refused with `status` (it exits 1 naming it: "... [-7]"). */
+static inline int refused_outside(const char *arguments, int status) {
+    char command[1024];
+    snprintf(command, sizeof command, "%s 2>&1 >/dev/null | grep -qF -- '[%d]'", arguments, status);
+    return run(command);
+}
+
+/* QA's change, and one the store refuses with `status`. */
 #ifdef IOSIAP_STOREKIT_STANDIN
 #define QA(local_control, arguments) run_quiet(arguments)
+#define QA_REFUSED(local_control, arguments, status) refused_outside((arguments), (status))
 #else
 #define QA(local_control, arguments) ((local_control) == IOSIAP_OK)
+#define QA_REFUSED(local_control, arguments, status) ((local_control) == (status))
 #endif
 
 #endif

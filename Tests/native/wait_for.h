@@ -52,4 +52,20 @@ static int wait_for(iosiap_store *store, int kind) {
     return count_kind[kind] > before;
 }
 
+/* After QA ended a subscription of group `group_id` (iosiap-store expire): 1 once the game knows. The local store tells
+   EXPIRED; StoreKit tells no expiry, which changes no transaction (the stand-in's StandInAppStore.dispatch;
+   "Product.SubscriptionInfo.Status"): the group's status says it ended. */
+static inline int subscription_ended(iosiap_store *store, const char *group_id) {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    iosiap_subscription_status_info *status = NULL;
+    int ended = iosiap_subscription_status(&status, store, group_id) == IOSIAP_OK && status != NULL &&
+                status->state == IOSIAP_SUBSCRIPTION_EXPIRED;
+    iosiap_subscription_status_free(status);
+    return ended;
+#else
+    (void)group_id;
+    return wait_for(store, IOSIAP_EVENT_EXPIRED);
+#endif
+}
+
 #endif
