@@ -226,11 +226,12 @@ class Model:
     def device_state(self):
         return {name: getattr(self, name) for name in self.DEVICE_FIELDS}
 
-    def other_device(self, saved, finished_coins, coins_since):
+    def other_device(self, saved, finished_coins, finished_since):
         """The game moves to another device: its journal's record (`saved`, what `device_state` returned when the
-        game last left it), or none (a new device: as a reinstall). A coin purchase made since the game left it
-        (`coins_since`) that the store holds finished (`finished_coins`) was granted on another device, and is never
-        told here (StoreKit tells unfinished transactions only)."""
+        game last left it), or none (a new device: as a reinstall). A transaction made since the game left it that
+        the store holds finished (`finished_since`) was finished on another device, and is never told here (StoreKit
+        tells unfinished transactions only); a coin purchase among them was granted there. One this device's journal
+        holds unfinished is told here again (its game never finished it), though the other device finished it."""
         if saved is None:
             for name in self.DEVICE_FIELDS:
                 setattr(self, name, type(getattr(self, name))())
@@ -238,8 +239,8 @@ class Model:
             return
         for name, value in saved.items():
             setattr(self, name, value)
-        self.lost_coins |= finished_coins & coins_since
-        self.finished |= finished_coins
+        self.lost_coins |= finished_coins & finished_since
+        self.finished |= finished_since
 
     def reinstalled(self, finished_coins):
         """The app deleted and installed again: its journal, and with it what the game was told and granted, are
@@ -320,7 +321,7 @@ class World:
         self.transcript = []  # steps and the game's lines, printed with --verbose
         self.modes = {}  # the store's switches the steps turned on or off
         self.device = "A"  # over StoreKit, the device the game runs on; the other's journal is kept in `devices`
-        self.devices = {}  # device -> (Model.device_state() as the game left it, coin purchases then)
+        self.devices = {}  # device -> (Model.device_state() as the game left it, the store's transactions then)
         self.purchases_wait = False  # Ask to Buy or interrupted purchases on
 
     def close(self):
@@ -557,15 +558,15 @@ class World:
             if target == self.device:
                 return
             self.agree_before_leaving(running)
-            rows = self.store_rows()
-            coins = {r[0] for r in rows if r[1] == COINS}
-            self.devices[self.device] = (self.model.device_state(), coins)
+            transactions = {r[0] for r in self.store_rows()}
+            self.devices[self.device] = (self.model.device_state(), transactions)
             os.rename(os.path.join(self.state, "device"), os.path.join(self.state, "device-" + self.device))
-            saved, coins_then = self.devices.pop(target, (None, set()))
+            saved, transactions_then = self.devices.pop(target, (None, set()))
             if saved is not None:
                 os.rename(os.path.join(self.state, "device-" + target), os.path.join(self.state, "device"))
-            finished_coins = {r[0] for r in self.store_rows(finished=True) if r[1] == COINS}
-            self.model.other_device(saved, finished_coins, coins - coins_then)
+            finished = self.store_rows(finished=True)
+            finished_coins = {r[0] for r in finished if r[1] == COINS}
+            self.model.other_device(saved, finished_coins, {r[0] for r in finished} & (transactions - transactions_then))
             self.device = target
         elif name == "sync-cancel" and running:
             # The user dismisses the sign-in of every restore's AppStore.sync() in this launch (or no longer).
@@ -728,6 +729,10 @@ def run_trace(args, trace):
         for step in trace["steps"]:
             world.step(step)
         world.purchases = world.last_launch()
+        # Over StoreKit, each device the game left has its last launch too: what it owes its game is checked there.
+        for device in sorted(world.devices):
+            world.step(["switch-device", "AB".index(device)])
+            world.purchases = world.last_launch()
         return None, world
     except Divergence as divergence:
         return str(divergence), world

@@ -21,7 +21,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     private let entitlementReport: Task<Void, Never>
     private let messages: Messages
     /// The products whose purchase StoreKit answered `pending` in this launch, until a transaction of the product
-    /// arrives in its updates ("Product.PurchaseResult.pending": "If a pending purchase succeeds, StoreKit delivers
+    /// arrives in its updates or a purchase of it succeeds ("Product.PurchaseResult.pending": "If a pending purchase succeeds, StoreKit delivers
     /// the resulting Transaction in the transaction updates"; it says nothing of which purchase a transaction ends,
     /// and the App Store joins a user's repeated requests for one product, so the product is what matches). A
     /// decline creates no transaction: StoreKit tells the app nothing of it.
@@ -42,14 +42,23 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
 
         private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
-        /// How long a check waits for the read of `Transaction.all` (StoreKit documents no bound on the sequence).
+        /// How long checks wait for a read of `Transaction.all` (StoreKit documents no bound on the sequence): from
+        /// the read's start, so that checks that find it running wait together, not one after another.
         let allTransactionsWait: Duration
+        /// A read that has not ended this long after it started is given up and asked anew.
+        static var readGivenUpAfter: Duration { .seconds(60) }
+
+        /// A read of `Transaction.all`, noting every copy listed; one per launch, unless one is given up.
+        private struct Read: Sendable {
+            let task: Task<Void, Never>
+            let started: ContinuousClock.Instant
+            let ended: Locked<Bool>
+        }
+        private let read = Locked<Read?>(nil)
 
         init(allTransactionsWait: Duration) {
             self.allTransactionsWait = allTransactionsWait
         }
-        /// The one read of `Transaction.all` per launch, once a copy needs it, noting every copy listed.
-        private let everyCopyNoted = Locked<Task<Void, Never>?>(nil)
 
         /// Keeps StoreKit's verdict; a transaction from an environment this library does not know fails even
         /// when StoreKit verified it, so that it is never taken for a Production purchase.
@@ -77,35 +86,53 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         func verdict(for transaction: StoreTransaction, askingStoreKit api: API) async -> Verdict {
             if let known = outcome(for: transaction) { return .judged(known) }
             guard transaction.signedJWS != nil else { return .none }
-            let read = everyCopyNoted.withLock { read in
-                if let read { return read }
-                let started = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
-                    for copy in await api.allTransactions() { self.note(copy) }
-                }
-                read = started
-                return started
+            let current = currentRead(api)
+            if !current.ended.withLock({ $0 }) {
+                let deadline = current.started + allTransactionsWait
+                guard ContinuousClock.now < deadline, await Self.ends(current.task, by: deadline) else { return .unanswered }
             }
-            guard await Self.ends(read, within: allTransactionsWait) else { return .unanswered }
             return outcome(for: transaction).map(Verdict.judged) ?? .none
         }
 
-        /// Whether `task` ends within `wait`; the task goes on either way (a read that ends late still notes its
-        /// verdicts for later checks; closing the store cancels it).
-        private static func ends(_ task: Task<Void, Never>, within wait: Duration) async -> Bool {
+        /// The read of `Transaction.all`: the one running or ended, else a new one (also in place of one that has
+        /// run for `readGivenUpAfter` without ending: StoreKit may answer a second asking).
+        private func currentRead(_ api: API) -> Read {
+            read.withLock { read in
+                if let read, read.ended.withLock({ $0 }) || ContinuousClock.now - read.started < Self.readGivenUpAfter {
+                    return read
+                }
+                read?.task.cancel()
+                let ended = Locked(false)
+                let task = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
+                    for copy in await api.allTransactions() { self.note(copy) }
+                    ended.withLock { $0 = !Task.isCancelled }
+                }
+                let started = Read(task: task, started: .now, ended: ended)
+                read = started
+                return started
+            }
+        }
+
+        /// Whether `task` ends by `deadline`; the task goes on either way (a read that ends late still notes its
+        /// verdicts for later checks; closing the store cancels it). Its waits run on the library's thread.
+        private static func ends(_ task: Task<Void, Never>, by deadline: ContinuousClock.Instant) async -> Bool {
             await withCheckedContinuation { continuation in
                 let answered = Locked(false)
                 let answer: @Sendable (Bool) -> Void = { ended in
                     guard answered.withLock({ answered in defer { answered = true }; return !answered }) else { return }
                     continuation.resume(returning: ended)
                 }
-                Task { await task.value; answer(true) }
-                Task { try? await Task.sleep(for: wait); answer(false) }
+                Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) { await task.value; answer(true) }
+                Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    answer(false)
+                }
             }
         }
 
         /// Ends the read of `Transaction.all`, if one runs, as the store closes.
         func cancelRead() {
-            everyCopyNoted.withLock { $0?.cancel() }
+            read.withLock { $0?.task.cancel() }
         }
     }
 
@@ -327,6 +354,9 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         switch result {
         case .success(let verified):
             results.note(verified)
+            // Its answer is the purchase of the product: a deferral of it waits no longer (StoreKit may also bring
+            // this transaction through its updates, which must not end a deferral again).
+            deferredProducts.withLock { _ = $0.remove(product.id) }
             return .purchased(Self.transaction(verified.value))
         case .userCancelled:
             return .cancelled

@@ -96,6 +96,46 @@ import Testing
         #expect(await store.pollSettled().isEmpty)
     }
 
+    /// A purchase StoreKit answers while a deferral of its product waits ends that deferral: when StoreKit also
+    /// brings its transaction through the updates, the game is told it once, as the payment's answer.
+    @Test func aPurchaseAnsweredWhileADeferralWaitsIsToldOnce() async throws {
+        let bought = ScriptedStoreKit.transaction(10, "pro", .nonConsumable)
+        storeKit.script.withLock { $0.purchases = [.success(.pending), .success(.success(.verified(bought)))] }
+        let store = try await openLoaded()
+        guard case .deferred = try await buy(store, "pro") else { Issue.record("not deferred"); return }
+        guard case .purchased(.some, let answered) = try await buy(store, "pro"), answered.id == 10 else { Issue.record("not purchased"); return }
+        storeKit.sendUpdate(.verified(bought))
+        await SerialThreadExecutor.libraryTasks.waitUntilIdle()  // the backend's listener has passed it on
+        #expect(await store.pollSettled().isEmpty)
+    }
+
+    /// A check left to retry is judged with the verdict the journal holds, as the launch's first check is: a
+    /// purchase verified and told in an earlier launch, finished since on another device (StoreKit hands it over no
+    /// more: a consumable is not in `Transaction.all`), whose server check must be tried again, stays verified and
+    /// is told again, never failed.
+    @Test func aRetriedCheckKeepsTheVerdictTheJournalHolds() async throws {
+        let coins = ScriptedStoreKit.transaction(70, "coins")
+        storeKit.script.withLock { $0.purchases = [.success(.success(.verified(coins)))] }
+        let fast = VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20))
+        func open(_ server: ScriptedVerifier) throws -> PurchaseStore {
+            let backend = StoreKitBackend(api: storeKit)
+            return try PurchaseStore(backend: backend, stateDirectory: folder.state,
+                                     verifier: VerifierChain([backend.verifier, server]), retryPolicy: fast)
+        }
+        do {
+            let store = try open(ScriptedVerifier())
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["coins"]))
+            guard case .purchased(_, let told) = try await buy(store, "coins"), told.id == 70 else { Issue.record("not purchased"); return }
+            store.close()  // not finished here
+        }
+        let server = ScriptedVerifier([.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))])
+        let store = try open(server)
+        defer { store.close() }
+        let events = try await store.pollUntil { if case .purchased(nil, let transaction) = $0 { transaction.id == 70 } else { false } }
+        let failures = events.compactMap { if case .verificationFailed(_, _, let error) = $0 { error.code } else { nil } }
+        #expect(failures == [.verificationRetryable])
+    }
+
     @Test func updatesThatArriveBeforeTheGameAskedAreKept() async throws {
         let backend = StoreKitBackend(api: storeKit)
         storeKit.sendUpdate(.verified(ScriptedStoreKit.transaction(11, "coins")))  // a renewal, say, at launch

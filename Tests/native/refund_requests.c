@@ -75,15 +75,16 @@ int main(int argc, char **argv) {
 #else
     EXPECT(refund_ends(store, 987654321, IOSIAP_REFUND_REQUEST_FAILED, IOSIAP_E_UNKNOWN_TRANSACTION));
 #endif
-    EXPECT(run_quiet("error set refund-request store-unreachable"));
+    EXPECT(QA(iosiap_local_set_simulated_error(store, IOSIAP_API_REFUND_REQUEST, IOSIAP_E_STORE_UNREACHABLE),
+              "error set refund-request store-unreachable"));
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_FAILED, IOSIAP_E_STORE_UNREACHABLE));
 #ifndef IOSIAP_STOREKIT_STANDIN
     EXPECT(strstr(last_message, "Refund Request Sheet") != NULL);
 #endif
-    EXPECT(run_quiet("error clear refund-request"));
-    EXPECT(run_quiet("dialog cancel"));
+    EXPECT(QA(iosiap_local_set_simulated_error(store, IOSIAP_API_REFUND_REQUEST, IOSIAP_OK), "error clear refund-request"));
+    EXPECT(QA(iosiap_local_set_purchase_cancelled(store, 1), "dialog cancel"));
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_CANCELLED, IOSIAP_OK));
-    EXPECT(run_quiet("dialog confirm"));
+    EXPECT(QA(iosiap_local_set_purchase_cancelled(store, 0), "dialog confirm"));
 
     /* Sent: it waits pending, the user still owns the product; a second request is a duplicate. */
     EXPECT(refund_ends(store, bought, IOSIAP_REFUND_REQUEST_SUBMITTED, IOSIAP_OK));
@@ -116,11 +117,16 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_show_manage_subscriptions(&sheet, store, game_scene()) == IOSIAP_OK && sheet != 0);
     EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_OK && last_request == sheet);
     EXPECT(run("settings | grep -q 'manage subscriptions shown *1'"));
-    EXPECT(run_quiet("error set manage-subscriptions system-error"));
+    EXPECT(QA(iosiap_local_set_simulated_error(store, IOSIAP_API_MANAGE_SUBSCRIPTIONS, IOSIAP_E_SYSTEM),
+              "error set manage-subscriptions system-error"));
     EXPECT(iosiap_show_manage_subscriptions(&second_sheet, store, game_scene()) == IOSIAP_OK && second_sheet != sheet);
     EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_status == IOSIAP_E_SYSTEM &&
            last_request == second_sheet);
+#ifdef IOSIAP_STOREKIT_STANDIN
     EXPECT(iosiap_show_manage_subscriptions(NULL, store, game_scene()) == IOSIAP_OK);  /* the id is optional */
+#else
+    EXPECT(iosiap_show_manage_subscriptions(NULL, store, NULL) == IOSIAP_OK);  /* the id and the context are optional */
+#endif
     EXPECT(wait_for(store, IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED) && last_request > second_sheet);
     untouched = 7;
     EXPECT(iosiap_show_manage_subscriptions(&untouched, NULL, NULL) == IOSIAP_E_INVALID_ARGUMENT && untouched == 7);

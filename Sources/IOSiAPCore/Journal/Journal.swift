@@ -459,6 +459,14 @@ package final class Journal: Sendable {
         }
     }
 
+    /// The verdict recorded for a transaction, or `nil` when the journal holds no readable row of it.
+    package func recordedVerdict(of id: UInt64) throws(StoreError) -> RecordedVerdict? {
+        try database.withLock { database throws(StoreError) in
+            try database.query("SELECT verdict FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
+                .first.map { RecordedVerdict(column: $0[0]) }
+        }
+    }
+
     /// Whether the journal holds a row for the transaction, finished or not.
     package func isRecorded(_ id: UInt64) throws(StoreError) -> Bool {
         try database.withLock { database throws(StoreError) in

@@ -32,9 +32,11 @@ extension StoreWorker {
     /// write loses nothing, since the store still holds the transaction unfinished.) Outside a request, a
     /// transaction finished before is not delivered again (it is never granted twice), nor one already
     /// queued in this launch.
+    /// A retry (attempt > 0) is judged with the verdict the journal holds then, as the launch's re-check is.
     func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0,
                          recorded verdict: RecordedVerdict? = nil, endsDeferral: Bool = false) async {
-        let checked = await verify(transaction, recorded: verdict)
+        let recorded = attempt > 0 ? ((try? journal.recordedVerdict(of: transaction.id)) ?? verdict) : verdict
+        let checked = await verify(transaction, recorded: recorded)
         // A retry (attempt > 0) holds its transaction's `checkScheduled` mark until its chain ends.
         var checksAgain = false
         defer { if attempt > 0 && !checksAgain { flights.withLock { $0.remove(.checkScheduled, transaction.id) } } }
@@ -94,9 +96,14 @@ extension StoreWorker {
             // transaction that grants it, possibly finished long ago: granting ownership again is harmless.
             flights.withLock { _ = $0.insert(.delivered, transaction.id) }
             tellPurchase(.purchased(requestID: requestID, transaction: transaction))
-        } else if endsDeferral {
-            // Told again though told before in this launch: it ends the deferral the game was told of.
-            flights.withLock { _ = $0.insert(.delivered, transaction.id) }
+        } else if endsDeferral, flights.withLock({ flights in
+            // Told again though told before in this launch: it ends the deferral the game was told of. Not while a
+            // payment delivers it, or a purchase of its product runs (that one's answer tells it): as any other.
+            guard !flights.contains(.deliveredByPayment, transaction.id),
+                  !flights.isPurchaseInProgress(of: transaction.productID) else { return false }
+            _ = flights.insert(.delivered, transaction.id)
+            return true
+        }) {
             tellPurchase(.purchased(requestID: nil, transaction: transaction))
         } else {
             queuePurchasedOnce(transaction, requestID: nil)

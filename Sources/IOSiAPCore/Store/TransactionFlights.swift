@@ -88,6 +88,11 @@ struct TransactionFlights {
         purchasesInProgress[productID, default: 0] += 1
     }
 
+    /// Whether a purchase of `productID` is in progress.
+    func isPurchaseInProgress(of productID: String) -> Bool {
+        purchasesInProgress[productID] != nil
+    }
+
     /// Holds a request-less delivery of `transaction` if a purchase of its product is in progress; says whether it did.
     mutating func holdIfPurchaseInProgress(_ transaction: StoreTransaction) -> Bool {
         guard purchasesInProgress[transaction.productID] != nil else { return false }
