@@ -655,9 +655,11 @@ class World:
             raise Divergence(f"last launch: unfinished purchases not told again {missing}, refunds never told {untold}")
         if not self.ledger:
             for transaction in sorted(owed_purchase):
+                self.model.finish_sent.add(transaction)
                 answer = self.running.command(f"finish {transaction}")
                 if answer is None or answer[0] != "0":
                     raise Divergence(f"last launch: finish of {transaction} answered {answer}")
+                self.model.finished.add(transaction)
         # A verdict a verifier failed stays until a verifier passes that copy (JournalRecord's invariant 4): such a
         # product may read as not owned until a restore checks it again. Then everything must agree.
         self.compare(lambda: self.expected_entitlements(self.store_rows()), lenient=self.model.failed_products())

@@ -42,6 +42,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
 
         private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
+        /// What each transaction's copies that StoreKit verified say (`content(of:)`), by transaction id.
+        private let verifiedContents = Locked<[UInt64: [StoreTransaction]]>([:])
         /// How long checks wait for a read of `Transaction.all` (StoreKit documents no bound on the sequence): from
         /// the read's start, so that checks that find it running wait together, not one after another.
         let allTransactionsWait: Duration
@@ -70,13 +72,33 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             case .unverified(_, let failure): .failed(StoreKitErrorMapping.error(failure))
             }
             outcomes.withLock { $0[result.value.id, default: [:]][result.value.jwsRepresentation] = outcome }
+            if outcome == .verified {
+                let content = Self.content(of: StoreKitBackend.transaction(result.value))
+                verifiedContents.withLock { contents in
+                    if !contents[content.id, default: []].contains(content) { contents[content.id, default: []].append(content) }
+                }
+            }
         }
 
         /// StoreKit's verdict on this very copy: one on another copy of the transaction (a newer one, or the one
-        /// StoreKit handed over while the journal holds a copy StoreKit called unverified) says nothing of it.
+        /// StoreKit handed over while the journal holds a copy StoreKit called unverified) says nothing of it. But a
+        /// copy signed apart whose content is one StoreKit verified (StoreKit signs a transaction anew, its
+        /// `signedDate` with it) passes: granting by it grants only what StoreKit vouched for.
         func outcome(for transaction: StoreTransaction) -> VerificationOutcome? {
             guard let jws = transaction.signedJWS else { return nil }
-            return outcomes.withLock { $0[transaction.id]?[jws] }
+            if let judged = outcomes.withLock({ $0[transaction.id]?[jws] }) { return judged }
+            let content = Self.content(of: transaction)
+            return verifiedContents.withLock { $0[transaction.id]?.contains(content) == true } ? .verified : nil
+        }
+
+        /// What a copy says of its transaction, apart from its signatures and what the journal adds to it (a grace
+        /// period's end, from the subscription's status).
+        private static func content(of transaction: StoreTransaction) -> StoreTransaction {
+            var content = transaction
+            content.signedJWS = nil
+            content.signedRenewalInfo = nil
+            content.gracePeriodExpirationDate = nil
+            return content
         }
 
         /// `outcome(for:)`, and when StoreKit has handed no copy of it over in this launch (a copy the journal

@@ -467,13 +467,18 @@ import Testing
         let copy = StoreTransaction(id: 90, originalID: 90, productID: "pro", productType: .nonConsumable, quantity: 1,
                                     purchaseDate: held.purchaseDate, originalPurchaseDate: held.purchaseDate,
                                     environment: .sandbox, storefront: "USA", signedJWS: held.jwsRepresentation)
-        // Another copy of it (signed differently, a forged one say), asked first, gets no verdict from StoreKit's
-        // copy: the recorded one decides. Then the copy StoreKit lists gets StoreKit's.
+        // Another copy of it that says something else (a forged one), asked first, gets no verdict from StoreKit's
+        // copy: the recorded one decides. Then the copy StoreKit lists gets StoreKit's, and so does one signed apart
+        // that says the same (StoreKit signs a transaction anew).
         var other = copy
         other.signedJWS = "header.another-copy.signature"
+        other.purchaseDate = copy.purchaseDate.addingTimeInterval(86_400)
         #expect(await verifier.verify(other, recorded: .notVerified) != .verified)
         let outcome = await verifier.verify(copy, recorded: .notVerified)
         #expect((outcome == .verified) == verified, "\(outcome)")
+        var resigned = copy
+        resigned.signedJWS = "header.signed-again.signature"
+        #expect((await verifier.verify(resigned, recorded: .notVerified) == .verified) == verified)
     }
 
     /// StoreKit bounds no read of `Transaction.all`: one that does not answer leaves such a copy's check to be tried

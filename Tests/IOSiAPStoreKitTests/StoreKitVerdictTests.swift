@@ -8,14 +8,19 @@ import Testing
 @Suite struct StoreKitVerdictTests {
     let storeKit = ScriptedStoreKit()
 
-    /// A verdict on one copy of a transaction does not pass another copy of it: a copy the journal kept from a
-    /// restore StoreKit called unverified, rechecked at a launch where StoreKit handed over the genuine one.
+    /// A verdict on one copy of a transaction does not pass another copy of it that says something else: a copy the
+    /// journal kept from a restore StoreKit called unverified (a forged date), rechecked at a launch where StoreKit
+    /// handed over the genuine one. A copy signed apart that says the same (StoreKit signs anew) passes.
     @Test func aVerdictOnOneCopyDoesNotPassAnotherCopyOfTheSameTransaction() async throws {
         storeKit.script.withLock { $0.unfinished = [.verified(ScriptedStoreKit.transaction(7, "pro", .nonConsumable))] }
         let backend = StoreKitBackend(api: storeKit)
         let genuine = try #require(try await backend.unfinishedTransactions().first)
+        var resigned = genuine
+        resigned.signedJWS = "header.payload-of-7-signed-again.signature"
+        #expect(await backend.verifier.verify(resigned, recorded: .notVerified) == .verified)
         var forged = genuine
         forged.signedJWS = "header.forged-payload-of-7.signature"
+        forged.originalPurchaseDate = genuine.originalPurchaseDate.addingTimeInterval(-86_400)
         #expect(await backend.verifier.verify(genuine) == .verified)
         #expect(await backend.verifier.verify(genuine, recorded: .notVerified) == .verified)
         for recorded in [RecordedVerdict.notVerified, .none] {
