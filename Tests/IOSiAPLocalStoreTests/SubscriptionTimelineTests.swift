@@ -92,8 +92,11 @@ import Testing
         let replaced = try await store.pollUntil { if case .expired = $0 { true } else { false } }
         guard case .expired(let ended) = replaced.last else { Issue.record("\(replaced)"); return }
         #expect(ended.id == silver.id && ended.expirationDate == clock.now)
-        // Replaced, not cancelled: its renewal info gives no reason to have ended.
+        // Replaced, not cancelled: its renewal info gives no reason to have ended; its transaction says it was
+        // upgraded ("isUpgraded"), the upgrade's does not.
         #expect(try local.makeVerifier().verifyRenewalInfo(try #require(ended.signedRenewalInfo)).expirationIntent == nil)
+        #expect(try local.makeVerifier().verifyTransaction(try #require(ended.signedJWS)).isUpgraded == true)
+        #expect(try local.makeVerifier().verifyTransaction(try #require(gold.signedJWS)).isUpgraded == false)
         #expect(try store.currentEntitlements().map(\.productID) == [Self.gold])
         try store.finish(transactionID: gold.id)
 

@@ -211,4 +211,26 @@ extension StandInTests {
         await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }
         #expect(try store.isEntitled(to: Self.gold))
     }
+
+    /// An upgrade replaces the level below at once: StoreKit marks the replaced transaction ("Transaction.isUpgraded":
+    /// "look for another transaction that has a subscription with a higher level of service"), and only the upgrade
+    /// is among the current entitlements ("Transaction.currentEntitlements": subscriptions subscribed or in grace).
+    @Test func anUpgradeMarksTheTransactionItReplaced() async throws {
+        let store = try openGame(now: clock)
+        defer { store.close() }
+        let silver = try #require(try await buy(store, Self.silver))
+        try store.finish(transactionID: silver.id)
+        clock.advance(by: 10)
+        let gold = try #require(try await buy(store, Self.gold))
+        var upgraded: [UInt64: Bool] = [:]
+        for await result in StoreKit.Transaction.all {
+            if case .verified(let transaction) = result { upgraded[transaction.id] = transaction.isUpgraded }
+        }
+        #expect(upgraded == [silver.id: true, gold.id: false])
+        var current: [UInt64] = []
+        for await result in StoreKit.Transaction.currentEntitlements {
+            if case .verified(let transaction) = result { current.append(transaction.id) }
+        }
+        #expect(current == [gold.id])
+    }
 }

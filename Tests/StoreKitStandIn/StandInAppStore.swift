@@ -205,16 +205,17 @@ final class StandInAppStore: Sendable {
     /// (`iosiap-store error set verification ...`, StoreKitTest's `failTransactionsEnabled`) makes every one unverified.
     static func verificationResult(_ transaction: StoreTransaction, local: LocalStore,
                                    verifier: SignedDataVerifier) -> VerificationResult<Transaction> {
-        let payload = Transaction(transaction)
         if let forced = local.forcedVerificationFailure(of: transaction) {
-            return .unverified(payload, .init(forced.code))
+            return .unverified(Transaction(transaction, isUpgraded: false), .init(forced.code))
         }
-        guard let jws = transaction.signedJWS else { return .unverified(payload, .missingRequiredProperties) }
+        guard let jws = transaction.signedJWS else {
+            return .unverified(Transaction(transaction, isUpgraded: false), .missingRequiredProperties)
+        }
         do {
-            _ = try verifier.verifyTransaction(jws)
-            return .verified(payload)
+            let signed = try verifier.verifyTransaction(jws)
+            return .verified(Transaction(transaction, isUpgraded: signed.isUpgraded ?? false))
         } catch {
-            return .unverified(payload, .init(error.code))
+            return .unverified(Transaction(transaction, isUpgraded: false), .init(error.code))
         }
     }
 }

@@ -63,10 +63,14 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     public let ownershipType: OwnershipType
     public let subscriptionGroupID: String?
     public let offer: Offer?
+    /// Whether the user upgraded to another subscription of the group, which replaced this one ("isUpgraded"): as
+    /// the local store signs it.
+    public let isUpgraded: Bool
     /// The copy as the local store signed it (`VerificationResult.jwsRepresentation`).
     let signedJWS: String
 
-    init(_ transaction: StoreTransaction) {
+    init(_ transaction: StoreTransaction, isUpgraded: Bool) {
+        self.isUpgraded = isUpgraded
         id = transaction.id
         originalID = transaction.originalID
         productID = transaction.productID

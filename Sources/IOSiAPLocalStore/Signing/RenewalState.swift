@@ -7,6 +7,8 @@ struct RenewalState: Sendable {
     var autoRenew = true
     /// The product it renews into, if not the current one (a downgrade waiting for the renewal).
     var renewProductID: String?
+    /// Whether an upgrade replaced it (the transaction's `isUpgraded`).
+    var upgraded = false
     /// Whether its last renewal failed to charge (`isInBillingRetryPeriod`).
     var inBillingRetry = false
     /// Why it ended, once it has (`expirationIntent`: 1 cancelled, 2 billing error, 4 product unavailable).

@@ -20,7 +20,7 @@ struct TransactionSigner: Sendable {
         payload.price = (offerTerms?.price ?? product?.price).map(Self.milliunits)
         if transaction.productType == .autoRenewable {
             payload.webOrderLineItemId = String(transaction.id)
-            payload.isUpgraded = false
+            payload.isUpgraded = renewalState.upgraded
         }
         // The offer is the transaction's, signed whatever the catalog now says; its terms, where the catalog
         // still has them.

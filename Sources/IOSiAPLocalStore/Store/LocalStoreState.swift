@@ -338,7 +338,7 @@ final class LocalStoreState {
 
         /// What its signed renewal info reports.
         var renewal: RenewalState {
-            RenewalState(autoRenew: autoRenew, renewProductID: renewProductID, inBillingRetry: billingRetry,
+            RenewalState(autoRenew: autoRenew, renewProductID: renewProductID, upgraded: upgraded, inBillingRetry: billingRetry,
                          expirationIntent: expirationIntent, renewOfferID: renewOfferID)
         }
     }
