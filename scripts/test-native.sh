@@ -167,7 +167,7 @@ g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/led
 "$work/ledger" "$catalog" "$work/state-ledger"
 check "the grant ledger and the controls through the C++ layer"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/ledger_at_open.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/ledger_at_open"
-"$work/ledger_at_open" "$catalog" "$work/state-ledger-at-open"
+"$work/ledger_at_open" "$catalog" "$work/state-ledger-at-open" "$store_tool"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/delegate_on_open.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/delegate_on_open"
 "$work/delegate_on_open" "$catalog" "$work/state-delegate-on-open"
 check "grants registered in on_open (C) and StoreDelegate::onOpen (C++): purchases redelivered at launch granted in thread mode, launch after launch; version 1 callbacks; a refused open"
@@ -212,7 +212,7 @@ TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/delivery_thread" "$catalog" "$wo
 "$clang" -std=c11 -Wall -Wextra -Werror -g -fsanitize=thread -I"$sdk/include" Tests/native/ledger_at_open.c \
     -L"$tsan_lib" -liosiap -L"$toolchain/lib/swift/linux" -ldispatch -lBlocksRuntime \
     -Wl,-rpath,"$tsan_lib" -Wl,-rpath,"$toolchain/lib/swift/linux" -lpthread -o "$work/ledger_at_open_tsan"
-TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/ledger_at_open_tsan" "$catalog" "$work/state-ledger-at-open-tsan" 4
+TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/ledger_at_open_tsan" "$catalog" "$work/state-ledger-at-open-tsan" "$store_tool" 4
 check "stress, the delivery thread and on_open clean under TSan"
 
 echo "== verification: on the device, on a server, for a backend; Apple's own library as a second opinion"

@@ -32,7 +32,7 @@ python3 Tests/native/offers_catalog.py "$catalog" "$work/offers.storekit"  # win
 python3 -m pip install --quiet --disable-pip-version-check app-store-server-library 2>&1 | grep -v "Running pip as the 'root' user" || true
 signer="python3 $PWD/Tests/python/sign_offer_with_apple_library.py"  # Apple's own signer, for offers and offers_jws
 for test in owned_outcomes refund_requests store_queries app_transaction messages subscription_offers offers offers_jws \
-    family_sharing; do
+    family_sharing payment_options out_structs ledger_at_open delivery_thread; do
     gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.c" \
         -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
     mkdir "$work/state-$test"

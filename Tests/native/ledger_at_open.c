@@ -8,9 +8,12 @@
  * open returned lost that race in most launches. Then on_open's contract: it runs before the first event in
  * poll mode too, a version 1 iosiap_callbacks (without on_open) still opens and delivers, and an on_open that
  * refuses (a failed ledger call) or closes the store voids the open before any event, losing nothing.
- * usage: ledger_at_open CATALOG.storekit STATE_DIRECTORY [ROUNDS]
+ * Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+ * over StoreKit, where QA buys from outside (`iosiap-store buy`) while the game is open and the game quits before
+ * it hears of them: at the next launch StoreKit gives them again (Transaction.unfinished).
+ * usage: ledger_at_open CATALOG.storekit STATE_DIRECTORY IOSIAP_STORE [ROUNDS]
  */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* nanosleep, setenv */
 #include "expect.h"
 
 #include <inttypes.h>
@@ -18,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "store_tool.h"
+#include "wait_for.h"
 
 #define COINS "com.iosiap.example.coins_100"
 #define UNFINISHED_PER_LAUNCH 8
@@ -59,6 +65,7 @@ static int poison(iosiap_store *store, void *user_data) {
     return IOSIAP_OK;
 }
 
+/* The game's own startup work: its thread does not come back to the store (nor, over StoreKit, to the run loop). */
 static void sleep_us(long us) {
     struct timespec pause = {us / 1000000, (us % 1000000) * 1000};
     nanosleep(&pause, NULL);
@@ -71,28 +78,41 @@ static void reset_counts(void) {
     atomic_store(&events_at_open, -1);
 }
 
-static iosiap_local_store_options options_for(const char *catalog, const char *state, int delivery) {
+/* Opens the store as open_test_store (expect.h) does, with `delivery` and `callbacks`: the local store on `catalog`
+   and `state`, or over StoreKit (the stand-in's build) StoreKit on that App Store, the journal in STATE/device.
+   Returns the open's status. */
+static int open_store(iosiap_store **out, const char *catalog, const char *state, int delivery,
+                      const iosiap_callbacks *callbacks) {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    iosiap_storekit_options options = IOSIAP_STOREKIT_OPTIONS_INIT;
+    char journal[4096];
+    setenv("IOSIAP_STOREKIT_CONFIGURATION", catalog, 0);
+    setenv("IOSIAP_STOREKIT_STATE", state, 0);
+    snprintf(journal, sizeof journal, "%s/device", state);
+    options.state_directory = journal;
+    options.delivery = delivery;
+    return iosiap_store_open_storekit(out, &options, callbacks);
+#else
     iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
     options.catalog_path = catalog;
     options.state_directory = state;
     options.delivery = delivery;
-    return options;
+    return iosiap_store_open_local(out, &options, callbacks);
+#endif
 }
 
 /* A launch that buys from outside the game and quits before the purchases are delivered: unfinished. */
 static void buy_and_quit(const char *catalog, const char *state) {
-    iosiap_local_store_options options = options_for(catalog, state, IOSIAP_DELIVERY_POLL);
     iosiap_store *store = NULL;
     int i;
-    EXPECT(iosiap_store_open_local(&store, &options, NULL) == IOSIAP_OK);
-    for (i = 0; i < UNFINISHED_PER_LAUNCH; i++) EXPECT(iosiap_local_buy(NULL, store, COINS, 1) == IOSIAP_OK);
+    EXPECT(open_store(&store, catalog, state, IOSIAP_DELIVERY_POLL, NULL) == IOSIAP_OK);
+    for (i = 0; i < UNFINISHED_PER_LAUNCH; i++) EXPECT(QA(iosiap_local_buy(NULL, store, COINS, 1), "buy " COINS));
     iosiap_store_close(store);
 }
 
 /* Opens with COINS registered in on_open; in poll mode, polls. Waits for `expected` purchases (granted or
    not), `startup_us` after the open returned, then a little more for any delivered twice. */
 static void launch(const char *catalog, const char *state, int delivery, int expected, long startup_us, int64_t *balance) {
-    iosiap_local_store_options options = options_for(catalog, state, delivery);
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     iosiap_store *store = NULL;
     int waited;
@@ -100,15 +120,15 @@ static void launch(const char *catalog, const char *state, int delivery, int exp
     callbacks.on_open = register_coins;
     callbacks.user_data = &store;
     reset_counts();
-    EXPECT(iosiap_store_open_local(&store, &options, &callbacks) == IOSIAP_OK);
+    EXPECT(open_store(&store, catalog, state, delivery, &callbacks) == IOSIAP_OK);
     EXPECT(atomic_load(&events_at_open) == 0);
     if (startup_us > 0) sleep_us(startup_us);
     for (waited = 0; waited < 2500 && atomic_load(&granted) + atomic_load(&purchased) < expected; waited++) {
         if (delivery == IOSIAP_DELIVERY_POLL) iosiap_poll(store, 0);
-        sleep_us(2000);
+        between_frames(2);
     }
     if (delivery == IOSIAP_DELIVERY_POLL) iosiap_poll(store, 0);
-    sleep_us(20 * 1000);
+    between_frames(20);
     if (delivery == IOSIAP_DELIVERY_POLL) iosiap_poll(store, 0);
     EXPECT(iosiap_ledger_balance(balance, store, "coins") == IOSIAP_OK);
     iosiap_store_close(store);
@@ -118,14 +138,13 @@ static void launch(const char *catalog, const char *state, int delivery, int exp
    and a message holding `fragment`. */
 static void open_refused(const char *catalog, const char *state, iosiap_callbacks *callbacks, int status,
                          const char *fragment) {
-    iosiap_local_store_options options = options_for(catalog, state, IOSIAP_DELIVERY_THREAD);
     iosiap_store *store = NULL;
     reset_counts();
     callbacks->user_data = &store;
-    EXPECT(iosiap_store_open_local(&store, &options, callbacks) == status);
-    EXPECT(strstr(iosiap_last_error_message(), fragment) != NULL);
+    EXPECT(open_store(&store, catalog, state, IOSIAP_DELIVERY_THREAD, callbacks) == status);
+    EXPECT(strstr(iosiap_last_error_message(), fragment) != NULL); /* the C ABI's and the ledger's, either store */
     EXPECT(store == NULL);
-    sleep_us(50 * 1000);
+    between_frames(50);
     EXPECT(atomic_load(&events) == 0);
 }
 
@@ -133,8 +152,12 @@ int main(int argc, char **argv) {
     int rounds, round, left = 0, plain_launches = 0;
     int64_t bought = 0, credited = 0, balance = 0;
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
-    if (argc != 3 && argc != 4) return 2;
-    rounds = argc == 4 ? atoi(argv[3]) : 12;
+    if (argc != 4 && argc != 5) return 2;
+    rounds = argc == 5 ? atoi(argv[4]) : 12;
+    use_store_tool(argv[3], argv[2], argv[1]);
+    /* wait_for.h's counting by kind is not used: events arrive on the delivery thread, counted in atomics here. */
+    (void)count_event;
+    (void)wait_for;
 
     /* Thread mode, launch after launch. */
     for (round = 0; round < rounds; round++) {
@@ -194,14 +217,14 @@ int main(int argc, char **argv) {
             struct callbacks_v1 v1;
             iosiap_open_callback after;
         } old = {{1, on_event, NULL}, poison};
-        iosiap_local_store_options options = options_for(argv[1], argv[2], IOSIAP_DELIVERY_THREAD);
         iosiap_store *store = NULL;
         int waited;
         EXPECT(offsetof(iosiap_callbacks, on_open) == sizeof(struct callbacks_v1));
         buy_and_quit(argv[1], argv[2]);
         reset_counts();
-        EXPECT(iosiap_store_open_local(&store, &options, (const iosiap_callbacks *)(const void *)&old) == IOSIAP_OK);
-        for (waited = 0; waited < 2500 && atomic_load(&purchased) < UNFINISHED_PER_LAUNCH; waited++) sleep_us(2000);
+        EXPECT(open_store(&store, argv[1], argv[2], IOSIAP_DELIVERY_THREAD, (const iosiap_callbacks *)(const void *)&old) ==
+               IOSIAP_OK);
+        for (waited = 0; waited < 2500 && atomic_load(&purchased) < UNFINISHED_PER_LAUNCH; waited++) between_frames(2);
         EXPECT(atomic_load(&purchased) == UNFINISHED_PER_LAUNCH); /* no ledger registered: plain purchases */
         EXPECT(atomic_load(&poisoned) == 0);
         iosiap_store_close(store);

@@ -1,12 +1,16 @@
 /*
- * iosiap_payment_options in every published version, through the C ABI with the local store: a version 1
+ * iosiap_payment_options in every published version, through the C ABI on the local store: a version 1
  * caller's struct (which ends after offer_signature), a version 2 caller's (which ends after ui_context) and a
  * version 3 caller's (which ends after win_back_offer_id) are read up to their end and not a byte further, and
  * ui_context is accepted and ignored by the local store. The example catalog's products have no win-back offers
  * (subscription_offers.c redeems some); offers_jws.c redeems version 4's JWS.
- * usage: payment_options CATALOG STATE_DIRECTORY
+ * Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+ * over StoreKit, where version 2's ui_context is the game's window scene the purchase confirms in.
+ * usage: payment_options CATALOG STATE_DIRECTORY [IOSIAP_STORE]
+ * (IOSIAP_STORE is not used: scripts/test-storekit-standin.sh passes it to every test it runs.)
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, setenv */
 #include <iosiap/iosiap.h>
 
 #include <stddef.h>
@@ -43,8 +47,6 @@ static iosiap_payment_options *older_version_at_page_end(size_t size) {
 }
 
 int main(int argc, char **argv) {
-    iosiap_local_store_options open_options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     iosiap_store *store = NULL;
     const char *ids[2];
     const iosiap_product *product = NULL;
@@ -53,15 +55,11 @@ int main(int argc, char **argv) {
     iosiap_payment_options *v1 = older_version_at_page_end(offsetof(iosiap_payment_options, ui_context));
     iosiap_payment_options *v2 = older_version_at_page_end(offsetof(iosiap_payment_options, win_back_offer_id));
     iosiap_payment_options *v3 = older_version_at_page_end(offsetof(iosiap_payment_options, offer_jws));
-    int game_window = 0; /* stands for the game's UIViewController: the local store never dereferences it */
 
-    if (argc != 3 || v1 == NULL || v2 == NULL || v3 == NULL) return 2;
+    if ((argc != 3 && argc != 4) || v1 == NULL || v2 == NULL || v3 == NULL) return 2;
     ids[0] = coins;
     ids[1] = gold;
-    open_options.catalog_path = argv[1];
-    open_options.state_directory = argv[2];
-    callbacks.on_event = on_event;
-    if (iosiap_store_open_local(&store, &open_options, &callbacks) != IOSIAP_OK) return 1;
+    if ((store = open_test_store(argv[1], argv[2], NULL, on_event)) == NULL) return 1;
     EXPECT(iosiap_request_products(NULL, store, ids, 2) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
 
@@ -79,11 +77,12 @@ int main(int argc, char **argv) {
     v1->quantity = 0;
     EXPECT(iosiap_request_payment_with_options(NULL, store, coins, v1) == IOSIAP_E_QUANTITY_OUT_OF_RANGE);
 
-    /* Version 2 with a UI context: the fields it has, nothing after them; the local store ignores the context. */
+    /* Version 2 with a UI context, the game's window scene: the fields it has, nothing after them. The local store
+       ignores the context (it never dereferences it); StoreKit confirms the purchase in that scene. */
     memcpy(v2, &options, offsetof(iosiap_payment_options, win_back_offer_id));
     v2->version = 2;
     v2->quantity = 3;
-    v2->ui_context = &game_window;
+    v2->ui_context = game_scene();
     EXPECT(iosiap_request_payment_with_options(NULL, store, coins, v2) == IOSIAP_OK);
     EXPECT(wait_for(store, IOSIAP_EVENT_PURCHASED) && last_quantity == 3);
     EXPECT(iosiap_finish_transaction(store, last_transaction) == IOSIAP_OK);
