@@ -164,12 +164,12 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/open_
 "$work/open_order" "$catalog" "$work/state-open-order"
 check "an open takes the catalog's locale unless given one, and a refused open changes nothing"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/ledger.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/ledger"
-"$work/ledger" "$catalog" "$work/state-ledger"
+"$work/ledger" "$catalog" "$work/state-ledger" "$store_tool"
 check "the grant ledger and the controls through the C++ layer"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/ledger_at_open.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/ledger_at_open"
 "$work/ledger_at_open" "$catalog" "$work/state-ledger-at-open" "$store_tool"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/delegate_on_open.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/delegate_on_open"
-"$work/delegate_on_open" "$catalog" "$work/state-delegate-on-open"
+"$work/delegate_on_open" "$catalog" "$work/state-delegate-on-open" "$store_tool"
 check "grants registered in on_open (C) and StoreDelegate::onOpen (C++): purchases redelivered at launch granted in thread mode, launch after launch; version 1 callbacks; a refused open"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/out_structs.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/out_structs"
 "$work/out_structs" "$catalog" "$work/state-out-structs"
@@ -177,7 +177,7 @@ check "out-structs written at the caller's declared size, never past it"
 # LeakSanitizer: an exception unwinding through the library's frames would skip their cleanup and leak.
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -fsanitize=leak -g -I"$sdk/include" Tests/native/callback_exceptions.cpp \
     -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/callback_exceptions"
-"$work/callback_exceptions" "$catalog" "$work/state-callback-exceptions"
+"$work/callback_exceptions" "$catalog" "$work/state-callback-exceptions" "$store_tool"
 check "exceptions in C++ visitors are caught at the C boundary and rethrown after the call"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
@@ -237,7 +237,7 @@ for cxx in g++ "$clangxx"; do
     $cxx -std=c++11 -Wall -Wextra -Woverloaded-virtual -pedantic -Werror -I"$sdk/include" Tests/native/purchase_intent.cpp \
         -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/purchase_intent"
     rm -rf "$work/state-purchase-intent" "$work/state-purchase-intent-older"
-    "$work/purchase_intent" "$work/offers.storekit" "$work/state-purchase-intent"
+    "$work/purchase_intent" "$work/offers.storekit" "$work/state-purchase-intent" "$store_tool"
 done
 check "an App Store purchase intent's win-back offer through the C++ layer, and an older delegate's onPurchaseIntent (g++, clang++)"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/messages.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/messages"
@@ -323,7 +323,7 @@ for cxx in g++ "$clangxx"; do
     $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/refund_handlers.cpp -L"$sdk/lib" -liosiap \
         -Wl,-rpath,"$sdk/lib" -o "$work/refund_handlers"
     rm -rf "$work/state-refund-handlers" "$work/state-refund-handlers-verify"
-    "$work/refund_handlers" "$catalog" "$work/state-refund-handlers" 2>"$work/refund-handlers.err" \
+    "$work/refund_handlers" "$catalog" "$work/state-refund-handlers" "$store_tool" 2>"$work/refund-handlers.err" \
         || { cat "$work/refund-handlers.err" >&2; fail "refund handlers ($cxx)"; }
 done
 check "a refund is told until a handler returned: onRevoked that throws (poll, delivery thread), the classic onPaymentRevoked; finish refuses a VERIFICATION_FAILED's id (g++, clang++)"

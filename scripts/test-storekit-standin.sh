@@ -45,6 +45,14 @@ for test in owned_outcomes refund_requests store_queries app_transaction message
     esac
     "$work/$test" "$test_catalog" "$work/state-$test" "$bin/iosiap-store" ${extra[@]+"${extra[@]}"}
 done
+for test in ledger delegate_on_open refund_handlers purchase_intent callback_exceptions; do
+    g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.cpp" \
+        -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
+    mkdir "$work/state-$test"
+    test_catalog=$catalog
+    if [ "$test" = purchase_intent ]; then test_catalog=$work/offers.storekit; fi
+    "$work/$test" "$test_catalog" "$work/state-$test" "$bin/iosiap-store"
+done
 
 # The stand-in's SDK folder (scripts/build-sdk.sh --storekit-standin), as a game's build consumes it: the C and C++
 # examples built through its pkg-config open the store over StoreKit, buy, restore, and hear a refund made from

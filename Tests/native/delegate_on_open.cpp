@@ -1,15 +1,18 @@
 // StoreDelegate::onOpen through the C++ layer: with deliverOnLibraryThread, products registered there are
 // granted when redelivered at launch, never handed out as onPurchased; an onOpen that refuses or throws
 // leaves the Store closed (the exception rethrown by openLocal) and the purchases for the next launch.
-// usage: delegate_on_open CATALOG.storekit STATE_DIRECTORY
+// Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+// over StoreKit (openStoreKit; the purchases redelivered from Transaction.unfinished), where they are bought in the
+// App Store with iosiap-store while the game is closed.
+// usage: delegate_on_open CATALOG.storekit STATE_DIRECTORY IOSIAP_STORE
 #include <iosiap/iosiap.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
-#include <thread>
+
+#include "test_store.hpp"
 
 namespace {
 
@@ -37,7 +40,7 @@ public:
     int onOpen(iosiap::Store &store) override {
         eventsAtOpen = events.load();
         if (throws) throw std::runtime_error("the game's product table is missing");
-        if (reopen) reopenStatus = store.openLocal(*reopen, this);
+        if (reopen) reopenStatus = openTestStore(store, *reopen, this);
         return store.registerCurrency(coins, "coins", perUnit);
     }
     void onGranted(std::uint64_t, const iosiap::Transaction &, const std::string &, std::int64_t, const std::string &) override {
@@ -58,58 +61,66 @@ iosiap::LocalStoreOptions optionsFor(const char *catalog, const char *state, boo
     return options;
 }
 
-void buyAndQuit(const char *catalog, const char *state, int count) {
+/** `count` purchases of coins from outside while the game is closed. */
+void buyAndQuit(const char *catalog, const char *state, const StoreTool &tool, int count) {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    // The C++ layer's localBuy needs a local store: over StoreKit they are bought in the App Store.
+    (void)catalog;
+    (void)state;
+    for (int i = 0; i < count; i++) expect(tool.quiet(std::string("buy ") + coins), "a purchase from outside");
+#else
+    (void)tool;
     iosiap::Store store;
     expect(store.openLocal(optionsFor(catalog, state, false), nullptr) == IOSIAP_OK, "the buying launch opens");
     for (int i = 0; i < count; i++) expect(store.localBuy(coins, 1) == IOSIAP_OK, "a purchase from outside");
+#endif
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc != 3) return 2;
+    if (argc != 4) return 2;
+    const StoreTool tool(argv[3], argv[2], argv[1]);
     const int perLaunch = 8, launches = 6;
     for (int launch = 1; launch <= launches; launch++) {
-        buyAndQuit(argv[1], argv[2], perLaunch);
+        buyAndQuit(argv[1], argv[2], tool, perLaunch);
         Game game;
         iosiap::Store store;
-        expect(store.openLocal(optionsFor(argv[1], argv[2], true), &game) == IOSIAP_OK, "the store opens");
+        expect(openTestStore(store, optionsFor(argv[1], argv[2], true), &game) == IOSIAP_OK, "the store opens");
         expect(game.eventsAtOpen == 0, "onOpen runs before any event");
-        std::this_thread::sleep_for(std::chrono::milliseconds(launch % 4));  // the game's own startup
-        for (int frame = 0; frame < 2500 && game.granted + game.purchased < perLaunch; frame++) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
+        betweenFrames(launch % 4);  // the game's own startup
+        for (int frame = 0; frame < 2500 && game.granted + game.purchased < perLaunch; frame++) betweenFrames();
         expect(game.granted == perLaunch && game.purchased == 0, "every redelivered purchase is granted");
         expect(store.balance("coins") == 100 * perLaunch * launch, "each credited once");
     }
 
-    buyAndQuit(argv[1], argv[2], perLaunch);
+    buyAndQuit(argv[1], argv[2], tool, perLaunch);
     Game refusing;
     refusing.perUnit = 0;
     iosiap::Store store;
-    expect(store.openLocal(optionsFor(argv[1], argv[2], true), &refusing) == IOSIAP_E_INVALID_ARGUMENT && !store.isOpen(),
+    expect(openTestStore(store, optionsFor(argv[1], argv[2], true), &refusing) == IOSIAP_E_INVALID_ARGUMENT && !store.isOpen(),
            "an onOpen that returns a failed registration's status refuses the open");
     Game throwing;
     throwing.throws = true;
     bool rethrown = false;
     try {
-        store.openLocal(optionsFor(argv[1], argv[2], true), &throwing);
+        openTestStore(store, optionsFor(argv[1], argv[2], true), &throwing);
     } catch (const std::runtime_error &error) {
         rethrown = std::string(error.what()) == "the game's product table is missing";
     }
     expect(rethrown && !store.isOpen(), "an exception thrown by onOpen is rethrown by openLocal, the store closed");
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    betweenFrames(50);
     expect(refusing.events == 0 && throwing.events == 0, "a refused open delivers nothing");
     Game game;
-    expect(store.openLocal(optionsFor(argv[1], argv[2], true), &game) == IOSIAP_OK, "the next launch opens");
-    for (int frame = 0; frame < 2500 && game.granted < perLaunch; frame++) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    expect(openTestStore(store, optionsFor(argv[1], argv[2], true), &game) == IOSIAP_OK, "the next launch opens");
+    for (int frame = 0; frame < 2500 && game.granted < perLaunch; frame++) betweenFrames();
     expect(game.granted == perLaunch && game.purchased == 0 && store.balance("coins") == 100 * perLaunch * (launches + 1),
            "the purchases a refused open left are granted at the next launch");
     store.close();
     Game reopening;
     const iosiap::LocalStoreOptions options = optionsFor(argv[1], argv[2], true);
     reopening.reopen = &options;
-    expect(store.openLocal(options, &reopening) == IOSIAP_OK && store.isOpen() && reopening.reopenStatus == IOSIAP_E_WRONG_STATE,
+    expect(openTestStore(store, options, &reopening) == IOSIAP_OK && store.isOpen() && reopening.reopenStatus == IOSIAP_E_WRONG_STATE,
            "opening the store again from onOpen is refused, and the open goes on");
     expect(store.balance("coins") == 100 * perLaunch * (launches + 1), "the store opened is the one onOpen was given");
     std::printf("delegate on open: %d passed, %d failed\n", checks - failures, failures);

@@ -2,13 +2,16 @@
 // (made by test-native.sh): a lapsed subscriber redeems one in the App Store, the delegate's
 // onPurchaseIntentWithOffer receives it with the offer and the game pays with it; a delegate written before
 // offers existed, overriding only onPurchaseIntent(product), still hears of the intent.
-// usage: purchase_intent CATALOG.storekit STATE_DIRECTORY
+// Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+// over StoreKit (PurchaseIntent.intents, Product.PurchaseOption.winBackOffer), where QA's expiry and intents are made
+// by iosiap-store, and the older game is a second device (its own journal) on the same App Store.
+// usage: purchase_intent CATALOG.storekit STATE_DIRECTORY IOSIAP_STORE
 #include <iosiap/iosiap.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
-#include <thread>
+
+#include "test_store.hpp"
 
 namespace {
 
@@ -26,7 +29,7 @@ const std::string gold = "com.iosiap.example.club_gold_monthly";
 
 class Game : public iosiap::StoreDelegate {
 public:
-    int events = 0, intents = 0, offerType = -1;
+    int events = 0, intents = 0, offerType = -1, expired = 0;
     std::string intentProduct, offerId;
     std::uint64_t lastTransaction = 0;
     int lastOfferType = 0;
@@ -37,7 +40,10 @@ public:
         lastOfferType = transaction.offerType;
         events++;
     }
-    void onExpired(const iosiap::Transaction &) override { events++; }
+    void onExpired(const iosiap::Transaction &) override {
+        expired++;
+        events++;
+    }
     void onPurchaseIntentWithOffer(const iosiap::Product &product, int type, const std::string &id) override {
         intentProduct = product.id;
         offerType = type;
@@ -60,52 +66,68 @@ public:
     }
 };
 
-template <typename Delegate> void pump(iosiap::Store &store, Delegate &game, int until) {
-    for (int frame = 0; frame < 1000 && game.events < until; frame++) {
+/** Polls, frame after frame, until the game has heard one more event (at most about 5 s). */
+template <typename Delegate> void pump(iosiap::Store &store, Delegate &game) {
+    const int until = game.events + 1;
+    for (int frame = 0; frame < 2500 && game.events < until; frame++) {
         store.poll();
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        betweenFrames();
     }
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc != 3) return 2;
+    if (argc != 4) return 2;
     iosiap::LocalStoreOptions options;
     options.catalogPath = argv[1];
     options.stateDirectory = argv[2];
+    const StoreTool tool(argv[3], argv[2], argv[1]);
     Game game;
     iosiap::Store store;
-    expect(store.openLocal(options, &game) == IOSIAP_OK, "the store opens");
+    expect(openTestStore(store, options, &game) == IOSIAP_OK, "the store opens");
     store.requestProducts({gold});
-    pump(store, game, 1);
+    pump(store, game);
     store.requestPayment(gold);
-    pump(store, game, 2);
+    pump(store, game);
     expect(store.finishTransaction(game.lastTransaction) == IOSIAP_OK, "the first subscription is finished");
+#ifdef IOSIAP_STOREKIT_STANDIN
+    // StoreKit tells no expiry (StandInAppStore.dispatch; "Product.SubscriptionInfo.Status"): its status says it lapsed.
+    iosiap::Product product;
+    expect(tool.quiet("expire " + gold) && store.product(gold, &product) == IOSIAP_OK &&
+               subscriptionEnded(store, product.subscriptionGroup),
+           "it lapses");
+#else
     expect(store.localExpireSubscription(gold) == IOSIAP_OK, "it lapses");
-    pump(store, game, 3);
+    pump(store, game);
+    expect(game.expired == 1, "the game hears it lapsed");
+#endif
 
-    expect(store.localRequestPurchaseIntent(gold, "no_such_offer") == IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER,
+    expect(QA_REFUSED(tool, store.localRequestPurchaseIntent(gold, "no_such_offer"), "intent " + gold + " no_such_offer",
+                      IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER),
            "an offer the product lacks is refused");
-    expect(store.localRequestPurchaseIntent(gold, "gold_half_price_back") == IOSIAP_OK, "the user redeems the win-back offer");
-    pump(store, game, 4);
+    expect(QA(tool, store.localRequestPurchaseIntent(gold, "gold_half_price_back"), "intent " + gold + " gold_half_price_back"),
+           "the user redeems the win-back offer");
+    pump(store, game);
     expect(game.intents == 1 && game.intentProduct == gold, "the intent reaches the game");
     expect(game.offerType == IOSIAP_OFFER_TYPE_WIN_BACK && game.offerId == "gold_half_price_back", "with its offer");
     expect(store.requestWinBackPayment(gold, game.offerId) == IOSIAP_OK, "the game pays with the offer");
-    pump(store, game, 5);
+    pump(store, game);
     expect(game.lastOfferType == IOSIAP_OFFER_TYPE_WIN_BACK, "the purchase redeems it");
 
-    expect(store.localRequestPurchaseIntent("com.iosiap.example.coins_100") == IOSIAP_OK, "an intent without an offer");
-    pump(store, game, 6);
+    expect(QA(tool, store.localRequestPurchaseIntent("com.iosiap.example.coins_100"), "intent com.iosiap.example.coins_100"),
+           "an intent without an offer");
+    pump(store, game);
     expect(game.intents == 2 && game.offerType == IOSIAP_OFFER_TYPE_NONE && game.offerId.empty(), "carries none");
     store.close();
 
+    // Over StoreKit another journal on the same App Store (the stand-in serves one per process): a second device.
     options.stateDirectory = std::string(argv[2]) + "-older";
     OlderGame older;
     iosiap::Store olderStore;
-    expect(olderStore.openLocal(options, &older) == IOSIAP_OK, "the older game's store opens");
-    expect(olderStore.localRequestPurchaseIntent(gold) == IOSIAP_OK, "an intent for the older game");
-    pump(olderStore, older, 1);
+    expect(openTestStore(olderStore, options, &older) == IOSIAP_OK, "the older game's store opens");
+    expect(QA(tool, olderStore.localRequestPurchaseIntent(gold), "intent " + gold), "an intent for the older game");
+    pump(olderStore, older);
     expect(older.intentProduct == gold, "the older game's onPurchaseIntent hears of it");
     olderStore.close();
 

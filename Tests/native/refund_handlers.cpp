@@ -6,17 +6,23 @@
 // not complete (item 4). Launches share one state directory; each waits for a purchase left unfinished on purpose
 // (a consumable), which every launch redelivers after it has told again the refunds still to tell: a positive
 // sign that nothing more of them comes in that launch.
-// usage: refund_handlers CATALOG.storekit STATE_DIRECTORY
+// Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+// over StoreKit (the classic IOSiAP too, on its StoreKit branch), where the refunds are made by iosiap-store, and
+// item 4's store is a second journal on the same App Store (the stand-in serves one per process).
+// usage: refund_handlers CATALOG.storekit STATE_DIRECTORY IOSIAP_STORE
+#ifdef IOSIAP_STOREKIT_STANDIN
+#define IOSIAP_CLASSIC_STOREKIT  // IOSiAP.h opens StoreKit, as on Apple platforms (its journal in IOSIAP_STATE_DIR)
+#endif
 #include "IOSiAP.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "test_store.hpp"
 
 namespace {
 
@@ -52,6 +58,8 @@ public:
         if (throwsOnRevoked) throw std::runtime_error("the game failed to take it back");
     }
     void onVerificationFailed(std::uint64_t, const iosiap::Transaction &transaction, int status, const std::string &) override {
+        // Item 4 buys pro (over StoreKit its App Store also holds the coins left unfinished, which fail the same).
+        if (transaction.productId != pro) return;
         failedId = transaction.id;
         failedStatus = status;
     }
@@ -61,7 +69,7 @@ public:
     std::atomic<std::uint64_t> coinsId{0}, proId{0}, revokedId{0}, failedId{0};
 };
 
-void frame() { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
+void frame() { betweenFrames(); }
 
 /** Polls (unless the store delivers on its thread) until `done` holds, at most 5 s; counts what poll rethrew. */
 template <typename Done> int pump(iosiap::Store &store, bool polls, Done done) {
@@ -79,19 +87,19 @@ template <typename Done> int pump(iosiap::Store &store, bool polls, Done done) {
     return rethrown;
 }
 
-int openLocal(iosiap::Store &store, Game &game, const char *catalog, const std::string &state, bool onLibraryThread) {
+int openGame(iosiap::Store &store, Game &game, const char *catalog, const std::string &state, bool onLibraryThread) {
     iosiap::LocalStoreOptions options;
     options.catalogPath = catalog;
     options.stateDirectory = state;
     options.deliverOnLibraryThread = onLibraryThread;
-    return store.openLocal(options, &game);
+    return openTestStore(store, options, &game);
 }
 
 /** One launch of a modern game: waits until the coins left unfinished are redelivered; returns the refunds told. */
 int relaunch(const char *catalog, const std::string &state, bool onLibraryThread, bool throwsOnRevoked) {
     Game game(throwsOnRevoked);
     iosiap::Store store;
-    expect(openLocal(store, game, catalog, state, onLibraryThread) == IOSIAP_OK, "the store opens");
+    expect(openGame(store, game, catalog, state, onLibraryThread) == IOSIAP_OK, "the store opens");
     int rethrown = pump(store, !onLibraryThread, [&] { return game.coinsPurchased == 1; });
     expect(game.coinsPurchased == 1, "the coins left unfinished are redelivered");
     store.close();
@@ -144,15 +152,16 @@ int classicLaunch(bool throwsOnRefund, std::string *refundedProduct) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc != 3) return 2;
+    if (argc != 4) return 2;
     const char *catalog = argv[1];
     const std::string state = argv[2];
+    const StoreTool tool(argv[3], argv[2], argv[1]);
 
     // Launch 1: coins bought and left unfinished; pro bought, finished and refunded; onRevoked throws.
     {
         Game game(true);
         iosiap::Store store;
-        expect(openLocal(store, game, catalog, state, false) == IOSIAP_OK, "the store opens");
+        expect(openGame(store, game, catalog, state, false) == IOSIAP_OK, "the store opens");
         store.requestProducts({coins, pro});
         pump(store, true, [&] { return game.products == 1; });
         store.requestPayment(coins);
@@ -163,7 +172,7 @@ int main(int argc, char **argv) {
         expect(iosiap_event_not_handled(store.handle(), NULL) == IOSIAP_E_INVALID_ARGUMENT, "a NULL event refused");
         iosiap_event outside = iosiap_event();
         expect(iosiap_event_not_handled(store.handle(), &outside) == IOSIAP_E_WRONG_STATE, "outside on_event refused");
-        expect(store.localRefund(game.proId, 0) == IOSIAP_OK, "pro refunded");
+        expect(QA(tool, store.localRefund(game.proId, 0), "refund " + std::to_string(game.proId.load())), "pro refunded");
         int rethrown = pump(store, true, [&] { return game.revoked == 1; });
         expect(game.revoked == 1 && game.revokedId == game.proId && rethrown == 1, "onRevoked threw, Store::poll rethrew it");
         store.close();
@@ -179,20 +188,24 @@ int main(int argc, char **argv) {
     {
         Game game(false);
         iosiap::Store store;
-        expect(openLocal(store, game, catalog, state, false) == IOSIAP_OK, "the store opens");
+        expect(openGame(store, game, catalog, state, false) == IOSIAP_OK, "the store opens");
         store.requestProducts({coins, pro});
         pump(store, true, [&] { return game.products == 1 && game.coinsPurchased == 1; });
         store.requestPayment(pro);
         pump(store, true, [&] { return game.proPurchased == 1; });
         expect(store.finishTransaction(game.proId) == IOSIAP_OK, "pro finished");
-        expect(store.localRefund(game.proId, 0) == IOSIAP_OK, "pro refunded again");
+        expect(QA(tool, store.localRefund(game.proId, 0), "refund " + std::to_string(game.proId.load())), "pro refunded again");
         for (int i = 0; i < 2500 && store.isEntitled(pro); i++) frame();  // recorded, not polled
         expect(!store.isEntitled(pro), "the refund is recorded");
         store.close();
     }
     // Launches 6 and 7, the classic API: onPaymentRevoked throws, then returns; then never again.
     setenv("IOSIAP_CATALOG", catalog, 1);
+#ifdef IOSIAP_STOREKIT_STANDIN
+    setenv("IOSIAP_STATE_DIR", (state + "/device").c_str(), 1);  // the journal openTestStore uses: the same device
+#else
     setenv("IOSIAP_STATE_DIR", state.c_str(), 1);
+#endif
     std::string refunded;
     expect(classicLaunch(true, &refunded) == 1 && refunded == pro, "the classic delegate hears the refund");
     expect(classicLaunch(false, &refunded) == 1, "and again, since it threw");
@@ -207,7 +220,7 @@ int main(int argc, char **argv) {
         options.stateDirectory = state + "-verify";
         options.verification = IOSIAP_VERIFY_SERVER;
         options.serverUrl = "http://127.0.0.1:9/verify";  // nothing listens: retried later
-        expect(store.openLocal(options, &game) == IOSIAP_OK, "the store opens with a server that is down");
+        expect(openTestStore(store, options, &game) == IOSIAP_OK, "the store opens with a server that is down");
         store.requestProducts({pro});
         pump(store, true, [&] { return game.products == 1; });
         store.requestPayment(pro);
