@@ -5,7 +5,9 @@ A game process buys coins in a loop against one state directory, with the grant 
 with SIGKILL at a random moment (seeded, reproducible), started again, killed again, ROUNDS times. Then one
 clean launch lets redelivery finish, and the databases are read directly (with Python's sqlite3, not with
 IOSiAP) to check: every purchase the store charged is granted exactly once and finished; the balance
-equals 100 coins per unit charged; no transaction is granted twice.
+equals 100 coins per unit charged; no transaction is granted twice. With --storekit the game buys over StoreKit (the
+stand-in's, crash_game built with -DIOSIAP_STOREKIT_STANDIN): its App Store is the local store in the state directory,
+its journal in the state directory's "device".
 """
 import argparse
 import os
@@ -26,9 +28,12 @@ def main():
     parser.add_argument("--state", required=True, help="a fresh state directory")
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--storekit", action="store_true", help="the game opens the store over StoreKit (the stand-in)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     os.makedirs(args.state, exist_ok=True)
+    environment = dict(os.environ, IOSIAP_STOREKIT_CONFIGURATION=os.path.abspath(args.catalog),
+                       IOSIAP_STOREKIT_STATE=os.path.abspath(args.state)) if args.storekit else None
 
     recovered_by_relaunch = 0
     told_granted = {}  # transaction id -> how often the game was told GRANTED for it, over every launch
@@ -40,7 +45,7 @@ def main():
                 told_granted[transaction_id] = told_granted.get(transaction_id, 0) + 1
     for round_number in range(args.rounds):
         game = subprocess.Popen([args.game, args.catalog, args.state, "buy", str(rng.randrange(1 << 30))],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
         time.sleep(rng.uniform(0.02, 0.5))
         if game.poll() is not None:
             print(f"round {round_number}: the game exited by itself ({game.returncode}): "
@@ -52,11 +57,12 @@ def main():
         recovered_by_relaunch += output.count("recovered ")
         count_grants(output)
 
-    journal_path = os.path.join(args.state, "journal.sqlite")
+    journal_path = os.path.join(args.state, "device" if args.storekit else "", "journal.sqlite")
     with sqlite3.connect(journal_path) as before:
         granted_before = before.execute("SELECT count(*) FROM grants").fetchone()[0]
 
-    recovery = subprocess.run([args.game, args.catalog, args.state, "recover"], capture_output=True, text=True)
+    recovery = subprocess.run([args.game, args.catalog, args.state, "recover"], capture_output=True, text=True,
+                              env=environment)
     if recovery.returncode != 0:
         print(f"recovery launch failed ({recovery.returncode}): {recovery.stderr.strip()}")
         return 1

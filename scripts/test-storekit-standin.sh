@@ -3,7 +3,8 @@
 # Tests/StoreKitStandIn, backed by the local store: the stand-in graph (IOSIAP_STOREKIT_STANDIN=1, see Package.swift)
 # in its own build folder, its Swift tests (Tests/IOSiAPStoreKitStandInTests), and a C game through libiosiap's
 # iosiap_store_open_storekit with iosiap-store acting from outside (Tests/native/storekit_game.c, and native tests
-# shared with the local store), and half a minute of the lifecycle simulation over StoreKit. Extra arguments go to
+# shared with the local store), thirty rounds of the kill -9 campaign and half a minute of the lifecycle simulation
+# over StoreKit. Extra arguments go to
 # `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,6 +99,9 @@ expect_lines "$work/example-cpp.out" "event: purchased #2 com.iosiap.example.coi
     "coins: 200, pro: yes" "event: revoked com.iosiap.example.pro_upgrade"
 unset IOSIAP_STOREKIT_CONFIGURATION IOSIAP_STOREKIT_STATE PKG_CONFIG_PATH
 echo "stand-in SDK: the C and C++ examples bought, restored and heard an outside refund over StoreKit"
+
+# The kill -9 campaign over StoreKit: nothing paid is lost, nothing is granted twice.
+IOSIAP_CRASH_STOREKIT=1 bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
 
 # About half a minute of the lifecycle simulation with the game over StoreKit (scripts/simulate.sh runs longer ones).
 IOSIAP_SIMULATE_STOREKIT=1 IOSIAP_SIMULATE_SECONDS=${IOSIAP_SIMULATE_STOREKIT_SECONDS:-30} \

@@ -2,6 +2,9 @@
  * The game of the crash campaign (scripts/crash-campaign.sh): it buys coins in a loop through the C ABI,
  * with the grant ledger granting and finishing each purchase, until it is killed with SIGKILL.
  * Mode "recover" opens the same state once more, lets redelivery run, and prints the balance.
+ * Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (IOSIAP_CRASH_STOREKIT=1
+ * scripts/crash-campaign.sh), it buys over StoreKit, as on an iPhone: the journal in STATE_DIRECTORY/device, the
+ * App Store the local store in STATE_DIRECTORY (expect.h).
  * usage: crash_game CATALOG STATE_DIRECTORY buy SEED | crash_game CATALOG STATE_DIRECTORY recover
  */
 #define _POSIX_C_SOURCE 200809L
@@ -12,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "expect.h"
+#include "wait_for.h"
 
 #define COINS "com.iosiap.example.coins_100"
 
@@ -34,36 +40,26 @@ static void on_event(const iosiap_event *event, void *user_data) {
 }
 
 static void poll_until(iosiap_store *store, int count) {
-    struct timespec pause = {0, 1000 * 1000};
     while (ended < count) {
         if (iosiap_poll(store, 0) < 0) exit(4);
-        nanosleep(&pause, NULL);
+        between_frames(1);
     }
 }
 
 int main(int argc, char **argv) {
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
-    iosiap_store *store = NULL;
+    iosiap_store *store;
     const char *ids[] = {COINS};
     int64_t balance = 0;
-    int status, round;
+    int round;
 
     if (argc < 4) return 2;
-    options.catalog_path = argv[1];
-    options.state_directory = argv[2];
-    callbacks.on_event = on_event;
-    if ((status = iosiap_store_open_local(&store, &options, &callbacks)) != IOSIAP_OK) {
-        fprintf(stderr, "crash_game: open: %s\n", iosiap_last_error_message());
-        return 1;
-    }
+    if ((store = open_test_store(argv[1], argv[2], NULL, on_event)) == NULL) return 1;
     if (iosiap_ledger_register_currency(store, COINS, "coins", 100) != IOSIAP_OK) return 1;
 
     if (strcmp(argv[3], "recover") == 0) {
-        struct timespec pause = {0, 10 * 1000 * 1000};
         for (round = 0; round < 150; round++) { /* 1.5 s: launch redelivery and the store's unfinished */
             iosiap_poll(store, 0);
-            nanosleep(&pause, NULL);
+            between_frames(10);
         }
         iosiap_ledger_balance(&balance, store, "coins");
         printf("balance %" PRId64 "\n", balance);

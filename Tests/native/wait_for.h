@@ -14,13 +14,13 @@
 
 static int count_kind[64];
 
-static void count_event(const iosiap_event *event) {
+static inline void count_event(const iosiap_event *event) {
     if (event->kind >= 0 && event->kind < 64) count_kind[event->kind]++;
 }
 
 /* The time between two frames. Over StoreKit (the stand-in's build) the main run loop runs there, as on iOS:
    StoreKit's purchase and sheets run on the main actor. */
-static void between_frames(long milliseconds) {
+static inline void between_frames(long milliseconds) {
 #ifdef IOSIAP_STOREKIT_STANDIN
     storekit_standin_run_main_loop(milliseconds / 1000.0);
 #else
@@ -43,7 +43,7 @@ static inline void *game_scene(void) {
 }
 
 /* Polls until an event of `kind` arrives (at most 5 s); 1 if one did. */
-static int wait_for(iosiap_store *store, int kind) {
+static inline int wait_for(iosiap_store *store, int kind) {
     int before = count_kind[kind], frame;
     for (frame = 0; frame < 2500 && count_kind[kind] == before; frame++) {
         iosiap_poll(store, 0);
