@@ -4,8 +4,7 @@
 # in its own build folder, its Swift tests (Tests/IOSiAPStoreKitStandInTests), and a C game through libiosiap's
 # iosiap_store_open_storekit with iosiap-store acting from outside (Tests/native/storekit_game.c, and native tests
 # shared with the local store), thirty rounds of the kill -9 campaign and half a minute of the lifecycle simulation
-# over StoreKit. Extra arguments go to
-# `swift test`.
+# over StoreKit. Extra arguments go to `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
