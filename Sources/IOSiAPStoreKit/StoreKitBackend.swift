@@ -42,8 +42,9 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         }
 
         private let outcomes = Locked<[UInt64: [String: VerificationOutcome]]>([:])
-        /// What each transaction's copies that StoreKit verified say (`content(of:)`), by transaction id.
-        private let verifiedContents = Locked<[UInt64: [StoreTransaction]]>([:])
+        /// What each transaction's copies that StoreKit verified say (`content(of:)`), and when each was signed, by
+        /// transaction id.
+        private let verifiedContents = Locked<[UInt64: [(content: StoreTransaction, signed: Date?)]]>([:])
         /// How long checks wait for a read of `Transaction.all` (StoreKit documents no bound on the sequence): from
         /// the read's start, so that checks that find it running wait together, not one after another.
         let allTransactionsWait: Duration
@@ -73,22 +74,29 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             }
             outcomes.withLock { $0[result.value.id, default: [:]][result.value.jwsRepresentation] = outcome }
             if outcome == .verified {
-                let content = Self.content(of: StoreKitBackend.transaction(result.value))
+                let verified = StoreKitBackend.transaction(result.value)
+                let content = Self.content(of: verified), signed = verified.signedDateFromJWS
                 verifiedContents.withLock { contents in
-                    if !contents[content.id, default: []].contains(content) { contents[content.id, default: []].append(content) }
+                    guard !contents[content.id, default: []].contains(where: { $0.content == content && $0.signed == signed }) else { return }
+                    contents[content.id, default: []].append((content, signed))
                 }
             }
         }
 
         /// StoreKit's verdict on this very copy: one on another copy of the transaction (a newer one, or the one
         /// StoreKit handed over while the journal holds a copy StoreKit called unverified) says nothing of it. But a
-        /// copy signed apart whose content is one StoreKit verified (StoreKit signs a transaction anew, its
-        /// `signedDate` with it) passes: granting by it grants only what StoreKit vouched for.
+        /// copy signed apart whose content is one StoreKit verified, signed no later than that one (StoreKit signs a
+        /// transaction anew, its `signedDate` with it), passes: granting by it grants only what StoreKit vouched for,
+        /// and it never outranks the copy StoreKit verified in the journal (`JournalRecord.ranks`).
         func outcome(for transaction: StoreTransaction) -> VerificationOutcome? {
             guard let jws = transaction.signedJWS else { return nil }
             if let judged = outcomes.withLock({ $0[transaction.id]?[jws] }) { return judged }
+            guard let signed = transaction.signedDateFromJWS else { return nil }
             let content = Self.content(of: transaction)
-            return verifiedContents.withLock { $0[transaction.id]?.contains(content) == true } ? .verified : nil
+            let vouched = verifiedContents.withLock { contents in
+                contents[transaction.id]?.contains { $0.content == content && $0.signed.map { signed <= $0 } == true } == true
+            }
+            return vouched ? .verified : nil
         }
 
         /// What a copy says of its transaction, apart from its signatures and what the journal adds to it (a grace

@@ -26,6 +26,18 @@ import Testing
         #expect(try journal.unfinishedTransactions().isEmpty)
     }
 
+    /// The verdict a retried check starts from is the one on the copy it checks: another copy of the transaction
+    /// (signed apart, perhaps forged) gets none from it.
+    @Test func aRecordedVerdictIsOnlyTheCopysItJudged() throws {
+        let journal = try Journal(directory: folder.state)
+        #expect(try journal.recordedVerdict(of: transaction(1)) == nil)
+        _ = try journal.record(transaction(1), verdict: .verified)
+        #expect(try journal.recordedVerdict(of: transaction(1)) == .verified)
+        var other = transaction(1)
+        other.signedJWS = "x.y.z"
+        #expect(try journal.recordedVerdict(of: other) == .notVerified)
+    }
+
     @Test func finishingAnUnknownTransactionIsAClearError() throws {
         let journal = try Journal(directory: folder.state)
         #expect(throws: StoreError(.unknownTransaction, "no transaction with id 42 was delivered to this app")) {

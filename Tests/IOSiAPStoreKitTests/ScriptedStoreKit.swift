@@ -172,6 +172,14 @@ final class ScriptedStoreKit: StoreKitAPI {
         FakeTransaction(id: id, originalID: id, productID: product, productType: type)
     }
 
+    /// A JWS of transaction `id` signed at `signedDate` (milliseconds since 1970), as the App Store's payload says it;
+    /// the signature is no real one (StoreKit's verdict is scripted).
+    static func signedCopy(of id: UInt64, at signedDate: Int) -> String {
+        let payload = Data("{\"transactionId\":\"\(id)\",\"signedDate\":\(signedDate)}".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return "header.\(payload).signature"
+    }
+
     func products(for ids: [String]) async throws(StoreKitFailure) -> [FakeProduct] {
         let (products, failure) = script.withLock { ($0.products, $0.productsFailure) }
         if let failure { throw failure }

@@ -461,7 +461,8 @@ import Testing
     /// `Transaction.unfinished` nor the updates: its verdict is StoreKit's from `Transaction.all`, for that very copy.
     @Test(arguments: [true, false])
     func aCopyStoreKitHoldsFinishedIsJudgedByTransactionAll(verified: Bool) async throws {
-        let held = ScriptedStoreKit.transaction(90, "pro", .nonConsumable)
+        var held = ScriptedStoreKit.transaction(90, "pro", .nonConsumable)
+        held.signedCopy = ScriptedStoreKit.signedCopy(of: 90, at: 2_000)
         storeKit.script.withLock { $0.all = [verified ? .verified(held) : .unverified(held, .invalidSignature)] }
         let verifier = StoreKitBackend(api: storeKit).verifier
         let copy = StoreTransaction(id: 90, originalID: 90, productID: "pro", productType: .nonConsumable, quantity: 1,
@@ -469,16 +470,19 @@ import Testing
                                     environment: .sandbox, storefront: "USA", signedJWS: held.jwsRepresentation)
         // Another copy of it that says something else (a forged one), asked first, gets no verdict from StoreKit's
         // copy: the recorded one decides. Then the copy StoreKit lists gets StoreKit's, and so does one signed apart
-        // that says the same (StoreKit signs a transaction anew).
+        // before it that says the same (StoreKit signs a transaction anew), but not one that claims to be signed
+        // after it (it would outrank StoreKit's copy in the journal).
         var other = copy
-        other.signedJWS = "header.another-copy.signature"
+        other.signedJWS = ScriptedStoreKit.signedCopy(of: 90, at: 1_000)
         other.purchaseDate = copy.purchaseDate.addingTimeInterval(86_400)
         #expect(await verifier.verify(other, recorded: .notVerified) != .verified)
         let outcome = await verifier.verify(copy, recorded: .notVerified)
         #expect((outcome == .verified) == verified, "\(outcome)")
-        var resigned = copy
-        resigned.signedJWS = "header.signed-again.signature"
-        #expect((await verifier.verify(resigned, recorded: .notVerified) == .verified) == verified)
+        var earlier = copy, later = copy
+        earlier.signedJWS = ScriptedStoreKit.signedCopy(of: 90, at: 1_000)
+        later.signedJWS = ScriptedStoreKit.signedCopy(of: 90, at: 3_000)
+        #expect((await verifier.verify(earlier, recorded: .notVerified) == .verified) == verified)
+        #expect(await verifier.verify(later, recorded: .notVerified) != .verified)
     }
 
     /// StoreKit bounds no read of `Transaction.all`: one that does not answer leaves such a copy's check to be tried

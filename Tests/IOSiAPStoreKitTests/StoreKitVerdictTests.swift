@@ -12,11 +12,13 @@ import Testing
     /// journal kept from a restore StoreKit called unverified (a forged date), rechecked at a launch where StoreKit
     /// handed over the genuine one. A copy signed apart that says the same (StoreKit signs anew) passes.
     @Test func aVerdictOnOneCopyDoesNotPassAnotherCopyOfTheSameTransaction() async throws {
-        storeKit.script.withLock { $0.unfinished = [.verified(ScriptedStoreKit.transaction(7, "pro", .nonConsumable))] }
+        var handedOver = ScriptedStoreKit.transaction(7, "pro", .nonConsumable)
+        handedOver.signedCopy = ScriptedStoreKit.signedCopy(of: 7, at: 2_000)
+        storeKit.script.withLock { $0.unfinished = [.verified(handedOver)] }
         let backend = StoreKitBackend(api: storeKit)
         let genuine = try #require(try await backend.unfinishedTransactions().first)
         var resigned = genuine
-        resigned.signedJWS = "header.payload-of-7-signed-again.signature"
+        resigned.signedJWS = ScriptedStoreKit.signedCopy(of: 7, at: 1_000)
         #expect(await backend.verifier.verify(resigned, recorded: .notVerified) == .verified)
         var forged = genuine
         forged.signedJWS = "header.forged-payload-of-7.signature"

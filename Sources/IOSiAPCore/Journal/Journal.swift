@@ -459,12 +459,14 @@ package final class Journal: Sendable {
         }
     }
 
-    /// The verdict recorded for a transaction, or `nil` when the journal holds no readable row of it.
-    package func recordedVerdict(of id: UInt64) throws(StoreError) -> RecordedVerdict? {
-        try database.withLock { database throws(StoreError) in
-            try database.query("SELECT verdict FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: id))])
-                .first.map { RecordedVerdict(column: $0[0]) }
+    /// The verdict recorded on this very copy of a transaction (`isSameCopy`): `nil` when the journal holds no
+    /// readable row of it, `.notVerified` when the row holds another copy.
+    package func recordedVerdict(of copy: StoreTransaction) throws(StoreError) -> RecordedVerdict? {
+        let row = try database.withLock { database throws(StoreError) in
+            try database.query("SELECT verdict, payload FROM transactions WHERE id = ?", [.integer(Int64(bitPattern: copy.id))]).first
         }
+        guard let row, let payload = row[1].bytes, let held = try? decode(payload) else { return nil }
+        return held.isSameCopy(as: copy) ? RecordedVerdict(column: row[0]) : .notVerified
     }
 
     /// Whether the journal holds a row for the transaction, finished or not.

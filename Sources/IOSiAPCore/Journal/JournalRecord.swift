@@ -185,7 +185,7 @@ extension StoreTransaction {
     /// When the store signed this copy: the `signedDate` of its JWS payload (read, not verified: it only orders
     /// copies of one transaction, and a copy that did not pass a verifier never replaces another); `nil` when it
     /// has no JWS or the payload has no readable date.
-    var signedDateFromJWS: Date? {
+    package var signedDateFromJWS: Date? {
         guard let jws = signedJWS else { return nil }
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
@@ -198,7 +198,7 @@ extension StoreTransaction {
     }
 
     /// Whether `other` is this very copy: the same signature, or for a store that does not sign, the same fields.
-    func isSameCopy(as other: StoreTransaction) -> Bool {
+    package func isSameCopy(as other: StoreTransaction) -> Bool {
         if let jws = signedJWS, let otherJWS = other.signedJWS { return jws == otherJWS }
         return self == other
     }

@@ -32,10 +32,11 @@ extension StoreWorker {
     /// write loses nothing, since the store still holds the transaction unfinished.) Outside a request, a
     /// transaction finished before is not delivered again (it is never granted twice), nor one already
     /// queued in this launch.
-    /// A retry (attempt > 0) is judged with the verdict the journal holds then, as the launch's re-check is.
+    /// A retry (attempt > 0) is judged with the verdict the journal holds then on this very copy, as the launch's
+    /// re-check is; a verdict on another copy of the transaction says nothing of this one.
     func deliver(_ transaction: StoreTransaction, requestID: RequestID?, attempt: Int = 0,
                          recorded verdict: RecordedVerdict? = nil, endsDeferral: Bool = false) async {
-        let recorded = attempt > 0 ? ((try? journal.recordedVerdict(of: transaction.id)) ?? verdict) : verdict
+        let recorded = attempt > 0 ? ((try? journal.recordedVerdict(of: transaction)) ?? verdict) : verdict
         let checked = await verify(transaction, recorded: recorded)
         // A retry (attempt > 0) holds its transaction's `checkScheduled` mark until its chain ends.
         var checksAgain = false
@@ -98,13 +99,19 @@ extension StoreWorker {
             tellPurchase(.purchased(requestID: requestID, transaction: transaction))
         } else if endsDeferral, flights.withLock({ flights in
             // Told again though told before in this launch: it ends the deferral the game was told of. Not while a
-            // payment delivers it, or a purchase of its product runs (that one's answer tells it): as any other.
-            guard !flights.contains(.deliveredByPayment, transaction.id),
-                  !flights.isPurchaseInProgress(of: transaction.productID) else { return false }
+            // payment delivers it (that one's answer tells it), nor while a purchase of its product runs: held
+            // until that one returns, then told unless its answer was this transaction (`releaseHeldDeliveries`).
+            guard !flights.contains(.deliveredByPayment, transaction.id) else { return false }
+            if flights.holdIfPurchaseInProgress(transaction) {
+                _ = flights.insert(.endsDeferral, transaction.id)
+                return false
+            }
             _ = flights.insert(.delivered, transaction.id)
             return true
         }) {
             tellPurchase(.purchased(requestID: nil, transaction: transaction))
+        } else if endsDeferral {
+            return
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
         }

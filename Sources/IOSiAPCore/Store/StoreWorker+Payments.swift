@@ -61,8 +61,20 @@ extension StoreWorker {
     private func releaseHeldDeliveries(purchasing productID: String, paid: UInt64?) {
         let released = flights.withLock { flights in
             if let paid { _ = flights.insert(.deliveredByPayment, paid) }
-            return flights.endPurchase(of: productID)
+            return flights.endPurchase(of: productID).map { transaction in
+                // One that ends a deferral is told again, unless a payment's answer (this one's) is that transaction.
+                let tellAgain = flights.contains(.endsDeferral, transaction.id) && !flights.contains(.deliveredByPayment, transaction.id)
+                flights.remove(.endsDeferral, transaction.id)
+                if tellAgain { _ = flights.insert(.delivered, transaction.id) }
+                return (transaction, tellAgain)
+            }
         }
-        for transaction in released { queuePurchasedOnce(transaction, requestID: nil) }
+        for (transaction, tellAgain) in released {
+            if tellAgain {
+                tellPurchase(.purchased(requestID: nil, transaction: transaction))
+            } else {
+                queuePurchasedOnce(transaction, requestID: nil)
+            }
+        }
     }
 }

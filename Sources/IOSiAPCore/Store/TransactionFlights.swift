@@ -29,6 +29,9 @@ struct TransactionFlights {
         static let checkScheduled = Mark(rawValue: 1 << 7)
         /// Its `revoked` event was handed to the game: a purchase of it queued before is not handed out after it.
         static let revocationHandedOut = Mark(rawValue: 1 << 8)
+        /// Held while a purchase of its product runs, it ends a deferral the game was told of: on release it is
+        /// told again unless that purchase's answer told it.
+        static let endsDeferral = Mark(rawValue: 1 << 9)
     }
 
     /// One transaction's flight: a few bytes, since a launch keeps one for each purchase it delivered (a copy held
