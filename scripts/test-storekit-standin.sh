@@ -18,7 +18,8 @@ swift build --build-path .build-standin --product iosiap-store -Xswiftc -warning
 bin=$(swift build --build-path .build-standin --show-bin-path)
 work=$(mktemp -d)
 game=""
-trap 'if [ -n "$game" ]; then kill "$game" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+server=""
+trap 'for process in "$game" "$server"; do if [ -n "$process" ]; then kill "$process" 2>/dev/null || true; fi; done; rm -rf "$work"' EXIT
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -IInclude -ITests/native Tests/native/storekit_game.c \
     -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/storekit_game"
 catalog=$PWD/Examples/Products.storekit
@@ -32,7 +33,7 @@ python3 Tests/native/offers_catalog.py "$catalog" "$work/offers.storekit"  # win
 python3 -m pip install --quiet --disable-pip-version-check app-store-server-library 2>&1 | grep -v "Running pip as the 'root' user" || true
 signer="python3 $PWD/Tests/python/sign_offer_with_apple_library.py"  # Apple's own signer, for offers and offers_jws
 for test in owned_outcomes refund_requests store_queries app_transaction messages subscription_offers offers offers_jws \
-    family_sharing payment_options out_structs ledger_at_open delivery_thread; do
+    family_sharing payment_options out_structs ledger_at_open delivery_thread bad_input; do
     gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.c" \
         -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
     mkdir "$work/state-$test"
@@ -98,6 +99,56 @@ expect_lines "$work/example-cpp.out" "event: purchased #2 com.iosiap.example.coi
     "coins: 200, pro: yes" "event: revoked com.iosiap.example.pro_upgrade"
 unset IOSIAP_STOREKIT_CONFIGURATION IOSIAP_STOREKIT_STATE PKG_CONFIG_PATH
 echo "stand-in SDK: the C and C++ examples bought, restored and heard an outside refund over StoreKit"
+
+# Verification over StoreKit: StoreKit's verdict, then a server's (Tests/python/verification_server.py).
+python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
+server=$!
+for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native Tests/native/verification.c \
+    -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/verification"
+mkdir "$work/state-verification"
+"$work/verification" "$catalog" "$work/state-verification" "$(awk '{print $2}' "$work/server.port")"
+kill "$server" 2>/dev/null || true
+server=""
+
+# The classic IOSiAP.h over StoreKit (as on an iPhone): its App Store named as an Xcode scheme names a configuration,
+# its journal in IOSIAP_STATE_DIR; the same lines as scripts/test-native.sh expects of the local store.
+classic() {  # classic TEST STATE [PHASE]: one launch, its output appended to STATE.out
+    mkdir -p "$work/$2"
+    IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$work/$2 IOSIAP_STATE_DIR=$work/$2/device \
+        IOSIAP_STORE_TOOL=$bin/iosiap-store "$work/$1" ${3:+"$3"} >>"$work/$2.out"
+}
+classic_expects() {  # classic_expects STATE TEXT...
+    local state=$1; shift
+    for text in "$@"; do
+        grep -qF -- "$text" "$work/$state.out" || { cat "$work/$state.out" >&2; echo "classic over StoreKit: $state lacks: $text" >&2; exit 1; }
+    done
+}
+for test in classic_game classic_three_callbacks classic_lifecycle classic_ui_context; do
+    g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.cpp" \
+        -L"$bin" -liosiap -ldl -Wl,-rpath,"$bin" -o "$work/$test"
+done
+"$(dirname "$(command -v swift)")/clang++" -std=c++20 -fno-exceptions -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN \
+    -IInclude -ITests/native Tests/native/classic_ui_context.cpp -L"$bin" -liosiap -ldl -Wl,-rpath,"$bin" -o "$work/classic_ui_context_clang"
+classic classic_game classic-game
+classic_expects classic-game "classic product 2 com.iosiap.example.bogus valid=0" \
+    "classic payment com.iosiap.example.coins_100 event=1 quantity=2" "classic payment com.iosiap.example.bogus event=2" \
+    "classic restore finished true" "classic products listed: 3"
+classic classic_three_callbacks classic-three
+classic_expects classic-three "payment com.iosiap.example.coins_100 event=1 quantity=2" "three-callback bridge purchased 2"
+classic classic_lifecycle classic-late die && classic classic_lifecycle classic-late late-delegate && classic classic_lifecycle classic-late relaunch
+classic_expects classic-late "late delegate saw 1" "redelivered 0"
+classic classic_lifecycle classic-throw throw && classic classic_lifecycle classic-throw relaunch
+classic_expects classic-throw "poll rethrew: the game failed to grant" "redelivered 1"
+classic classic_lifecycle classic-reentrant reentrant && classic classic_lifecycle classic-reentrant relaunch
+classic_expects classic-reentrant "reentrant done, 2 purchases" "redelivered 0"
+classic classic_lifecycle classic-clear clear-delegate && classic classic_lifecycle classic-failures throw-failure
+classic classic_lifecycle classic-retry retry
+classic_expects classic-clear "clear-delegate done, 1 purchases" "restore finished"
+classic_expects classic-failures "poll rethrew: the game failed to show it" "throw-failure done, 2 failures"
+classic_expects classic-retry "retry: 50 polls returned, 50 failures"
+classic classic_ui_context classic-ui
+classic classic_ui_context_clang classic-ui-clang
 
 # The kill -9 campaign over StoreKit: nothing paid is lost, nothing is granted twice.
 IOSIAP_CRASH_STOREKIT=1 bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"

@@ -1,11 +1,18 @@
 // A game written for the original cocos2d-x IOSiAP, unchanged but for the per-frame iap->poll():
 // it must compile against IOSiAP.h and run against the local store chosen by IOSIAP_CATALOG.
+// Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+// game runs over StoreKit, as on an iPhone: its App Store the one IOSIAP_STOREKIT_CONFIGURATION and
+// IOSIAP_STOREKIT_STATE name (as an Xcode scheme selects a StoreKit configuration), its journal in IOSIAP_STATE_DIR.
+#ifdef IOSIAP_STOREKIT_STANDIN
+#define IOSIAP_CLASSIC_STOREKIT  // IOSiAP.h opens StoreKit, as on Apple platforms (its journal in IOSIAP_STATE_DIR)
+#endif
 #include "IOSiAP.h"
 
 #include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
+
+#include "test_store.hpp"  // betweenFrames
 
 class IOSiAP_Bridge : public IOSiAPDelegate {
 public:
@@ -57,10 +64,9 @@ int main() {
     IOSiAP_Bridge bridge;
     bridge.requestProducts();
     bridge.requestProducts();  // asked twice: the list must not grow twice
-    for (int frame = 0; frame < 600 && !bridge.finished; frame++) {
+    for (int frame = 0; frame < 1800 && !bridge.finished; frame++) {  // at most half a minute (a busy machine)
         bridge.iap->poll();  // the one added line
-        struct timespec frameTime = {0, 16000000};
-        nanosleep(&frameTime, NULL);
+        betweenFrames(16);   // the rest of the frame: over StoreKit the main run loop runs, as on iOS
     }
     printf("classic products listed: %u\n", static_cast<unsigned>(bridge.iap->iOSProducts.size()));
     return bridge.finished ? 0 : 1;

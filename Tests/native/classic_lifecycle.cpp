@@ -5,20 +5,42 @@
 // Each phase runs in its own process: `classic_lifecycle PHASE` with IOSIAP_CATALOG and IOSIAP_STATE_DIR
 // set (and IOSIAP_STORE_TOOL, the iosiap-store command, for "reentrant"); it prints what the delegate saw,
 // which the test script checks.
+// Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+// over StoreKit: the App Store is the one IOSIAP_STOREKIT_CONFIGURATION and IOSIAP_STOREKIT_STATE name (what
+// iosiap-store changes), the journal is in IOSIAP_STATE_DIR.
+#ifdef IOSIAP_STOREKIT_STANDIN
+#define IOSIAP_CLASSIC_STOREKIT  // IOSiAP.h opens StoreKit, as on Apple platforms (its journal in IOSIAP_STATE_DIR)
+#endif
 #include "IOSiAP.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
-static void frame() {
-    struct timespec duration = {0, 10000000};
-    nanosleep(&duration, NULL);
+#include "test_store.hpp"
+
+/** The time between two frames: over StoreKit the main run loop runs there (its purchase is main-actor). */
+static void frame() { betweenFrames(10); }
+
+static std::string environment(const char *name) {
+    const char *value = std::getenv(name);
+    return value ? value : "";
+}
+
+/** QA acting from outside with iosiap-store (IOSIAP_STORE_TOOL) on the App Store: the local store in
+    IOSIAP_STATE_DIR; over StoreKit the stand-in's App Store, the local store in IOSIAP_STOREKIT_STATE (the journal
+    in IOSIAP_STATE_DIR is the device's, which iosiap-store does not change). */
+static StoreTool storeTool() {
+#ifdef IOSIAP_STOREKIT_STANDIN
+    return StoreTool(environment("IOSIAP_STORE_TOOL"), environment("IOSIAP_STOREKIT_STATE"),
+                     environment("IOSIAP_STOREKIT_CONFIGURATION"));
+#else
+    return StoreTool(environment("IOSIAP_STORE_TOOL"), environment("IOSIAP_STATE_DIR"), environment("IOSIAP_CATALOG"));
+#endif
 }
 
 class Game : public IOSiAPDelegate {
@@ -46,10 +68,8 @@ public:
         if (phase == "reentrant" && identifier == coins) {
             // A purchase made outside the game (the transaction manager, IOSIAP_STORE_TOOL) arrives as a
             // purchase without a request; this callback pumps events until it has been delivered.
-            std::string command = std::string(std::getenv("IOSIAP_STORE_TOOL")) + " --state '" +
-                                  std::getenv("IOSIAP_STATE_DIR") + "' buy " + pro + " >/dev/null";
-            if (std::system(command.c_str()) != 0) printf("iosiap-store buy failed\n");
-            for (int i = 0; i < 500 && !innerDone; i++) {
+            if (!storeTool().quiet("buy " + pro)) printf("iosiap-store buy failed\n");
+            for (int i = 0; i < 1000 && !innerDone; i++) {
                 iap->poll();
                 frame();
             }
@@ -62,7 +82,7 @@ public:
         ids.push_back(coins);
         ids.push_back(pro);
         iap->requestProducts(ids);
-        pump(500, &loaded);
+        pump(1000, &loaded);
     }
 
     void pay(const std::string &id) {
@@ -99,8 +119,10 @@ int main(int argc, char **argv) {
     game.iap = &iap;
     const std::string phase = argv[1];
     if (phase == "relaunch") {
-        // What earlier launches left unfinished comes back now.
+        // What earlier launches left unfinished comes back now. (The products first: a sign that the store
+        // answers, which over StoreKit opens its App Store on first use, in the background.)
         iap.delegate = &game;
+        game.load();
         game.pump(100);
         printf("redelivered %d\n", game.purchases);
         return 0;
@@ -109,7 +131,8 @@ int main(int argc, char **argv) {
         // A purchase redelivered at launch while the game has not set its delegate yet: it must wait.
         game.pump(100);
         iap.delegate = &game;
-        game.pump(100);
+        for (int i = 0; i < 1000 && game.purchases == 0; i++) game.pump(1);
+        game.pump(100);  // and it comes once
         printf("late delegate saw %d\n", game.purchases);
         return 0;
     }
@@ -135,8 +158,7 @@ int main(int argc, char **argv) {
         // The delegate clears itself on PURCHASING; events after it wait until it is back.
         game.pay(game.coins);
         iap.restorePayment();
-        struct timespec settle = {1, 500000000};
-        nanosleep(&settle, NULL);
+        betweenFrames(1500);  // both done meanwhile (over StoreKit the purchase runs in the main run loop)
         iap.poll();
         iap.delegate = &game;
         game.pump(200);
@@ -144,11 +166,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     game.pay(game.coins);
-    for (int i = 0; i < 300 && game.purchases == 0; i++) game.pump(1);
+    for (int i = 0; i < 1000 && game.purchases == 0; i++) game.pump(1);
     if (phase == "throw") {
         // The next payment's events must not finish the purchase whose delegate threw.
         game.pay(game.pro);
-        for (int i = 0; i < 300 && game.purchases < 2; i++) game.pump(1);
+        for (int i = 0; i < 1000 && game.purchases < 2; i++) game.pump(1);
     }
     game.pump(20);
     printf("%s done, %d purchases\n", phase.c_str(), game.purchases);

@@ -1,12 +1,19 @@
 // A bridge written for the original cocos2d-x IOSiAP: three callbacks, no restore. It must compile unchanged
 // against the classic header (onRestoreFinished is optional since 0.5) and still get its products and a purchase;
 // a restore it asks for ends without calling anything it did not write.
+// Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
+// over StoreKit: its App Store the one IOSIAP_STOREKIT_CONFIGURATION and IOSIAP_STOREKIT_STATE name, its journal in
+// IOSIAP_STATE_DIR.
+#ifdef IOSIAP_STOREKIT_STANDIN
+#define IOSIAP_CLASSIC_STOREKIT  // IOSiAP.h opens StoreKit, as on Apple platforms (its journal in IOSIAP_STATE_DIR)
+#endif
 #include <IOSiAP.h>
 
 #include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
+
+#include "test_store.hpp"  // betweenFrames
 
 class IAPBridge : public IOSiAPDelegate {
 public:
@@ -22,11 +29,10 @@ public:
     int purchased;
 };
 
-/** One frame: the pump, then a millisecond. */
+/** One frame: the pump, then a millisecond (over StoreKit of the main run loop, where its purchase runs). */
 static void frame(IOSiAP &iap) {
     iap.poll();
-    struct timespec frameTime = {0, 1000000};
-    nanosleep(&frameTime, NULL);
+    betweenFrames(1);
 }
 
 int main() {
