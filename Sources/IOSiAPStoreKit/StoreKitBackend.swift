@@ -281,14 +281,30 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         // starts with an empty journal, and is entitled at launch all the same. And the refunds StoreKit holds: one
         // made while the app was closed need not come through Transaction.updates again.
         entitlementReport = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
-            for transaction in await Self.currentEntitlementsWithGrace(api, results) {
+            let entitled = await Self.currentEntitlementsWithGrace(api, results)
+            for transaction in entitled {
                 guard !Task.isCancelled else { return }
                 sink.yield(.entitled(transaction))
             }
-            for refunded in await api.allTransactions() where refunded.value.revocationDate != nil {
+            // The newest copy of each subscription StoreKit no longer lists as an entitlement: one that ended while
+            // the app was closed (replaced by an upgrade on another device, say) updates the copy the journal holds,
+            // which would otherwise entitle to the end it once stated.
+            let entitledChains = Set(entitled.filter { $0.productType == .autoRenewable }.map(\.originalID))
+            var newestEnded: [UInt64: StoreKitVerified<API.Transaction>] = [:]
+            for copy in await api.allTransactions() {
                 guard !Task.isCancelled else { return }
-                results.note(refunded)
-                sink.yield(.refundFound(Self.transaction(refunded.value)))
+                if copy.value.revocationDate != nil {
+                    results.note(copy)
+                    sink.yield(.refundFound(Self.transaction(copy.value)))
+                } else if copy.value.productType == .autoRenewable, !entitledChains.contains(copy.value.originalID),
+                          newestEnded[copy.value.originalID].map({ ($0.value.purchaseDate, $0.value.id) < (copy.value.purchaseDate, copy.value.id) }) ?? true {
+                    newestEnded[copy.value.originalID] = copy
+                }
+            }
+            for copy in newestEnded.values.sorted(by: { $0.value.id < $1.value.id }) {
+                guard !Task.isCancelled else { return }
+                results.note(copy)
+                sink.yield(.entitled(Self.transaction(copy.value)))
             }
         }
     }

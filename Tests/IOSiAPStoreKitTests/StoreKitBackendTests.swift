@@ -136,6 +136,36 @@ import Testing
         #expect(failures == [.verificationRetryable])
     }
 
+    /// A subscription that ended while the app was closed (an upgrade on another device replaced it) is no longer
+    /// among StoreKit's current entitlements, and no update reports it: its newest copy in `Transaction.all` brings
+    /// the journal's copy up to date at launch, and it stops entitling then, not at the end its old copy stated.
+    @Test func aSubscriptionThatEndedWhileClosedStopsEntitlingAtLaunch() async throws {
+        var bought = ScriptedStoreKit.transaction(60, "monthly", .autoRenewable)
+        bought.expirationDate = Date().addingTimeInterval(30 * 86_400)
+        storeKit.script.withLock {
+            $0.products = [ScriptedStoreKit.FakeProduct(id: "monthly", type: .autoRenewable)]
+            $0.purchases = [.success(.success(.verified(bought)))]
+        }
+        do {
+            let store = try open()
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts(["monthly"]))
+            _ = try await buy(store, "monthly")
+            try store.finish(transactionID: 60)
+            #expect(try store.isEntitled(to: "monthly"))
+            store.close()
+        }
+        var replaced = bought
+        replaced.expirationDate = Date().addingTimeInterval(-60)
+        replaced.signedCopy = ScriptedStoreKit.signedCopy(of: 60, at: 5_000)
+        let relaunched = ScriptedStoreKit()  // the app's next launch: StoreKit starts again
+        relaunched.script.withLock { $0.all = [.verified(replaced)] }
+        let backend = StoreKitBackend(api: relaunched)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        defer { store.close() }
+        try await waitUntil { (try? store.isEntitled(to: "monthly")) == false }
+        #expect(try !store.isEntitled(to: "monthly"))
+    }
+
     @Test func updatesThatArriveBeforeTheGameAskedAreKept() async throws {
         let backend = StoreKitBackend(api: storeKit)
         storeKit.sendUpdate(.verified(ScriptedStoreKit.transaction(11, "coins")))  // a renewal, say, at launch

@@ -30,7 +30,8 @@ public enum StoreUpdate: Sendable, Equatable {
     case storefrontChanged(String)
     /// A transaction the store lists among what the user owns now, reported at launch (StoreKit:
     /// `Transaction.currentEntitlements`, which needs no sign-in): a reinstall or a new device starts with an empty
-    /// journal. Recorded so that entitlements see it; the game is told nothing.
+    /// journal. Also the newest copy of a subscription it no longer lists (ended while the app was closed): it brings
+    /// the journal's copy up to date. Recorded so that entitlements see it; the game is told nothing.
     case entitled(StoreTransaction)
     /// A refund the store holds, reported at launch (StoreKit: a revoked transaction in `Transaction.all`; its
     /// updates need not report a refund made while the app was closed): applied as `revoked` when the journal holds
