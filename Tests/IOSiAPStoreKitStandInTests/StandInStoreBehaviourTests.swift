@@ -27,6 +27,31 @@ extension StandInTests {
         #expect(error.code == .storeUnreachable)
     }
 
+    /// Closing the stand-in (a test's teardown, or the next test's `StoreKitStandIn.open`) ends the stream of a
+    /// `Transaction.updates` listener still waiting, and returns: it once deadlocked when the listener had not
+    /// stopped first, and hung CI.
+    @Test func closingTheStandInEndsAListenerStillWaitingAndReturns() async throws {
+        let store = try openGame()
+        _ = try #require(try await buy(store, Self.pro))  // left unfinished
+        store.close()
+        // A new launch of StoreKit: its first listener gets the unfinished purchase, once it listens.
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+        let heard = Locked((transactions: 0, ended: false))
+        let listener = Task {
+            for await _ in Transaction.updates { heard.withLock { $0.transactions += 1 } }
+            heard.withLock { $0.ended = true }
+        }
+        defer { listener.cancel() }
+        await Self.waitUntil { heard.withLock { $0.transactions } > 0 }
+        try #require(heard.withLock { $0.transactions } > 0, "the listener never started")
+
+        let closing = JoinableThread(name: "close") { StoreKitStandIn.close() }
+        #expect(await closing.join(timeout: .seconds(10)), "closing the stand-in did not return")
+        await Self.waitUntil { heard.withLock { $0.ended } }
+        #expect(heard.withLock { $0.ended }, "the listener's stream did not end")
+    }
+
     /// The user cancels the purchase sheet (`PurchaseResult.userCancelled`): cancelled, not failed, nothing charged.
     @Test func aPurchaseTheUserCancelsIsCancelledAndChargesNothing() async throws {
         let store = try openGame()

@@ -111,14 +111,17 @@ final class StandInAppStore: Sendable {
     func close() {
         pump.cancel()
         local.close()
-        listeners.withLock { listeners in
-            listeners.transactions.values.forEach { $0.finish() }
-            listeners.intents.values.forEach { $0.finish() }
-            listeners.messages.values.forEach { $0.finish() }
-            listeners.storefronts.values.forEach { $0.finish() }
-            listeners.statuses.values.forEach { $0.finish() }
-            listeners = Listeners()
+        // Finished outside the lock: finishing a stream runs its termination handler at once, and that handler
+        // takes the lock to remove its listener (finishing under it deadlocked a test's teardown).
+        let stopped = listeners.withLock { listeners in
+            defer { listeners = Listeners() }
+            return listeners
         }
+        stopped.transactions.values.forEach { $0.finish() }
+        stopped.intents.values.forEach { $0.finish() }
+        stopped.messages.values.forEach { $0.finish() }
+        stopped.storefronts.values.forEach { $0.finish() }
+        stopped.statuses.values.forEach { $0.finish() }
     }
 
     // MARK: - What the store reports
