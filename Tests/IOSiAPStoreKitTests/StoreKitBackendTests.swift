@@ -136,6 +136,24 @@ import Testing
         #expect(failures == [.verificationRetryable])
     }
 
+    /// A reinstall whose server check of what StoreKit says the user owns cannot complete at launch: the check is
+    /// tried again in this launch, once per transaction however many reports meet, and the user is entitled as soon
+    /// as it passes, not only at the next launch.
+    @Test func anEntitlementWhoseCheckCannotCompleteAtLaunchIsCheckedAgainInThatLaunch() async throws {
+        storeKit.script.withLock { $0.entitlements = [.verified(ScriptedStoreKit.transaction(33, "pro", .nonConsumable))] }
+        let unreachable = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))
+        let server = ScriptedVerifier([unreachable, unreachable])
+        let backend = StoreKitBackend(api: storeKit)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: VerifierChain([backend.verifier, server]),
+                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        defer { store.close() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try !store.isEntitled(to: "pro"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(try store.isEntitled(to: "pro"))
+        #expect(server.verifiedIDs == [33, 33, 33], "checked once at launch, then until it passed: \(server.verifiedIDs)")
+        #expect(await store.pollSettled().isEmpty, "a launch's entitlement report tells the game nothing")
+    }
+
     /// A subscription that ended while the app was closed (an upgrade on another device replaced it) is no longer
     /// among StoreKit's current entitlements, and no update reports it: its newest copy in `Transaction.all` brings
     /// the journal's copy up to date at launch, and it stops entitling then, not at the end its old copy stated.

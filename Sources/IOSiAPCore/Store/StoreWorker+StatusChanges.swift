@@ -61,9 +61,11 @@ extension StoreWorker {
     /// complete, which StoreKit may since have signed anew: the copy it lists then passes where the held one can get
     /// no verdict), by a copy as new or newer (the journal's ranking), and never to lower a grace
     /// period's end. A refunded copy comes as `revoked`. One whose check fails or cannot
-    /// complete is not recorded: the store lists it again at the next launch. (A restore records failed verdicts: it
-    /// tells them; this report tells nothing.)
-    func recordEntitlement(_ transaction: StoreTransaction) async {
+    /// complete is not recorded: the store lists it again at the next launch. One whose check cannot complete is
+    /// also checked again on the retry timer in this launch, one chain per transaction, which checks the copy
+    /// reported last: a reinstalled player is entitled once a server answers, not a launch later. (A restore records
+    /// failed verdicts: it tells them; this report tells nothing.)
+    func recordEntitlement(_ transaction: StoreTransaction, attempt: Int = 0) async {
         guard !transaction.isRevoked else { return }
         if let held = try? journal.recordedCopy(of: transaction.id) {
             let grace = transaction.gracePeriodExpirationDate ?? .distantPast, heldGrace = held.gracePeriodExpirationDate ?? .distantPast
@@ -77,8 +79,14 @@ extension StoreWorker {
         switch verdict {
         case .verified, nil:
             _ = try? journal.written(transaction, finished: true, verdict: verdict, takeBack: refundTakeBack())
-        case .failed, .retryLater:
+        case .failed:
             return
+        case .retryLater:
+            guard flights.withLock({ $0.keepEntitlementToCheck(transaction) }) else { return }  // its chain checks this copy
+            retry(attempt: attempt + 1) {
+                guard let newest = self.flights.withLock({ $0.takeEntitlementToCheck(transaction.id) }) else { return }
+                await self.recordEntitlement(newest, attempt: attempt + 1)
+            }
         }
     }
 

@@ -53,6 +53,9 @@ struct TransactionFlights {
     /// Request-less deliveries held while a purchase of their product is in progress: each may be that purchase's
     /// own charge, listed unfinished (and found by launch redelivery) before `purchase` returns it.
     private var heldForPayment: [UInt64: StoreTransaction] = [:]
+    /// Copies the store reported as owned whose check could not complete, the newest report of each transaction:
+    /// its one chain of retries checks the copy reported last.
+    private var entitlementsToCheck: [UInt64: StoreTransaction] = [:]
 
     private mutating func update<Result>(_ id: UInt64, _ change: (inout Flight) -> Result) -> Result {
         var flight = flights[id] ?? Flight()
@@ -91,11 +94,6 @@ struct TransactionFlights {
         purchasesInProgress[productID, default: 0] += 1
     }
 
-    /// Whether a purchase of `productID` is in progress.
-    func isPurchaseInProgress(of productID: String) -> Bool {
-        purchasesInProgress[productID] != nil
-    }
-
     /// Holds a request-less delivery of `transaction` if a purchase of its product is in progress; says whether it did.
     mutating func holdIfPurchaseInProgress(_ transaction: StoreTransaction) -> Bool {
         guard purchasesInProgress[transaction.productID] != nil else { return false }
@@ -111,6 +109,19 @@ struct TransactionFlights {
         let held = heldForPayment.values.filter { $0.productID == productID }.sorted { $0.id < $1.id }
         for transaction in held { heldForPayment[transaction.id] = nil }
         return held
+    }
+
+    // MARK: - Entitlements the store reported, checked again
+
+    /// Keeps `transaction` to check again, replacing an older report of it; says whether no retry of it was waiting
+    /// (the caller schedules one).
+    mutating func keepEntitlementToCheck(_ transaction: StoreTransaction) -> Bool {
+        entitlementsToCheck.updateValue(transaction, forKey: transaction.id) == nil
+    }
+
+    /// Takes the copy of `id` kept to check again.
+    mutating func takeEntitlementToCheck(_ id: UInt64) -> StoreTransaction? {
+        entitlementsToCheck.removeValue(forKey: id)
     }
 
     // MARK: - The grant ledger, as events are handed out
