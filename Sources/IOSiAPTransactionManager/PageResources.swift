@@ -178,6 +178,14 @@ enum PageResources {
           return node;
         }
 
+        // A choice the tester must make: a placeholder first, and the form is not sent until another is chosen.
+        function requiredSelect(name, placeholder, choices) {
+          const node = element("select", null, { name: name, required: "" });
+          node.append(element("option", placeholder, { value: "", disabled: "", selected: "" }));
+          for (const [value, label] of choices) node.append(element("option", label, { value: value }));
+          return node;
+        }
+
         // A product id that may wrap after each dot, not inside a word (copied, it is the id: <wbr> adds no text).
         function productId(id) {
           const node = element("span");
@@ -207,7 +215,7 @@ enum PageResources {
         function transactionRow(t) {
           const actions = element("span");
           if (t.state !== "refunded") {
-            actions.append(controlForm("refund", "Refund", { transactionId: t.id }, [select("reason", ["other", "issue"])]));
+            actions.append(controlForm("refund", "Refund", { transactionId: t.id }, [requiredSelect("reason", "reason…", [["other", "other reason"], ["issue", "an issue in the app"]])]));
             if (t.ownership === "FAMILY_SHARED") actions.append(controlForm("stop-family-sharing", "Stop sharing", { transactionId: t.id }));
           }
           if (t.type === "autoRenewable" && (t.state === "active" || t.state === "grace period")) {

@@ -8,6 +8,7 @@ without the page's token. Saves a screenshot of the page.
 usage: transaction_manager.py IOSIAP_STORE GAME CATALOG WORK_DIRECTORY SCREENSHOT.png
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 PRO = "com.iosiap.example.pro_upgrade"
 COINS = "com.iosiap.example.coins_100"
@@ -113,8 +114,14 @@ def main():
         if len(driver.find_elements(By.CSS_SELECTOR, "#transactions tbody tr")) != before + 1:
             fail("bad input changed the history")
 
-        # Refund the game's purchase with a click: the game hears of it, the page shows it.
-        row(PRO, "active").find_element(By.CSS_SELECTOR, "button.refund").click()
+        # Refund the game's purchase with a click: the game hears of it, the page shows it. The reason is chosen,
+        # never assumed: a click without one sends nothing.
+        active = row(PRO, "active")
+        reason = active.find_element(By.CSS_SELECTOR, 'select[name="reason"]')
+        if driver.execute_script("return arguments[0].form.checkValidity()", reason):
+            fail("a refund without a chosen reason could be sent")
+        Select(reason).select_by_value("issue")
+        active.find_element(By.CSS_SELECTOR, "button.refund").click()
         wait_for("the page shows the refund", lambda: row(PRO, "refunded"), 5)
         wait_for("the page confirms the refund", lambda: f"refunded transaction {pro_id}" in message(), 5)
         wait_for("the game prints revoked", lambda: f"event: revoked {PRO}" in game_output(), 5)
@@ -125,6 +132,9 @@ def main():
         # The signed payload, decoded on demand, carries the revocation.
         refunded.find_element(By.CSS_SELECTOR, "button.payload").click()
         wait_for("the payload shows the revocation", lambda: '"revocationDate"' in driver.find_element(By.ID, "payload").text, 5)
+        payload = driver.find_element(By.ID, "payload").text
+        if not re.search(r'"revocationReason"\s*:\s*1\b', payload):
+            fail("the payload lacks the chosen reason (1, an issue in the app): " + payload)
 
         # An App Store message raised with a click reaches the running game, which displays it at once.
         gold = driver.find_element(By.CSS_SELECTOR, f'#products tr[data-product="{GOLD}"]')
