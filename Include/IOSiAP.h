@@ -27,17 +27,33 @@
  * it is told: until it returns.
  * Added: setUIContext, the game's window or scene that StoreKit shows a payment's confirmation in (required
  * on visionOS, where a payment without one fails).
- * For transactions, transaction ids and error messages, use the modern layer in <iosiap/iosiap.hpp>.
+ * It compiles as C++98 (cocos2d-x 2.x games are), on the C ABI alone. An exception a delegate callback throws
+ * counts its event as not handled (a refund's onPaymentRevoked is called again at the next launch; a purchase
+ * stays unfinished) and poll() throws once the store's poll has returned: the same exception from C++11 on, and
+ * in C++98, which cannot carry one across the library, a std::runtime_error saying so, with its what(). (A
+ * failure found in a request call is held and delivered by poll() itself: its exception passes unchanged.)
+ * Compile every file that includes it with the same -std and exception settings (its inline functions differ).
+ * For transactions, transaction ids and error messages, use the modern layer in <iosiap/iosiap.hpp> (C++11).
  */
 #ifndef IOSIAP_CLASSIC_IOSIAP_H
 #define IOSIAP_CLASSIC_IOSIAP_H
 
-#include <iosiap/iosiap.hpp>
+#include <iosiap/iosiap.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define IOSIAP_CLASSIC_EXCEPTIONS 1
+#include <stdexcept>
+#if __cplusplus >= 201103L
+#include <exception>
+#endif
+#else
+#define IOSIAP_CLASSIC_EXCEPTIONS 0
+#endif
 
 class IOSProduct {
 public:
@@ -71,7 +87,7 @@ public:
     virtual void onRestoreFinished(bool succeed) { (void)succeed; }
     /** Since 0.4, optional. A purchase of identifier was refunded (quantity units; or a subscription's Family
         Sharing ended): take back what it granted. Called once per refund, inside poll(); if it throws (poll
-        rethrows) or the game dies before it returns, it is called again at the next launch. The default does
+        throws) or the game dies before it returns, it is called again at the next launch. The default does
         nothing and returns, so a delegate that does not override it (one written for the original IOSiAP, which
         had no such callback) lets every refund count as told, silently, as before. */
     virtual void onPaymentRevoked(std::string &identifier, int quantity) { (void)identifier; (void)quantity; }
@@ -79,38 +95,53 @@ public:
 
 class IOSiAP {
 public:
-    IOSiAP() : delegate(NULL), adapter_(this) {
+    IOSiAP() : delegate(NULL), store_(NULL), openStatus_(IOSIAP_OK), uiContext_(NULL), delegateThrew_(false), thrown_(NULL) {
+        iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
+        callbacks.on_event = &IOSiAP::onEvent;
+        callbacks.user_data = this;
 #if defined(__APPLE__) || defined(IOSIAP_CLASSIC_STOREKIT)
-        iosiap::StoreKitOptions options;
-        options.stateDirectory = environment("IOSIAP_STATE_DIR", "");  // empty: Application Support/IOSiAP
-        openStatus_ = store_.openStoreKit(options, &adapter_);
+        std::string stateDirectory = environment("IOSIAP_STATE_DIR", "");  // empty: Application Support/IOSiAP
+        iosiap_storekit_options options = IOSIAP_STOREKIT_OPTIONS_INIT;
+        options.state_directory = orNull(stateDirectory);
+        openStatus_ = iosiap_store_open_storekit(&store_, &options, &callbacks);
         if (openStatus_ != IOSIAP_OK) {
             std::fprintf(stderr, "IOSiAP: cannot open StoreKit (%s): %s\n", iosiap_status_text(openStatus_),
                          iosiap_last_error_message());
         }
 #else
-        iosiap::LocalStoreOptions options;
-        options.catalogPath = environment("IOSIAP_CATALOG", "");
-        options.stateDirectory = environment("IOSIAP_STATE_DIR", "iosiap-state");
-        options.locale = environment("IOSIAP_LOCALE", "");
-        options.storefront = environment("IOSIAP_STOREFRONT", "");
-        options.bundleId = environment("IOSIAP_BUNDLE_ID", "");
-        openStatus_ = options.catalogPath.empty() ? static_cast<int>(IOSIAP_E_INVALID_ARGUMENT)
-                                                  : store_.openLocal(options, &adapter_);
+        std::string catalog = environment("IOSIAP_CATALOG", "");
+        std::string stateDirectory = environment("IOSIAP_STATE_DIR", "iosiap-state");
+        std::string locale = environment("IOSIAP_LOCALE", "");
+        std::string storefront = environment("IOSIAP_STOREFRONT", "");
+        std::string bundleId = environment("IOSIAP_BUNDLE_ID", "");
+        iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+        options.catalog_path = catalog.c_str();
+        options.state_directory = stateDirectory.c_str();
+        options.locale = orNull(locale);
+        options.storefront = orNull(storefront);
+        options.bundle_id = orNull(bundleId);
+        openStatus_ = catalog.empty() ? static_cast<int>(IOSIAP_E_INVALID_ARGUMENT)
+                                      : iosiap_store_open_local(&store_, &options, &callbacks);
         if (openStatus_ != IOSIAP_OK) {
             std::fprintf(stderr, "IOSiAP: cannot open the local store (%s): %s\n", iosiap_status_text(openStatus_),
-                         options.catalogPath.empty() ? "IOSIAP_CATALOG is not set" : iosiap_last_error_message());
+                         catalog.empty() ? "IOSIAP_CATALOG is not set" : iosiap_last_error_message());
         }
 #endif
+        if (openStatus_ != IOSIAP_OK) store_ = NULL;
     }
 
     ~IOSiAP() {
-        store_.close();
+        if (store_) iosiap_store_close(store_);
         for (size_t i = 0; i < iOSProducts.size(); i++) delete iOSProducts[i];
+#if IOSIAP_CLASSIC_EXCEPTIONS && __cplusplus >= 201103L
+        delete static_cast<std::exception_ptr *>(thrown_);
+#endif
     }
 
     void requestProducts(std::vector<std::string> &productIdentifiers) {
-        int status = store_.isOpen() ? store_.requestProducts(productIdentifiers) : openStatus_;
+        std::vector<const char *> ids;
+        for (size_t i = 0; i < productIdentifiers.size(); i++) ids.push_back(productIdentifiers[i].c_str());
+        int status = store_ ? iosiap_request_products(NULL, store_, ids.empty() ? NULL : &ids[0], ids.size()) : openStatus_;
         if (status != IOSIAP_OK) later(Pending::productsError(status));
     }
 
@@ -126,9 +157,15 @@ public:
             later(Pending::payment(std::string(), quantity));
             return;
         }
-        int status = iosProduct->isValid && store_.isOpen()
-                         ? store_.requestPayment(iosProduct->productIdentifier, quantity, std::string(), NULL, uiContext_)
-                         : static_cast<int>(IOSIAP_E_UNKNOWN_PRODUCT);
+        int status = static_cast<int>(IOSIAP_E_UNKNOWN_PRODUCT);
+        if (iosProduct->isValid && store_ && !uiContext_) {
+            status = iosiap_request_payment(NULL, store_, iosProduct->productIdentifier.c_str(), quantity, NULL);
+        } else if (iosProduct->isValid && store_) {
+            iosiap_payment_options options = IOSIAP_PAYMENT_OPTIONS_INIT;  // since 0.4: the UI context
+            options.quantity = quantity;
+            options.ui_context = uiContext_;
+            status = iosiap_request_payment_with_options(NULL, store_, iosProduct->productIdentifier.c_str(), &options);
+        }
         if (status != IOSIAP_OK) later(Pending::payment(iosProduct->productIdentifier, quantity));
     }
 
@@ -141,7 +178,7 @@ public:
     void setUIContext(void *context) { uiContext_ = context; }
 
     void restorePayment() {
-        int status = store_.isOpen() ? store_.requestRestore() : openStatus_;
+        int status = store_ ? iosiap_request_restore(NULL, store_) : openStatus_;
         if (status != IOSIAP_OK) later(Pending::restoreFailed());
     }
 
@@ -158,8 +195,9 @@ public:
             deliver(next);
             delivered++;
         }
-        for (int budget = maxEventsPerPoll; budget > 0 && delegate && store_.isOpen(); budget--) {
-            int one = store_.poll(1);
+        for (int budget = maxEventsPerPoll; budget > 0 && delegate && store_; budget--) {
+            int one = iosiap_poll(store_, 1);
+            rethrowWhatTheDelegateThrew();
             if (one <= 0) break;
             delivered += one;
         }
@@ -173,6 +211,9 @@ public:
     std::vector<IOSProduct *> iOSProducts;
 
 private:
+    IOSiAP(const IOSiAP &);             /* one store per object: not copyable */
+    IOSiAP &operator=(const IOSiAP &);
+
     /** A failure found inside a request call, held until poll so no callback runs inside the call. */
     struct Pending {
         enum Kind { ProductsError, PaymentFailed, RestoreFailed } kind;
@@ -184,53 +225,122 @@ private:
         static Pending restoreFailed() { Pending p = {RestoreFailed, 0, std::string(), 0}; return p; }
     };
 
-    /** Turns the modern layer's rich events into the classic ones. */
-    class Adapter : public iosiap::StoreDelegate {
-    public:
-        explicit Adapter(IOSiAP *owner) : owner_(owner) {}
+    /** The C ABI's on_event: one store event, as the classic callbacks. An exception the delegate throws stops
+        here, at the library's edge (it must not unwind through it): the event counts as not handled, and poll()
+        throws once the store's poll has returned. */
+    static void onEvent(const iosiap_event *event, void *userData) {
+        IOSiAP *self = static_cast<IOSiAP *>(userData);
+#if IOSIAP_CLASSIC_EXCEPTIONS
+        try {
+            self->dispatch(*event);
+        } catch (const std::exception &error) {
+            self->caught(event, error.what());
+        } catch (...) {
+            self->caught(event, "an exception not derived from std::exception");
+        }
+#else
+        self->dispatch(*event);
+#endif
+    }
 
-        void onProductsReceived(std::uint64_t, const std::vector<iosiap::Product> &products,
-                                const std::vector<std::string> &invalid) {
-            for (size_t i = 0; i < products.size(); i++) {
-                IOSProduct *product = owner_->productSlot(products[i].id);
-                product->localizedTitle = products[i].title;
-                product->localizedDescription = products[i].description;
-                product->localizedPrice = products[i].displayPrice;
+#if IOSIAP_CLASSIC_EXCEPTIONS
+    /** Inside onEvent's handler: the event counts as not handled (a refund is told again at the next launch), and
+        the first exception since the last throw out of poll() is kept. Nothing here may throw. */
+    void caught(const iosiap_event *event, const char *what) {
+        iosiap_event_not_handled(store_, event);
+        if (delegateThrew_) return;
+        delegateThrew_ = true;
+        try {
+            thrownWhat_ = what;
+#if __cplusplus >= 201103L
+            thrown_ = new std::exception_ptr(std::current_exception());
+#endif
+        } catch (...) {
+            // Out of memory: poll() still throws, without the text.
+        }
+    }
+#endif
+
+    void rethrowWhatTheDelegateThrew() {
+#if IOSIAP_CLASSIC_EXCEPTIONS
+        if (!delegateThrew_) return;
+        delegateThrew_ = false;
+        std::string what;
+        what.swap(thrownWhat_);
+#if __cplusplus >= 201103L
+        if (thrown_) {
+            std::exception_ptr thrown = *static_cast<std::exception_ptr *>(thrown_);
+            delete static_cast<std::exception_ptr *>(thrown_);
+            thrown_ = NULL;
+            std::rethrow_exception(thrown);
+        }
+#endif
+        throw std::runtime_error("IOSiAP: a delegate callback threw inside poll(): " + what +
+                                 " (C++98 cannot carry the exception itself across the library)");
+#endif
+    }
+
+    void dispatch(const iosiap_event &event) {
+        std::string identifier = event.product_id ? event.product_id : "";
+        const int quantity = event.quantity > 0 ? event.quantity : 1;
+        if (event.kind == IOSIAP_EVENT_PRODUCTS_RECEIVED) {
+            for (size_t i = 0; i < event.product_count; i++) {
+                const iosiap_product *received = event.products[i];
+                IOSProduct *product = productSlot(text(iosiap_product_id(received)));
+                product->localizedTitle = text(iosiap_product_title(received));
+                product->localizedDescription = text(iosiap_product_description(received));
+                product->localizedPrice = text(iosiap_product_display_price(received));
                 product->isValid = true;
             }
-            for (size_t i = 0; i < invalid.size(); i++) owner_->productSlot(invalid[i])->isValid = false;
-            if (owner_->delegate) owner_->delegate->onRequestProductsFinish();
+            for (size_t i = 0; i < event.invalid_product_id_count; i++) productSlot(text(event.invalid_product_ids[i]))->isValid = false;
         }
-        void onProductsFailed(std::uint64_t, int status, const std::string &) {
-            if (owner_->delegate) owner_->delegate->onRequestProductsError(status);
+        if (!delegate) {
+            // Cleared inside a callback: a purchase stays unfinished and comes back, a refund is told again.
+            if (event.kind == IOSIAP_EVENT_REVOKED) iosiap_event_not_handled(store_, &event);
+            return;
         }
-        void onPaymentEvent(const std::string &productId, iosiap::PaymentState state, int quantity) {
-            // This event's transaction, taken now: a poll from inside the delegate sets its own.
-            std::uint64_t transactionId = finishAfterDelegate_;
-            finishAfterDelegate_ = 0;
-            std::string identifier = productId;
-            if (!owner_->delegate) return;  // set to NULL inside a callback: unfinished, it comes back
-            owner_->delegate->onPaymentEvent(identifier, static_cast<IOSiAPPaymentEvent>(state), quantity);
+        switch (event.kind) {
+        case IOSIAP_EVENT_PRODUCTS_RECEIVED:
+            delegate->onRequestProductsFinish();
+            break;
+        case IOSIAP_EVENT_PRODUCTS_FAILED:
+            delegate->onRequestProductsError(event.status);
+            break;
+        case IOSIAP_EVENT_PURCHASING:
+            delegate->onPaymentEvent(identifier, IOSIAP_PAYMENT_PURCHASING, quantity);
+            break;
+        case IOSIAP_EVENT_PURCHASED:
+        case IOSIAP_EVENT_RESTORED: {
+            uint64_t transactionId = event.transaction ? event.transaction->id : 0;
+            delegate->onPaymentEvent(identifier, event.kind == IOSIAP_EVENT_RESTORED ? IOSIAP_PAYMENT_RESTORED
+                                                                                      : IOSIAP_PAYMENT_PURCHAED, quantity);
             // Reached only when the delegate returned: a crash or an exception inside it leaves the purchase
             // unfinished, and it comes back at the next launch.
-            if (transactionId != 0) owner_->store_.finishTransaction(transactionId);
+            if (transactionId != 0) iosiap_finish_transaction(store_, transactionId);
+            break;
         }
-        void onPurchased(std::uint64_t, const iosiap::Transaction &transaction) { finishAfterDelegate_ = transaction.id; }
-        void onRestored(std::uint64_t, const iosiap::Transaction &transaction) { finishAfterDelegate_ = transaction.id; }
-        void onRestoreFinished(bool succeeded) {
-            if (owner_->delegate) owner_->delegate->onRestoreFinished(succeeded);
+        case IOSIAP_EVENT_GRANTED:  // finished by the grant ledger already
+            delegate->onPaymentEvent(identifier, IOSIAP_PAYMENT_PURCHAED, quantity);
+            break;
+        case IOSIAP_EVENT_VERIFICATION_FAILED:
+        case IOSIAP_EVENT_CANCELLED:
+        case IOSIAP_EVENT_FAILED:
+        case IOSIAP_EVENT_DECLINED:
+            delegate->onPaymentEvent(identifier, IOSIAP_PAYMENT_FAILED, quantity);
+            break;
+        case IOSIAP_EVENT_DEFERRED:
+            delegate->onPaymentEvent(identifier, IOSIAP_PAYMENT_REMOVED, quantity);
+            break;
+        case IOSIAP_EVENT_RESTORE_FINISHED:
+            delegate->onRestoreFinished(event.status == IOSIAP_OK);
+            break;
+        case IOSIAP_EVENT_REVOKED:
+            delegate->onPaymentRevoked(identifier, event.transaction ? event.transaction->quantity : quantity);
+            break;
+        default:
+            break;  // the rest (subscriptions' ends, messages, storefronts) has no classic callback
         }
-        void onRevoked(const iosiap::Transaction &transaction) {
-            std::string identifier = transaction.productId;
-            // An exception it throws reaches the modern layer, which counts the refund as not told.
-            if (owner_->delegate) owner_->delegate->onPaymentRevoked(identifier, transaction.quantity);
-        }
-
-    private:
-        IOSiAP *owner_;
-        /** The transaction of the classic event about to be delivered (set by onPurchased / onRestored). */
-        std::uint64_t finishAfterDelegate_ = 0;
-    };
+    }
 
     IOSProduct *productSlot(const std::string &identifier) {
         std::string id = identifier;
@@ -254,16 +364,25 @@ private:
         }
     }
 
+    static std::string text(const char *value) { return value ? std::string(value) : std::string(); }
+
+    static const char *orNull(const std::string &value) { return value.empty() ? NULL : value.c_str(); }
+
     static std::string environment(const char *name, const char *fallback) {
         const char *value = std::getenv(name);
         return value && *value ? std::string(value) : std::string(fallback);
     }
 
-    Adapter adapter_;
-    iosiap::Store store_;
+    iosiap_store *store_;
     int openStatus_;
     std::vector<Pending> pending_;
-    void *uiContext_ = NULL;  // setUIContext's
+    void *uiContext_;  // setUIContext's
+    // What a delegate callback threw inside the store's poll, for poll() to throw. The same members in every
+    // language mode, so that the layout is one (every file that includes this header should still be compiled with
+    // the same -std and exception settings: its inline functions differ between them).
+    bool delegateThrew_;
+    std::string thrownWhat_;  // its what()
+    void *thrown_;            // from C++11 on: a std::exception_ptr to it, owned; else NULL
 };
 
 #endif /* IOSIAP_CLASSIC_IOSIAP_H */

@@ -125,7 +125,9 @@ classic_expects() {  # classic_expects STATE TEXT...
     done
 }
 for test in classic_game classic_three_callbacks classic_lifecycle classic_ui_context; do
-    g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.cpp" \
+    std=c++11
+    if [ "$test" = classic_three_callbacks ]; then std=c++98; fi  # as the original's games are
+    g++ -std=$std -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.cpp" \
         -L"$bin" -liosiap -ldl -Wl,-rpath,"$bin" -o "$work/$test"
 done
 "$(dirname "$(command -v swift)")/clang++" -std=c++20 -fno-exceptions -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN \

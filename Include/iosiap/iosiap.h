@@ -304,7 +304,7 @@ typedef enum iosiap_event_kind {
     IOSIAP_EVENT_STOREKIT_MESSAGE = 19,    /* since 0.4; message_id, message_reason: the App Store has a message
                                               for the user, held back; show it when it suits the game with
                                               iosiap_display_message, or ignore it */
-    IOSIAP_EVENT_STOREFRONT_CHANGED = 20,  /* since 0.4; storefront: the user's App Store country changed;
+    IOSIAP_EVENT_STOREFRONT_CHANGED = 20   /* since 0.4; storefront: the user's App Store country changed;
                                               request the products again for its prices */
 } iosiap_event_kind;
 

@@ -1,5 +1,6 @@
-// A bridge written for the original cocos2d-x IOSiAP: three callbacks, no restore. It must compile unchanged
-// against the classic header (onRestoreFinished is optional since 0.5) and still get its products and a purchase;
+// A bridge written for the original cocos2d-x IOSiAP: three callbacks, no restore, C++98. It must compile unchanged
+// against the classic header (onRestoreFinished is optional since 0.5; the header is C++98 since 0.5) and still get
+// its products and a purchase;
 // a restore it asks for ends without calling anything it did not write.
 // Built with IOSIAP_STOREKIT_STANDIN against the stand-in's libiosiap (scripts/test-storekit-standin.sh), the same
 // over StoreKit: its App Store the one IOSIAP_STOREKIT_CONFIGURATION and IOSIAP_STOREKIT_STATE name, its journal in
@@ -13,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "test_store.hpp"  // betweenFrames
+#include "wait_for.h"  // between_frames (C: this test is C++98, as the original's games are)
 
 class IAPBridge : public IOSiAPDelegate {
 public:
@@ -32,7 +33,7 @@ public:
 /** One frame: the pump, then a millisecond (over StoreKit of the main run loop, where its purchase runs). */
 static void frame(IOSiAP &iap) {
     iap.poll();
-    betweenFrames(1);
+    between_frames(1);
 }
 
 int main() {
