@@ -1,4 +1,4 @@
-/*
+/** @file
  * IOSiAP.h — the classic IOSiAP C++ API (as in the original cocos2d-x IOSiAP), on IOSiAP's C ABI.
  *
  * Games written for the original compile unchanged: derive a bridge from IOSiAPDelegate, own an IOSiAP,
@@ -46,27 +46,30 @@
 #include <vector>
 
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+/** 1 when built with C++ exceptions: a delegate's exception is caught at the C boundary, and poll() throws. */
 #define IOSIAP_CLASSIC_EXCEPTIONS 1
 #include <stdexcept>
 #if __cplusplus >= 201103L
 #include <exception>
 #endif
 #else
-#define IOSIAP_CLASSIC_EXCEPTIONS 0
+#define IOSIAP_CLASSIC_EXCEPTIONS 0 /**< built without exceptions */
 #endif
 
+/** A product as the classic API keeps it: one per id ever requested, in IOSiAP::iOSProducts. */
 class IOSProduct {
 public:
-    std::string productIdentifier;
-    std::string localizedTitle;
-    std::string localizedDescription;
-    std::string localizedPrice; /* formatted for the storefront's locale: display it as is */
-    bool isValid;
-    int index; /* position in IOSiAP::iOSProducts */
+    std::string productIdentifier; /**< the product id */
+    std::string localizedTitle; /**< the title in the storefront's language */
+    std::string localizedDescription; /**< the description in the storefront's language */
+    std::string localizedPrice; /**< formatted for the storefront's locale: display it as is */
+    bool isValid; /**< the store sells it (false for an id the store does not know) */
+    int index; /**< position in IOSiAP::iOSProducts */
 
     IOSProduct() : isValid(false), index(-1) {}
 };
 
+/** The classic payment events, with the original's names and values (its spelling of PURCHAED included). */
 enum IOSiAPPaymentEvent {
     IOSIAP_PAYMENT_PURCHASING = 0,
     IOSIAP_PAYMENT_PURCHAED = 1,
@@ -75,12 +78,15 @@ enum IOSiAPPaymentEvent {
     IOSIAP_PAYMENT_REMOVED = 4
 };
 
+/** The game's bridge: what the classic API calls, inside IOSiAP::poll(). */
 class IOSiAPDelegate {
 public:
     virtual ~IOSiAPDelegate() {}
+    /** A products request ended: IOSiAP::iOSProducts holds each id asked for, isValid or not. */
     virtual void onRequestProductsFinish(void) = 0;
     /** code is an iosiap_status (StoreKit's SKError n is -100 - n). */
     virtual void onRequestProductsError(int code) = 0;
+    /** A payment moved on. PURCHAED and RESTORED: grant inside it; the transaction is finished when it returns. */
     virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int quantity) = 0;
     /** Optional since 0.5 (pure before): the original IOSiAP had no restores, and a bridge written for it, with
         three callbacks, compiles unchanged. A restore the game asks for ends here; the default does nothing. */
@@ -93,6 +99,8 @@ public:
     virtual void onPaymentRevoked(std::string &identifier, int quantity) { (void)identifier; (void)quantity; }
 };
 
+/** The classic store: opened when constructed (StoreKit on Apple platforms, else the local store named by
+    environment variables), closed when destroyed. Not copyable. */
 class IOSiAP {
 public:
     IOSiAP() : delegate(NULL), store_(NULL), openStatus_(IOSIAP_OK), uiContext_(NULL), delegateThrew_(false), thrown_(NULL) {
@@ -138,6 +146,7 @@ public:
 #endif
     }
 
+    /** Asks for products; onRequestProductsFinish (or onRequestProductsError) follows in poll(). */
     void requestProducts(std::vector<std::string> &productIdentifiers) {
         std::vector<const char *> ids;
         for (size_t i = 0; i < productIdentifiers.size(); i++) ids.push_back(productIdentifiers[i].c_str());
@@ -145,6 +154,7 @@ public:
         if (status != IOSIAP_OK) later(Pending::productsError(status));
     }
 
+    /** The product with this id, or NULL if it was never requested. */
     IOSProduct *iOSProductByIdentifier(std::string &identifier) {
         for (size_t i = 0; i < iOSProducts.size(); i++) {
             if (iOSProducts[i]->productIdentifier == identifier) return iOSProducts[i];
@@ -152,6 +162,7 @@ public:
         return NULL;
     }
 
+    /** Buys quantity units of a valid product; onPaymentEvent follows in poll() (FAILED for a NULL or invalid one). */
     void paymentWithProduct(IOSProduct *iosProduct, int quantity = 1) {
         if (!iosProduct) {
             later(Pending::payment(std::string(), quantity));
@@ -177,6 +188,7 @@ public:
         store ignores it. See iosiap_payment_options.ui_context. */
     void setUIContext(void *context) { uiContext_ = context; }
 
+    /** Restores what the user owns: RESTORED for each, then onRestoreFinished, in poll(). */
     void restorePayment() {
         int status = store_ ? iosiap_request_restore(NULL, store_) : openStatus_;
         if (status != IOSIAP_OK) later(Pending::restoreFailed());
@@ -207,11 +219,11 @@ public:
     /** How many of the store's events one poll() delivers at most. */
     static const int maxEventsPerPoll = 64;
 
-    IOSiAPDelegate *delegate;
-    std::vector<IOSProduct *> iOSProducts;
+    IOSiAPDelegate *delegate;           /**< not owned; while NULL, events wait */
+    std::vector<IOSProduct *> iOSProducts; /**< owned by the IOSiAP; pointers stay valid until it is destroyed */
 
 private:
-    IOSiAP(const IOSiAP &);             /* one store per object: not copyable */
+    IOSiAP(const IOSiAP &);             /**< one store per object: not copyable */
     IOSiAP &operator=(const IOSiAP &);
 
     /** A failure found inside a request call, held until poll so no callback runs inside the call. */

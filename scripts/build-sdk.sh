@@ -63,6 +63,7 @@ if [ -z "$standin" ] && grep -q "storekit_standin_" <<<"$symbols"; then
 fi
 
 version=$(sed -n 's/^#define IOSIAP_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' Include/iosiap/iosiap.h | paste -sd.)
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "build-sdk: no version in Include/iosiap/iosiap.h (got '$version')" >&2; exit 1; }
 rm -rf "$out"
 mkdir -p "$out/include/iosiap" "$out/lib/pkgconfig" "$out/lib/cmake/IOSiAP" "$out/bin"
 cp Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp "$out/include/iosiap/"

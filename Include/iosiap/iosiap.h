@@ -1,4 +1,4 @@
-/*
+/** @file
  * iosiap.h — IOSiAP's C ABI: in-app purchases for C and C++ games.
  *
  * A game opens a store, asks for products, payments and restores, and receives every result as an event
@@ -44,8 +44,11 @@ extern "C" {
 
 /* ---- Versions ----------------------------------------------------------------------------------------- */
 
+/** The C ABI's version this header declares (CHANGELOG.md): major, */
 #define IOSIAP_VERSION_MAJOR 0
+/** minor, */
 #define IOSIAP_VERSION_MINOR 5
+/** and patch. */
 #define IOSIAP_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header; compare with iosiap_version() at run time. */
 #define IOSIAP_VERSION_NUMBER (IOSIAP_VERSION_MAJOR * 10000 + IOSIAP_VERSION_MINOR * 100 + IOSIAP_VERSION_PATCH)
@@ -58,29 +61,29 @@ int iosiap_version(void);
 /** Status codes. Never renumbered; new codes take unused numbers. -100 - n is StoreKit's SKError code n. */
 typedef enum iosiap_status {
     IOSIAP_OK = 0,
-    IOSIAP_E_INVALID_ARGUMENT = -1,          /* NULL where a value is needed, empty id, count mismatch */
+    IOSIAP_E_INVALID_ARGUMENT = -1,          /**< NULL where a value is needed, empty id, count mismatch */
     IOSIAP_E_INVALID_UTF8 = -2,
-    IOSIAP_E_UNKNOWN_PRODUCT = -3,           /* not loaded by a products request */
-    IOSIAP_E_QUANTITY_OUT_OF_RANGE = -4,     /* outside 1...10 */
-    IOSIAP_E_STORE_NOT_OPEN = -5,            /* closed or invalid handle */
+    IOSIAP_E_UNKNOWN_PRODUCT = -3,           /**< not loaded by a products request */
+    IOSIAP_E_QUANTITY_OUT_OF_RANGE = -4,     /**< outside 1...10 */
+    IOSIAP_E_STORE_NOT_OPEN = -5,            /**< closed or invalid handle */
     IOSIAP_E_UNKNOWN_TRANSACTION = -6,
     IOSIAP_E_WRONG_STATE = -7,
     IOSIAP_E_INVALID_CATALOG = -8,
     IOSIAP_E_CATALOG_NOT_READABLE = -9,
     IOSIAP_E_STORAGE = -10,
-    IOSIAP_E_QUANTITY_NOT_ALLOWED = -11,     /* quantity above 1 for a non-consumable */
+    IOSIAP_E_QUANTITY_NOT_ALLOWED = -11,     /**< quantity above 1 for a non-consumable */
     IOSIAP_E_STORE_UNREACHABLE = -12,
     IOSIAP_E_SYSTEM = -13,
     IOSIAP_E_NOT_ENTITLED = -14,
     IOSIAP_E_STRING_TOO_LONG = -15,
-    IOSIAP_E_INSUFFICIENT_BALANCE = -16,     /* a ledger spend larger than the balance */
-    IOSIAP_E_STATE_DIRECTORY_IN_USE = -17,   /* another open store, in this or another process, uses it */
-    IOSIAP_E_UNSUPPORTED_PLATFORM = -18,     /* not in this platform's library (see Platforms at the top) */
-    IOSIAP_E_DUPLICATE_REFUND_REQUEST = -19, /* since 0.4: the transaction was refunded or has a refund request pending */
-    IOSIAP_E_NOT_DELIVERED = -20,            /* since 0.4: iosiap_finish_transaction of a transaction never delivered
+    IOSIAP_E_INSUFFICIENT_BALANCE = -16,     /**< a ledger spend larger than the balance */
+    IOSIAP_E_STATE_DIRECTORY_IN_USE = -17,   /**< another open store, in this or another process, uses it */
+    IOSIAP_E_UNSUPPORTED_PLATFORM = -18,     /**< not in this platform's library (see Platforms at the top) */
+    IOSIAP_E_DUPLICATE_REFUND_REQUEST = -19, /**< since 0.4: the transaction was refunded or has a refund request pending */
+    IOSIAP_E_NOT_DELIVERED = -20,            /**< since 0.4: iosiap_finish_transaction of a transaction never delivered
                                                 as PURCHASED or RESTORED (e.g. a VERIFICATION_FAILED's): refused */
-    IOSIAP_E_REFUND_REQUEST_INELIGIBLE = -21, /* since 0.5: the App Store takes no refund request for the transaction */
-    IOSIAP_E_INVALID_PRESENTATION_CONTEXT = -22, /* since 0.5: StoreKit cannot show its sheet from the UI context given, or none was found */
+    IOSIAP_E_REFUND_REQUEST_INELIGIBLE = -21, /**< since 0.5: the App Store takes no refund request for the transaction */
+    IOSIAP_E_INVALID_PRESENTATION_CONTEXT = -22, /**< since 0.5: StoreKit cannot show its sheet from the UI context given, or none was found */
     IOSIAP_E_SK_UNKNOWN = -100,
     IOSIAP_E_SK_CLIENT_INVALID = -101,
     IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
@@ -103,17 +106,17 @@ typedef enum iosiap_status {
     IOSIAP_E_SK_UNSUPPORTED_PLATFORM = -119,
     IOSIAP_E_SK_OVERLAY_PRESENTED_IN_BACKGROUND_SCENE = -120,
     IOSIAP_E_SK_PAYMENT_METHOD_BINDING_CONFIGURATION_REQUIRED = -121,
-    IOSIAP_E_VERIFY_INVALID_FORMAT = -200,             /* not a three-part JWS, bad base64url or JSON */
-    IOSIAP_E_VERIFY_UNSUPPORTED_ALGORITHM = -201,      /* alg is not ES256 */
-    IOSIAP_E_VERIFY_INVALID_CERTIFICATE = -202,        /* an x5c entry is not a certificate */
-    IOSIAP_E_VERIFY_INVALID_CHAIN_LENGTH = -203,       /* x5c does not hold exactly three */
-    IOSIAP_E_VERIFY_UNTRUSTED_CHAIN = -204,            /* the chain does not lead to the trusted root */
-    IOSIAP_E_VERIFY_MISSING_APPLE_MARKER = -205,       /* Apple's intermediate or leaf OID is missing */
+    IOSIAP_E_VERIFY_INVALID_FORMAT = -200,             /**< not a three-part JWS, bad base64url or JSON */
+    IOSIAP_E_VERIFY_UNSUPPORTED_ALGORITHM = -201,      /**< alg is not ES256 */
+    IOSIAP_E_VERIFY_INVALID_CERTIFICATE = -202,        /**< an x5c entry is not a certificate */
+    IOSIAP_E_VERIFY_INVALID_CHAIN_LENGTH = -203,       /**< x5c does not hold exactly three */
+    IOSIAP_E_VERIFY_UNTRUSTED_CHAIN = -204,            /**< the chain does not lead to the trusted root */
+    IOSIAP_E_VERIFY_MISSING_APPLE_MARKER = -205,       /**< Apple's intermediate or leaf OID is missing */
     IOSIAP_E_VERIFY_CERTIFICATE_NOT_VALID_AT_DATE = -206,
     IOSIAP_E_VERIFY_INVALID_SIGNATURE = -207,
-    IOSIAP_E_VERIFY_INVALID_APP_IDENTIFIER = -208,     /* another bundle id */
+    IOSIAP_E_VERIFY_INVALID_APP_IDENTIFIER = -208,     /**< another bundle id */
     IOSIAP_E_VERIFY_INVALID_ENVIRONMENT = -209,
-    IOSIAP_E_VERIFY_RETRYABLE = -210,                  /* could not complete (network); retried later */
+    IOSIAP_E_VERIFY_RETRYABLE = -210,                  /**< could not complete (network); retried later */
     IOSIAP_E_VERIFY_REJECTED_BY_SERVER = -211,
     IOSIAP_E_VERIFY_INPUT_TOO_LARGE = -212
 } iosiap_status;
@@ -135,13 +138,14 @@ const char *iosiap_last_error_message(void);
 #define IOSIAP_MAX_PRODUCTS_PER_REQUEST 1000
 /** Quantities of a payment: 1...10 (StoreKit's limit); above 1 for consumables only. */
 #define IOSIAP_MIN_QUANTITY 1
-#define IOSIAP_MAX_QUANTITY 10
+#define IOSIAP_MAX_QUANTITY 10 /**< see IOSIAP_MIN_QUANTITY */
 /** A payment's offer JWS (iosiap_payment_options.offer_jws, intro_offer_eligibility_jws) longer than this many
     bytes is refused with IOSIAP_E_STRING_TOO_LONG; a server's is well under 1 KiB. */
 #define IOSIAP_MAX_OFFER_JWS_LENGTH 8192
 
 /* ---- Products ----------------------------------------------------------------------------------------- */
 
+/** What a product is (StoreKit: Product.ProductType). */
 typedef enum iosiap_product_type {
     IOSIAP_PRODUCT_CONSUMABLE = 0,
     IOSIAP_PRODUCT_NON_CONSUMABLE = 1,
@@ -149,6 +153,7 @@ typedef enum iosiap_product_type {
     IOSIAP_PRODUCT_NON_RENEWING = 3
 } iosiap_product_type;
 
+/** The unit of a subscription period or an offer period. */
 typedef enum iosiap_period_unit {
     IOSIAP_PERIOD_DAY = 0,
     IOSIAP_PERIOD_WEEK = 1,
@@ -159,11 +164,13 @@ typedef enum iosiap_period_unit {
 /** A product loaded by a products request. Owned by its store; valid until the store is closed. */
 typedef struct iosiap_product iosiap_product;
 
-/* Product accessors. Strings are owned by the product and live as long as it. NULL product: NULL or -1. */
+/** Product accessors. Strings are owned by the product and live as long as it. NULL product: NULL or -1. */
 const char *iosiap_product_id(const iosiap_product *product);
 /** An iosiap_product_type value. */
 int iosiap_product_type_of(const iosiap_product *product);
+/** The product's display name, in the storefront's language. */
 const char *iosiap_product_title(const iosiap_product *product);
+/** The product's description, in the storefront's language. */
 const char *iosiap_product_description(const iosiap_product *product);
 /** The price as exact decimal text in the storefront's currency, e.g. "0.99". */
 const char *iosiap_product_price(const iosiap_product *product);
@@ -180,6 +187,7 @@ const char *iosiap_product_subscription_group_name(const iosiap_product *product
 /** The level inside the group (1 is the highest), or 0 for a product that is not an auto-renewable. */
 int iosiap_product_subscription_level(const iosiap_product *product);
 
+/** How an offer is paid (StoreKit: Product.SubscriptionOffer.PaymentMode). */
 typedef enum iosiap_offer_payment_mode {
     IOSIAP_OFFER_FREE_TRIAL = 0,
     IOSIAP_OFFER_PAY_AS_YOU_GO = 1,
@@ -192,16 +200,17 @@ typedef enum iosiap_offer_payment_mode {
  * layout, 0.1, ends after display_price).
  */
 typedef struct iosiap_offer {
-    size_t size;                           /* in: sizeof(iosiap_offer) of the caller; out: bytes written */
-    const char *id;                        /* promotional or win-back offer id; NULL for the introductory offer */
-    int payment_mode;                      /* iosiap_offer_payment_mode */
-    int period_value;                      /* one offer period: value and iosiap_period_unit */
-    int period_unit;
-    int period_count;                      /* how many periods the offer lasts */
-    const char *price;                     /* exact decimal text per period, "0" for a free trial */
-    const char *display_price;             /* formatted for the storefront's locale */
+    size_t size;                           /**< in: sizeof(iosiap_offer) of the caller; out: bytes written */
+    const char *id;                        /**< promotional or win-back offer id; NULL for the introductory offer */
+    int payment_mode;                      /**< iosiap_offer_payment_mode */
+    int period_value;                      /**< one offer period: value and iosiap_period_unit */
+    int period_unit;                       /**< iosiap_period_unit of period_value */
+    int period_count;                      /**< how many periods the offer lasts */
+    const char *price;                     /**< exact decimal text per period, "0" for a free trial */
+    const char *display_price;             /**< formatted for the storefront's locale */
 } iosiap_offer;
 
+/** An iosiap_offer to be filled: its size set, the rest empty. */
 #define IOSIAP_OFFER_INIT { sizeof(iosiap_offer), NULL, 0, 0, 0, 0, NULL, NULL }
 
 /** Fills *out (out->size set, see the size rule) with the introductory offer; IOSIAP_E_WRONG_STATE when the
@@ -223,30 +232,30 @@ int iosiap_product_win_back_offer(iosiap_offer *out, const iosiap_product *produ
 
 /** A completed purchase. Dates are Unix milliseconds; 0 means "none". */
 typedef struct iosiap_transaction {
-    size_t size;                           /* sizeof(iosiap_transaction) of the library that filled it */
-    uint64_t id;
-    uint64_t original_id;
-    const char *product_id;
-    int product_type;                      /* iosiap_product_type */
-    int quantity;
-    int64_t purchase_date_ms;
-    int64_t original_purchase_date_ms;
-    int64_t expiration_date_ms;            /* auto-renewable subscriptions */
-    int64_t revocation_date_ms;            /* refunded or revoked */
-    int revocation_reason;                 /* 0 other reason, 1 an issue in the app, -1 not revoked; since 0.5 also
+    size_t size;                           /**< sizeof(iosiap_transaction) of the library that filled it */
+    uint64_t id;                           /**< the App Store's transaction id */
+    uint64_t original_id;                  /**< the first transaction of its subscription chain; its own id for other products */
+    const char *product_id;                /**< the product bought */
+    int product_type;                      /**< iosiap_product_type */
+    int quantity;                          /**< units bought */
+    int64_t purchase_date_ms;              /**< Unix milliseconds, as every date here */
+    int64_t original_purchase_date_ms;     /**< the original transaction's purchase date */
+    int64_t expiration_date_ms;            /**< auto-renewable subscriptions */
+    int64_t revocation_date_ms;            /**< refunded or revoked */
+    int revocation_reason;                 /**< 0 other reason, 1 an issue in the app, -1 not revoked; since 0.5 also
                                               2, the user moved to a subscription bundle (StoreKit on iOS 27) */
-    const char *app_account_token;         /* UUID text, or NULL */
-    const char *environment;               /* "Sandbox", "Production", "Xcode", "LocalTesting" */
-    const char *storefront;                /* ISO 3166-1 alpha-3, e.g. "USA" */
-    const char *ownership_type;            /* "PURCHASED" or "FAMILY_SHARED"; since 0.5 also "ASSIGNED": given by an
+    const char *app_account_token;         /**< UUID text, or NULL */
+    const char *environment;               /**< "Sandbox", "Production", "Xcode", "LocalTesting" */
+    const char *storefront;                /**< ISO 3166-1 alpha-3, e.g. "USA" */
+    const char *ownership_type;            /**< "PURCHASED" or "FAMILY_SHARED"; since 0.5 also "ASSIGNED": given by an
                                               organization (StoreKit on iOS 27), entitling as a purchase does */
-    const char *subscription_group_id;     /* or NULL */
-    const char *signed_jws;                /* the store's signed transaction, or NULL */
-    const char *signed_renewal_info;       /* an auto-renewable's signed renewal info, or NULL */
-    const char *reason;                    /* "PURCHASE", or "RENEWAL" for a subscription's renewal */
-    /* Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_id). */
-    int offer_type;                        /* iosiap_offer_type the transaction was charged with, or 0 */
-    const char *offer_id;                  /* the promotional or win-back offer id, the offer code's reference name, or NULL */
+    const char *subscription_group_id;     /**< or NULL */
+    const char *signed_jws;                /**< the store's signed transaction, or NULL */
+    const char *signed_renewal_info;       /**< an auto-renewable's signed renewal info, or NULL */
+    const char *reason;                    /**< "PURCHASE", or "RENEWAL" for a subscription's renewal */
+    /** Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_id). */
+    int offer_type;                        /**< iosiap_offer_type the transaction was charged with, or 0 */
+    const char *offer_id;                  /**< the promotional or win-back offer id, the offer code's reference name, or NULL */
 } iosiap_transaction;
 
 /** The kind of subscription offer a transaction used (the signed payload's offerType). */
@@ -260,67 +269,68 @@ typedef enum iosiap_offer_type {
 
 /* ---- Events ------------------------------------------------------------------------------------------- */
 
+/** What an event reports (iosiap_event.kind), and which of its fields are set. */
 typedef enum iosiap_event_kind {
-    IOSIAP_EVENT_PRODUCTS_RECEIVED = 1,    /* products, invalid_product_ids */
-    IOSIAP_EVENT_PRODUCTS_FAILED = 2,      /* status, message */
-    IOSIAP_EVENT_PURCHASING = 3,           /* product_id */
-    IOSIAP_EVENT_PURCHASED = 4,            /* transaction; grant it, then iosiap_finish_transaction */
-    IOSIAP_EVENT_CANCELLED = 5,            /* product_id; the user cancelled, nothing charged */
-    IOSIAP_EVENT_FAILED = 6,               /* product_id, status, message */
-    IOSIAP_EVENT_DEFERRED = 7,             /* product_id; Ask to Buy or an interrupted purchase: the outcome comes
+    IOSIAP_EVENT_PRODUCTS_RECEIVED = 1,    /**< products, invalid_product_ids */
+    IOSIAP_EVENT_PRODUCTS_FAILED = 2,      /**< status, message */
+    IOSIAP_EVENT_PURCHASING = 3,           /**< product_id */
+    IOSIAP_EVENT_PURCHASED = 4,            /**< transaction; grant it, then iosiap_finish_transaction */
+    IOSIAP_EVENT_CANCELLED = 5,            /**< product_id; the user cancelled, nothing charged */
+    IOSIAP_EVENT_FAILED = 6,               /**< product_id, status, message */
+    IOSIAP_EVENT_DEFERRED = 7,             /**< product_id; Ask to Buy or an interrupted purchase: the outcome comes
                                               later, PURCHASED without a request when approved or resolved (for
                                               something owned already, the transaction that grants it, unless
                                               the game finished that one: then nothing, the entitlement stands),
                                               or DECLINED (local store only: over StoreKit a
                                               decline is told as nothing, so never wait on DEFERRED) */
-    IOSIAP_EVENT_DECLINED = 8,             /* product_id; a deferred purchase was declined (by the parent; on the
+    IOSIAP_EVENT_DECLINED = 8,             /**< product_id; a deferred purchase was declined (by the parent; on the
                                               local store also by clearing its history): never an approval or a
                                               resolution. Local store only: StoreKit tells no app of a decline */
-    IOSIAP_EVENT_RESTORED = 9,             /* transaction */
-    IOSIAP_EVENT_RESTORE_FINISHED = 10,    /* status (IOSIAP_OK or the failure), message, restored_count */
-    IOSIAP_EVENT_REVOKED = 11,             /* transaction; refunded: take back what it granted, keyed by
+    IOSIAP_EVENT_RESTORED = 9,             /**< transaction */
+    IOSIAP_EVENT_RESTORE_FINISHED = 10,    /**< status (IOSIAP_OK or the failure), message, restored_count */
+    IOSIAP_EVENT_REVOKED = 11,             /**< transaction; refunded: take back what it granted, keyed by
                                               transaction id. Told until a callback of it returned (without
                                               iosiap_event_not_handled): again at launch if the store closed or
                                               the process died before that, or just after */
-    IOSIAP_EVENT_GRANTED = 12,             /* transaction, grant_*; the ledger granted and finished it */
-    IOSIAP_EVENT_VERIFICATION_FAILED = 13, /* transaction, status, message: not granted, not finished (nor
+    IOSIAP_EVENT_GRANTED = 12,             /**< transaction, grant_*; the ledger granted and finished it */
+    IOSIAP_EVENT_VERIFICATION_FAILED = 13, /**< transaction, status, message: not granted, not finished (nor
                                               to be: iosiap_finish_transaction refuses its id);
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
-    IOSIAP_EVENT_EXPIRED = 14,             /* transaction: a subscription ended without renewing (the local
+    IOSIAP_EVENT_EXPIRED = 14,             /**< transaction: a subscription ended without renewing (the local
                                               store; StoreKit reports no end, so over StoreKit the entitlement
                                               ends at its date untold: read iosiap_is_entitled) */
-    IOSIAP_EVENT_PURCHASE_INTENT = 15,     /* product_id, products[0], and since 0.4 intent_offer_*: bought in
+    IOSIAP_EVENT_PURCHASE_INTENT = 15,     /**< product_id, products[0], and since 0.4 intent_offer_*: bought in
                                               the App Store, outside the game; to continue, call
                                               iosiap_request_payment for it (with the offer, if any) */
-    IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE = 16, /* since 0.3; product_id, status, message (naming the transaction
+    IOSIAP_EVENT_JOURNAL_ROW_UNREADABLE = 16, /**< since 0.3; product_id, status, message (naming the transaction
                                               id): a journal row that cannot be read (damaged), once per
                                               launch: an unfinished purchase the store no longer holds (kept,
                                               not delivered), or a row an entitlement or unfinished list read
                                               skipped (it entitles to nothing) */
-    IOSIAP_EVENT_REFUND_REQUEST_FINISHED = 17, /* since 0.4; refund_request_outcome, refund_transaction_id, and
+    IOSIAP_EVENT_REFUND_REQUEST_FINISHED = 17, /**< since 0.4; refund_request_outcome, refund_transaction_id, and
                                               status, message when it FAILED: ends iosiap_begin_refund_request */
-    IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED = 18, /* since 0.4; status, message if the sheet could not be shown:
+    IOSIAP_EVENT_MANAGE_SUBSCRIPTIONS_CLOSED = 18, /**< since 0.4; status, message if the sheet could not be shown:
                                               refresh what the game shows; ends iosiap_show_manage_subscriptions */
-    IOSIAP_EVENT_STOREKIT_MESSAGE = 19,    /* since 0.4; message_id, message_reason: the App Store has a message
+    IOSIAP_EVENT_STOREKIT_MESSAGE = 19,    /**< since 0.4; message_id, message_reason: the App Store has a message
                                               for the user, held back; show it when it suits the game with
                                               iosiap_display_message, or ignore it */
-    IOSIAP_EVENT_STOREFRONT_CHANGED = 20   /* since 0.4; storefront: the user's App Store country changed;
+    IOSIAP_EVENT_STOREFRONT_CHANGED = 20   /**< since 0.4; storefront: the user's App Store country changed;
                                               request the products again for its prices */
 } iosiap_event_kind;
 
 /** Why the App Store sends a message (StoreKit: Message.Reason); iosiap_event.message_reason. Since 0.4. */
 typedef enum iosiap_message_reason {
     IOSIAP_MESSAGE_REASON_GENERIC = 0,
-    IOSIAP_MESSAGE_REASON_PRICE_INCREASE = 1, /* a subscription's price rises: the user agrees or not */
-    IOSIAP_MESSAGE_REASON_BILLING_ISSUE = 2,  /* a renewal could not be charged: the user fixes the payment */
-    IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER = 3  /* a lapsed subscriber may redeem a win-back offer */
+    IOSIAP_MESSAGE_REASON_PRICE_INCREASE = 1, /**< a subscription's price rises: the user agrees or not */
+    IOSIAP_MESSAGE_REASON_BILLING_ISSUE = 2,  /**< a renewal could not be charged: the user fixes the payment */
+    IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER = 3  /**< a lapsed subscriber may redeem a win-back offer */
 } iosiap_message_reason;
 
 /** How a refund request ended (iosiap_event.refund_request_outcome of IOSIAP_EVENT_REFUND_REQUEST_FINISHED). */
 typedef enum iosiap_refund_request_outcome {
-    IOSIAP_REFUND_REQUEST_SUBMITTED = 1,   /* the user sent it; Apple decides later: a refund arrives as REVOKED */
-    IOSIAP_REFUND_REQUEST_CANCELLED = 2,   /* the user closed the sheet without sending it; not a failure */
-    IOSIAP_REFUND_REQUEST_FAILED = 3       /* status, message say why */
+    IOSIAP_REFUND_REQUEST_SUBMITTED = 1,   /**< the user sent it; Apple decides later: a refund arrives as REVOKED */
+    IOSIAP_REFUND_REQUEST_CANCELLED = 2,   /**< the user closed the sheet without sending it; not a failure */
+    IOSIAP_REFUND_REQUEST_FAILED = 3       /**< status, message say why */
 } iosiap_refund_request_outcome;
 
 /**
@@ -328,36 +338,36 @@ typedef enum iosiap_refund_request_outcome {
  * until the callback returns: copy what you keep.
  */
 typedef struct iosiap_event {
-    size_t size;                           /* sizeof(iosiap_event) of the library that filled it */
-    int kind;                              /* iosiap_event_kind */
-    uint64_t request_id;                   /* the request it answers; 0 for events of the store's own */
-    const char *product_id;                /* or NULL */
-    int quantity;                          /* units of PURCHASING and of events with a transaction; else 0 */
-    int status;                            /* IOSIAP_OK, or the error of a failure */
-    const char *message;                   /* the failure's text, or NULL */
-    const iosiap_transaction *transaction; /* or NULL */
-    const iosiap_product *const *products; /* products received; owned by the store, valid until close */
-    size_t product_count;
-    const char *const *invalid_product_ids;
-    size_t invalid_product_id_count;
-    size_t restored_count;
-    const char *grant_currency;            /* GRANTED: the currency granted, or NULL */
-    int64_t grant_amount;                  /* GRANTED: how much of it (amount per unit x quantity) */
-    const char *grant_entitlement;         /* GRANTED: the entitlement granted, or NULL */
-    int verified;                          /* 1: the transaction passed the store's verification */
-    /* Since 0.4: read these only when size > offsetof(iosiap_event, refund_request_outcome). */
-    int refund_request_outcome;            /* REFUND_REQUEST_FINISHED: iosiap_refund_request_outcome; else 0 */
-    uint64_t refund_transaction_id;        /* REFUND_REQUEST_FINISHED: the transaction it asked about; else 0 */
-    const char *message_id;                /* STOREKIT_MESSAGE: the id for iosiap_display_message; else NULL */
-    int message_reason;                    /* STOREKIT_MESSAGE: iosiap_message_reason; else 0 */
-    const char *storefront;                /* STOREFRONT_CHANGED: the new storefront (ISO 3166-1 alpha-3); else NULL */
-    /* Since 0.4: read these only when size > offsetof(iosiap_event, intent_offer_id). PURCHASE_INTENT's offer
+    size_t size;                           /**< sizeof(iosiap_event) of the library that filled it */
+    int kind;                              /**< iosiap_event_kind */
+    uint64_t request_id;                   /**< the request it answers; 0 for events of the store's own */
+    const char *product_id;                /**< or NULL */
+    int quantity;                          /**< units of PURCHASING and of events with a transaction; else 0 */
+    int status;                            /**< IOSIAP_OK, or the error of a failure */
+    const char *message;                   /**< the failure's text, or NULL */
+    const iosiap_transaction *transaction; /**< or NULL */
+    const iosiap_product *const *products; /**< products received; owned by the store, valid until close */
+    size_t product_count;                  /**< how many products */
+    const char *const *invalid_product_ids; /**< PRODUCTS_RECEIVED: the ids the store does not sell */
+    size_t invalid_product_id_count;       /**< how many invalid_product_ids */
+    size_t restored_count;                 /**< RESTORE_FINISHED: how many transactions were restored */
+    const char *grant_currency;            /**< GRANTED: the currency granted, or NULL */
+    int64_t grant_amount;                  /**< GRANTED: how much of it (amount per unit x quantity) */
+    const char *grant_entitlement;         /**< GRANTED: the entitlement granted, or NULL */
+    int verified;                          /**< 1: the transaction passed the store's verification */
+    /** Since 0.4: read these only when size > offsetof(iosiap_event, refund_request_outcome). */
+    int refund_request_outcome;            /**< REFUND_REQUEST_FINISHED: iosiap_refund_request_outcome; else 0 */
+    uint64_t refund_transaction_id;        /**< REFUND_REQUEST_FINISHED: the transaction it asked about; else 0 */
+    const char *message_id;                /**< STOREKIT_MESSAGE: the id for iosiap_display_message; else NULL */
+    int message_reason;                    /**< STOREKIT_MESSAGE: iosiap_message_reason; else 0 */
+    const char *storefront;                /**< STOREFRONT_CHANGED: the new storefront (ISO 3166-1 alpha-3); else NULL */
+    /** Since 0.4: read these only when size > offsetof(iosiap_event, intent_offer_id). PURCHASE_INTENT's offer
        (StoreKit: PurchaseIntent.offer, iOS 18, macOS 15), which Apple documents as set for a win-back offer the
        user redeemed in the App Store: pay with iosiap_payment_options.win_back_offer_id = intent_offer_id. A
        promotional one would need the game's server's signature, as any (offer_id and offer_*); an introductory
        one applies by itself to a user eligible for it. */
-    int intent_offer_type;                 /* PURCHASE_INTENT: iosiap_offer_type of the offer, or 0 for none */
-    const char *intent_offer_id;           /* PURCHASE_INTENT: its id (NULL for an introductory offer); else NULL */
+    int intent_offer_type;                 /**< PURCHASE_INTENT: iosiap_offer_type of the offer, or 0 for none */
+    const char *intent_offer_id;           /**< PURCHASE_INTENT: its id (NULL for an introductory offer); else NULL */
 } iosiap_event;
 
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. An event counts as
@@ -380,66 +390,72 @@ typedef struct iosiap_store iosiap_store;
  */
 typedef int (*iosiap_open_callback)(iosiap_store *store, void *user_data);
 
-/* Version 2 added `on_open`; the library reads version 1 structs too. */
+/** Version 2 added `on_open`; the library reads version 1 structs too. */
 #define IOSIAP_CALLBACKS_VERSION 2
 
 /** Where events go, and what runs at open. */
 typedef struct iosiap_callbacks {
-    unsigned int version;                  /* IOSIAP_CALLBACKS_VERSION */
-    iosiap_event_callback on_event;        /* may be NULL: events are then dropped */
-    void *user_data;                       /* passed to every callback */
-    iosiap_open_callback on_open;          /* since 0.4 (version 2); NULL: none */
+    unsigned int version;                  /**< IOSIAP_CALLBACKS_VERSION */
+    iosiap_event_callback on_event;        /**< may be NULL: events are then dropped */
+    void *user_data;                       /**< passed to every callback */
+    iosiap_open_callback on_open;          /**< since 0.4 (version 2); NULL: none */
 } iosiap_callbacks;
 
+/** Callbacks with their version set and none given. */
 #define IOSIAP_CALLBACKS_INIT { IOSIAP_CALLBACKS_VERSION, NULL, NULL, NULL }
 
 /* ---- Opening and closing a store --------------------------------------------------------------------- */
 
+/** Where events are delivered. */
 typedef enum iosiap_delivery_mode {
-    IOSIAP_DELIVERY_POLL = 0,              /* events wait until iosiap_poll (the default) */
-    IOSIAP_DELIVERY_THREAD = 1             /* events arrive on a library-owned serial thread, started once
+    IOSIAP_DELIVERY_POLL = 0,              /**< events wait until iosiap_poll (the default) */
+    IOSIAP_DELIVERY_THREAD = 1             /**< events arrive on a library-owned serial thread, started once
                                               the open call has stored the handle and on_open has returned */
 } iosiap_delivery_mode;
 
+/** How transactions are verified before the game hears of them. */
 typedef enum iosiap_verification_mode {
-    IOSIAP_VERIFY_NONE = 0,                /* transactions are delivered unchecked */
-    IOSIAP_VERIFY_ON_DEVICE = 1,           /* each transaction's JWS and certificate chain, on the device */
-    IOSIAP_VERIFY_SERVER = 2               /* POSTed to the developer's server */
+    IOSIAP_VERIFY_NONE = 0,                /**< transactions are delivered unchecked */
+    IOSIAP_VERIFY_ON_DEVICE = 1,           /**< each transaction's JWS and certificate chain, on the device */
+    IOSIAP_VERIFY_SERVER = 2               /**< POSTed to the developer's server */
 } iosiap_verification_mode;
 
+/** The version of iosiap_verification_options this header declares. */
 #define IOSIAP_VERIFICATION_OPTIONS_VERSION 1
 
 /** How transactions are verified before the game hears of them. Copied during open. */
 typedef struct iosiap_verification_options {
-    unsigned int version;                  /* IOSIAP_VERIFICATION_OPTIONS_VERSION */
-    int mode;                              /* iosiap_verification_mode */
-    const uint8_t *trusted_root_der;       /* ON_DEVICE: the root to trust; NULL: the local store's own */
-    size_t trusted_root_der_length;
-    const char *server_url;                /* SERVER: where to POST; required */
-    const char *sandbox_server_url;        /* SERVER: where a 21007 answer is sent again; NULL: none */
-    int legacy_receipt_body;               /* SERVER: 1 = {"receipt-data", "password"} instead of the JWS */
-    const char *shared_secret;             /* SERVER, legacy body: the "password"; NULL: "" */
-    int timeout_ms;                        /* SERVER: per request; 0 = 10000 */
-    int attempts;                          /* SERVER: tries before "retry later"; 0 = 3 */
+    unsigned int version;                  /**< IOSIAP_VERIFICATION_OPTIONS_VERSION */
+    int mode;                              /**< iosiap_verification_mode */
+    const uint8_t *trusted_root_der;       /**< ON_DEVICE: the root to trust; NULL: the local store's own */
+    size_t trusted_root_der_length;        /**< bytes in trusted_root_der */
+    const char *server_url;                /**< SERVER: where to POST; required */
+    const char *sandbox_server_url;        /**< SERVER: where a 21007 answer is sent again; NULL: none */
+    int legacy_receipt_body;               /**< SERVER: 1 = {"receipt-data", "password"} instead of the JWS */
+    const char *shared_secret;             /**< SERVER, legacy body: the "password"; NULL: "" */
+    int timeout_ms;                        /**< SERVER: per request; 0 = 10000 */
+    int attempts;                          /**< SERVER: tries before "retry later"; 0 = 3 */
 } iosiap_verification_options;
 
+/** Verification options with their version set: no verification. */
 #define IOSIAP_VERIFICATION_OPTIONS_INIT { IOSIAP_VERIFICATION_OPTIONS_VERSION, IOSIAP_VERIFY_NONE, NULL, 0, NULL, NULL, 0, NULL, 0, 0 }
 
-/* Version 2 added `verification`; the library reads version 1 structs too. */
+/** Version 2 added `verification`; the library reads version 1 structs too. */
 #define IOSIAP_LOCAL_STORE_OPTIONS_VERSION 2
 
 /** How to open the local App Store. The library copies every string during iosiap_store_open_local. */
 typedef struct iosiap_local_store_options {
-    unsigned int version;                  /* IOSIAP_LOCAL_STORE_OPTIONS_VERSION */
-    const char *catalog_path;              /* the .storekit file; required */
-    const char *state_directory;           /* where purchases are kept; required, created if missing */
-    const char *bundle_id;                 /* NULL: "com.example.game" */
-    const char *locale;                    /* NULL: the catalog's _locale */
-    const char *storefront;                /* NULL: the catalog's _storefront, e.g. "USA" */
-    int delivery;                          /* iosiap_delivery_mode */
-    const iosiap_verification_options *verification; /* NULL: no verification (version 2) */
+    unsigned int version;                  /**< IOSIAP_LOCAL_STORE_OPTIONS_VERSION */
+    const char *catalog_path;              /**< the .storekit file; required */
+    const char *state_directory;           /**< where purchases are kept; required, created if missing */
+    const char *bundle_id;                 /**< NULL: "com.example.game" */
+    const char *locale;                    /**< NULL: the catalog's _locale */
+    const char *storefront;                /**< NULL: the catalog's _storefront, e.g. "USA" */
+    int delivery;                          /**< iosiap_delivery_mode */
+    const iosiap_verification_options *verification; /**< NULL: no verification (version 2) */
 } iosiap_local_store_options;
 
+/** Local store options with their version set and every default. */
 #define IOSIAP_LOCAL_STORE_OPTIONS_INIT { IOSIAP_LOCAL_STORE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, IOSIAP_DELIVERY_POLL, NULL }
 
 /**
@@ -450,18 +466,20 @@ typedef struct iosiap_local_store_options {
 int iosiap_store_open_local(iosiap_store **out, const iosiap_local_store_options *options,
                             const iosiap_callbacks *callbacks);
 
+/** The version of iosiap_storekit_options this header declares. */
 #define IOSIAP_STOREKIT_OPTIONS_VERSION 1
 
 /** How to open the store over StoreKit 2. Copied during iosiap_store_open_storekit. */
 typedef struct iosiap_storekit_options {
-    unsigned int version;                  /* IOSIAP_STOREKIT_OPTIONS_VERSION */
-    const char *state_directory;           /* where the journal is kept; NULL: "IOSiAP" in the app's
+    unsigned int version;                  /**< IOSIAP_STOREKIT_OPTIONS_VERSION */
+    const char *state_directory;           /**< where the journal is kept; NULL: "IOSiAP" in the app's
                                               Application Support folder */
-    int delivery;                          /* iosiap_delivery_mode */
-    const iosiap_verification_options *verification; /* NULL or ON_DEVICE: StoreKit's own verdict;
+    int delivery;                          /**< iosiap_delivery_mode */
+    const iosiap_verification_options *verification; /**< NULL or ON_DEVICE: StoreKit's own verdict;
                                                         SERVER: StoreKit's verdict, then the server's */
 } iosiap_storekit_options;
 
+/** StoreKit options with their version set and every default. */
 #define IOSIAP_STOREKIT_OPTIONS_INIT { IOSIAP_STOREKIT_OPTIONS_VERSION, NULL, IOSIAP_DELIVERY_POLL, NULL }
 
 /**
@@ -495,6 +513,7 @@ int iosiap_request_products(uint64_t *out_request_id, iosiap_store *store,
 int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const char *product_id,
                            int quantity, const char *app_account_token);
 
+/** The version of iosiap_payment_options this header declares. */
 #define IOSIAP_PAYMENT_OPTIONS_VERSION 4
 
 /**
@@ -542,24 +561,25 @@ int iosiap_request_payment(uint64_t *out_request_id, iosiap_store *store, const 
  * version 3 none past win_back_offer_id (offer_jws and intro_offer_eligibility_jws are NULL).
  */
 typedef struct iosiap_payment_options {
-    unsigned int version;                  /* IOSIAP_PAYMENT_OPTIONS_VERSION */
-    int quantity;                          /* 1...10; above 1 for consumables only */
-    const char *app_account_token;         /* UUID text, or NULL */
-    const char *offer_id;                  /* a promotional offer of the product, or NULL for none */
-    const char *offer_key_id;              /* with offer_id: the id of the key that signed it */
-    const char *offer_nonce;               /* with offer_id: the UUID the server signed, as text */
-    int64_t offer_timestamp_ms;            /* with offer_id: when the server signed it (Unix ms) */
-    const char *offer_signature;           /* with offer_id: the signature, base64 as the server sent it */
-    /* Since version 2: */
-    void *ui_context;                      /* UIViewController *, UIWindowScene *, NSWindow *, NSViewController *, or NULL */
-    /* Since version 3: */
-    const char *win_back_offer_id;         /* a win-back offer of the product, or NULL for none */
-    /* Since version 4: */
-    const char *offer_jws;                 /* with offer_id: the offer signed as a JWS (instead of offer_key_id
+    unsigned int version;                  /**< IOSIAP_PAYMENT_OPTIONS_VERSION */
+    int quantity;                          /**< 1...10; above 1 for consumables only */
+    const char *app_account_token;         /**< UUID text, or NULL */
+    const char *offer_id;                  /**< a promotional offer of the product, or NULL for none */
+    const char *offer_key_id;              /**< with offer_id: the id of the key that signed it */
+    const char *offer_nonce;               /**< with offer_id: the UUID the server signed, as text */
+    int64_t offer_timestamp_ms;            /**< with offer_id: when the server signed it (Unix ms) */
+    const char *offer_signature;           /**< with offer_id: the signature, base64 as the server sent it */
+    /** Since version 2: */
+    void *ui_context;                      /**< UIViewController *, UIWindowScene *, NSWindow *, NSViewController *, or NULL */
+    /** Since version 3: */
+    const char *win_back_offer_id;         /**< a win-back offer of the product, or NULL for none */
+    /** Since version 4: */
+    const char *offer_jws;                 /**< with offer_id: the offer signed as a JWS (instead of offer_key_id
                                               ... offer_signature), or NULL */
-    const char *intro_offer_eligibility_jws; /* a JWS deciding the introductory offer, or NULL for the App Store's rule */
+    const char *intro_offer_eligibility_jws; /**< a JWS deciding the introductory offer, or NULL for the App Store's rule */
 } iosiap_payment_options;
 
+/** Payment options with their version set: one unit, no offer, no UI context. */
 #define IOSIAP_PAYMENT_OPTIONS_INIT { IOSIAP_PAYMENT_OPTIONS_VERSION, 1, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL }
 
 /**
@@ -741,6 +761,7 @@ int iosiap_local_set_time_rate(iosiap_store *store, int rate);
 /** The storefront (ISO 3166-1 alpha-3) and the locale prices and titles use from the next products request.
     A storefront different from the one in force reaches the game as IOSIAP_EVENT_STOREFRONT_CHANGED (since 0.4). */
 int iosiap_local_set_storefront(iosiap_store *store, const char *storefront);
+/** The locale (e.g. "de_DE") prices and titles use from the next products request. */
 int iosiap_local_set_locale(iosiap_store *store, const char *locale);
 /** Buys from outside the game; it arrives as IOSIAP_EVENT_PURCHASED without a request. */
 int iosiap_local_buy(uint64_t *out_transaction_id, iosiap_store *store, const char *product_id, int quantity);
@@ -788,13 +809,14 @@ int iosiap_local_reset(iosiap_store *store);
  * layout, 0.2, ends after signature).
  */
 typedef struct iosiap_offer_signature {
-    size_t size;                           /* in: sizeof(iosiap_offer_signature) of the caller; out: bytes written */
-    char key_id[64];
-    char nonce[40];                        /* lowercase UUID text */
-    int64_t timestamp_ms;
-    char signature[128];                   /* base64 DER ECDSA signature */
+    size_t size;                           /**< in: sizeof(iosiap_offer_signature) of the caller; out: bytes written */
+    char key_id[64];                       /**< the key id the offer was signed with */
+    char nonce[40];                        /**< lowercase UUID text */
+    int64_t timestamp_ms;                  /**< when it was signed, Unix milliseconds */
+    char signature[128];                   /**< base64 DER ECDSA signature */
 } iosiap_offer_signature;
 
+/** An iosiap_offer_signature to be filled: its size set, the rest empty. */
 #define IOSIAP_OFFER_SIGNATURE_INIT { sizeof(iosiap_offer_signature), {0}, {0}, 0, {0} }
 
 /**
@@ -816,21 +838,21 @@ int iosiap_local_sign_promotional_offer(iosiap_offer_signature *out, iosiap_stor
  * are only added at the end, read one added later only when size > offsetof(iosiap_app_transaction_info, field).
  */
 typedef struct iosiap_app_transaction_info {
-    size_t size;
-    const char *signed_jws;                /* the signed App Transaction: send it to your server to verify */
-    const char *environment;               /* "Production", "Sandbox", "Xcode", "LocalTesting" (receiptType) */
-    const char *bundle_id;
-    const char *app_version;               /* the version it was signed for (applicationVersion) */
-    const char *original_app_version;      /* the version the user first got (originalApplicationVersion) */
-    int64_t original_purchase_date_ms;     /* when the user first got the app; Xcode signs year 1 (negative) */
-    int64_t signed_date_ms;                /* when the store signed it (receiptCreationDate) */
-    int64_t preorder_date_ms;              /* when the user pre-ordered the app, or 0 */
-    uint64_t app_id;                       /* the App Store id (appAppleId), or 0 (Xcode, sandbox, local) */
-    uint64_t app_version_id;               /* the App Store's id of the version (versionExternalIdentifier), or 0 */
-    const char *app_transaction_id;        /* the app download's transaction id, or NULL */
-    const char *original_platform;         /* "iOS", "macOS", "tvOS", "visionOS", or NULL */
-    const char *device_verification;       /* base64, or NULL */
-    const char *device_verification_nonce; /* UUID text, or NULL */
+    size_t size;                           /**< sizeof(iosiap_app_transaction_info) of the library that filled it */
+    const char *signed_jws;                /**< the signed App Transaction: send it to your server to verify */
+    const char *environment;               /**< "Production", "Sandbox", "Xcode", "LocalTesting" (receiptType) */
+    const char *bundle_id;                 /**< the app's bundle id */
+    const char *app_version;               /**< the version it was signed for (applicationVersion) */
+    const char *original_app_version;      /**< the version the user first got (originalApplicationVersion) */
+    int64_t original_purchase_date_ms;     /**< when the user first got the app; Xcode signs year 1 (negative) */
+    int64_t signed_date_ms;                /**< when the store signed it (receiptCreationDate) */
+    int64_t preorder_date_ms;              /**< when the user pre-ordered the app, or 0 */
+    uint64_t app_id;                       /**< the App Store id (appAppleId), or 0 (Xcode, sandbox, local) */
+    uint64_t app_version_id;               /**< the App Store's id of the version (versionExternalIdentifier), or 0 */
+    const char *app_transaction_id;        /**< the app download's transaction id, or NULL */
+    const char *original_platform;         /**< "iOS", "macOS", "tvOS", "visionOS", or NULL */
+    const char *device_verification;       /**< base64, or NULL */
+    const char *device_verification_nonce; /**< UUID text, or NULL */
 } iosiap_app_transaction_info;
 
 /**
@@ -868,14 +890,14 @@ int iosiap_storefront(char **out_storefront, iosiap_store *store);
 typedef enum iosiap_subscription_state {
     IOSIAP_SUBSCRIPTION_SUBSCRIBED = 1,
     IOSIAP_SUBSCRIPTION_EXPIRED = 2,
-    IOSIAP_SUBSCRIPTION_IN_BILLING_RETRY = 3, /* a renewal could not be charged; not active */
-    IOSIAP_SUBSCRIPTION_IN_GRACE_PERIOD = 4,  /* a renewal could not be charged; active until the grace ends */
-    IOSIAP_SUBSCRIPTION_REVOKED = 5           /* refunded, or its Family Sharing ended */
+    IOSIAP_SUBSCRIPTION_IN_BILLING_RETRY = 3, /**< a renewal could not be charged; not active */
+    IOSIAP_SUBSCRIPTION_IN_GRACE_PERIOD = 4,  /**< a renewal could not be charged; active until the grace ends */
+    IOSIAP_SUBSCRIPTION_REVOKED = 5           /**< refunded, or its Family Sharing ended */
 } iosiap_subscription_state;
 
 /** Why a subscription expired (the renewal info's expirationIntent; StoreKit: RenewalInfo.ExpirationReason). */
 typedef enum iosiap_expiration_reason {
-    IOSIAP_EXPIRATION_NONE = 0,            /* not expired */
+    IOSIAP_EXPIRATION_NONE = 0,            /**< not expired */
     IOSIAP_EXPIRATION_AUTO_RENEW_DISABLED = 1,
     IOSIAP_EXPIRATION_BILLING_ERROR = 2,
     IOSIAP_EXPIRATION_PRICE_INCREASE_DECLINED = 3,
@@ -890,15 +912,15 @@ typedef enum iosiap_expiration_reason {
  * only added at the end, read one added later only when size > offsetof(iosiap_subscription_status_info, field).
  */
 typedef struct iosiap_subscription_status_info {
-    size_t size;
-    int state;                             /* iosiap_subscription_state */
-    const iosiap_transaction *transaction; /* the subscription's latest transaction */
-    int will_auto_renew;                   /* 1 if it renews at the end of the period */
-    const char *auto_renew_product_id;     /* what it renews into (another level after a downgrade) */
-    int expiration_reason;                 /* iosiap_expiration_reason, 0 while it has not expired */
-    int is_in_billing_retry;               /* 1 while the App Store retries a renewal's payment (grace period too) */
-    int64_t grace_period_expiration_date_ms; /* IN_GRACE_PERIOD: when the grace ends (Unix ms); else 0 */
-    const char *signed_renewal_info;       /* the signed renewal info (JWS) for your server, or NULL */
+    size_t size;                           /**< sizeof(iosiap_subscription_status_info) of the library that filled it */
+    int state;                             /**< iosiap_subscription_state */
+    const iosiap_transaction *transaction; /**< the subscription's latest transaction */
+    int will_auto_renew;                   /**< 1 if it renews at the end of the period */
+    const char *auto_renew_product_id;     /**< what it renews into (another level after a downgrade) */
+    int expiration_reason;                 /**< iosiap_expiration_reason, 0 while it has not expired */
+    int is_in_billing_retry;               /**< 1 while the App Store retries a renewal's payment (grace period too) */
+    int64_t grace_period_expiration_date_ms; /**< IN_GRACE_PERIOD: when the grace ends (Unix ms); else 0 */
+    const char *signed_renewal_info;       /**< the signed renewal info (JWS) for your server, or NULL */
 } iosiap_subscription_status_info;
 
 /**

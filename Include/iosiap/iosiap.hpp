@@ -1,4 +1,4 @@
-/*
+/** @file
  * iosiap.hpp — IOSiAP's modern C++ layer (C++11 and later), header-only over the C ABI of iosiap.h.
  *
  * iosiap::Store is a RAII handle (movable, not copyable) over one store; iosiap::StoreDelegate receives its
@@ -29,9 +29,10 @@
 #include <vector>
 
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+/** 1 when built with C++ exceptions: a delegate's exception is caught at the C boundary and rethrown. */
 #define IOSIAP_CPP_EXCEPTIONS 1
 #else
-#define IOSIAP_CPP_EXCEPTIONS 0
+#define IOSIAP_CPP_EXCEPTIONS 0 /**< built without exceptions */
 #endif
 
 namespace iosiap {
@@ -44,20 +45,21 @@ enum class PaymentState { Purchasing = 0, Purchased = 1, Failed = 2, Restored = 
 
 /** A product, copied out of the store. */
 struct Product {
-    std::string id;
-    ProductType type;
-    std::string title;
-    std::string description;
-    std::string price;                 /* exact decimal text, e.g. "0.99" */
-    std::string currencyCode;          /* e.g. "USD" */
-    std::string displayPrice;          /* formatted for the storefront's locale, e.g. "$0.99" */
-    std::string subscriptionGroup;     /* empty unless an auto-renewable subscription */
-    std::string subscriptionGroupName;
-    int subscriptionLevel;             /* 1 is the highest; 0 unless an auto-renewable subscription */
-    std::string introOfferDisplayPrice; /* empty without an introductory offer; "$0.00" for a free trial */
+    std::string id;                    /**< the product id */
+    ProductType type;                  /**< its kind */
+    std::string title;                 /**< in the storefront's language */
+    std::string description;           /**< in the storefront's language */
+    std::string price;                 /**< exact decimal text, e.g. "0.99" */
+    std::string currencyCode;          /**< e.g. "USD" */
+    std::string displayPrice;          /**< formatted for the storefront's locale, e.g. "$0.99" */
+    std::string subscriptionGroup;     /**< empty unless an auto-renewable subscription */
+    std::string subscriptionGroupName; /**< the group's reference name; empty unless an auto-renewable subscription */
+    int subscriptionLevel;             /**< 1 is the highest; 0 unless an auto-renewable subscription */
+    std::string introOfferDisplayPrice; /**< empty without an introductory offer; "$0.00" for a free trial */
 
     Product() : type(ProductType::Consumable), subscriptionLevel(0) {}
 
+    /** A copy of a C product (NULL: an empty one). */
     explicit Product(const iosiap_product *product)
         : id(text(iosiap_product_id(product))),
           type(static_cast<ProductType>(iosiap_product_type_of(product))),
@@ -73,6 +75,7 @@ struct Product {
         if (iosiap_product_intro_offer(&offer, product) == IOSIAP_OK) introOfferDisplayPrice = text(offer.display_price);
     }
 
+    /** NULL as the empty string. */
     static std::string text(const char *value) { return value ? std::string(value) : std::string(); }
 };
 
@@ -80,45 +83,46 @@ struct Product {
     signature (keyId, nonce, timestampMs, signature), or the offer signed as a JWS (compactJWS, which StoreKit
     takes in a library built with the iOS 26 / macOS 26 SDK; the older four stay empty beside it). */
 struct PromotionalOffer {
-    std::string offerId;
-    std::string keyId;
-    std::string nonce;                 /* UUID text */
-    std::int64_t timestampMs;
-    std::string signature;             /* base64 */
-    std::string compactJWS;            /* iosiap_payment_options.offer_jws, or empty */
+    std::string offerId;               /**< the promotional offer id, as in the catalog */
+    std::string keyId;                 /**< the id of the subscription key your server signed with */
+    std::string nonce;                 /**< UUID text */
+    std::int64_t timestampMs;          /**< when your server signed it, Unix milliseconds */
+    std::string signature;             /**< base64 */
+    std::string compactJWS;            /**< iosiap_payment_options.offer_jws, or empty */
 
     PromotionalOffer() : timestampMs(0) {}
 };
 
 /** A transaction, copied out of an event. Dates are Unix milliseconds; 0 means none. */
 struct Transaction {
-    std::uint64_t id;
-    std::uint64_t originalId;
-    std::string productId;
-    ProductType productType;
-    int quantity;
-    std::int64_t purchaseDateMs;
-    std::int64_t originalPurchaseDateMs;
-    std::int64_t expirationDateMs;
-    std::int64_t revocationDateMs;
-    int revocationReason;              /* -1 when not revoked */
-    std::string appAccountToken;
-    std::string environment;
-    std::string storefront;
-    std::string ownershipType;
-    std::string subscriptionGroupId;
-    std::string signedJws;
-    std::string signedRenewalInfo;
-    std::string reason;                /* "PURCHASE", or "RENEWAL" */
-    bool verified;                     /* passed the store's verification (false when none is configured) */
-    int offerType;                     /* iosiap_offer_type it was charged with; 0: none (or an older library) */
-    std::string offerId;               /* the promotional offer's id, or empty */
+    std::uint64_t id; /**< the App Store's transaction id */
+    std::uint64_t originalId; /**< the first transaction of its subscription chain; its own id otherwise */
+    std::string productId; /**< the product bought */
+    ProductType productType; /**< the product's kind */
+    int quantity;                      /**< units bought */
+    std::int64_t purchaseDateMs;       /**< Unix milliseconds, as every *Ms here */
+    std::int64_t originalPurchaseDateMs; /**< the original transaction's purchase date */
+    std::int64_t expirationDateMs;     /**< an auto-renewable subscription's period end; 0 otherwise */
+    std::int64_t revocationDateMs;     /**< when it was refunded or revoked; 0 if it was not */
+    int revocationReason;              /**< -1 when not revoked */
+    std::string appAccountToken;       /**< the UUID text the payment carried, or empty */
+    std::string environment;           /**< "Sandbox", "Production", "Xcode" or "LocalTesting" */
+    std::string storefront;            /**< ISO 3166-1 alpha-3, e.g. "USA" */
+    std::string ownershipType;         /**< "PURCHASED", "FAMILY_SHARED" or (since 0.5) "ASSIGNED" */
+    std::string subscriptionGroupId;   /**< empty unless an auto-renewable subscription */
+    std::string signedJws;             /**< the store's signed transaction, for your server; or empty */
+    std::string signedRenewalInfo;     /**< an auto-renewable's signed renewal info, or empty */
+    std::string reason;                /**< "PURCHASE", or "RENEWAL" */
+    bool verified;                     /**< passed the store's verification (false when none is configured) */
+    int offerType;                     /**< iosiap_offer_type it was charged with; 0: none (or an older library) */
+    std::string offerId;               /**< the promotional offer's id, or empty */
 
     /** Since 0.5: an empty transaction (id 0), so that a std::map<std::uint64_t, Transaction> can be indexed. */
     Transaction()
         : id(0), originalId(0), productType(ProductType::Consumable), quantity(0), purchaseDateMs(0), originalPurchaseDateMs(0),
           expirationDateMs(0), revocationDateMs(0), revocationReason(-1), verified(false), offerType(0) {}
 
+    /** A copy of a C transaction; passedVerification is the event's verified flag. */
     explicit Transaction(const iosiap_transaction &t, bool passedVerification = false)
         : id(t.id), originalId(t.original_id), productId(Product::text(t.product_id)),
           productType(static_cast<ProductType>(t.product_type)), quantity(t.quantity),
@@ -132,12 +136,16 @@ struct Transaction {
           offerType(t.size > offsetof(iosiap_transaction, offer_id) ? t.offer_type : 0),
           offerId(t.size > offsetof(iosiap_transaction, offer_id) ? Product::text(t.offer_id) : std::string()) {}
 
+    /** Refunded or revoked. */
     bool isRevoked() const { return revocationDateMs != 0; }
 
     /** Since 0.5: the dates as std::chrono time points; a date that is none (0 ms) is the clock's epoch. */
     std::chrono::system_clock::time_point purchaseDate() const { return timePoint(purchaseDateMs); }
+    /** See purchaseDate(). */
     std::chrono::system_clock::time_point originalPurchaseDate() const { return timePoint(originalPurchaseDateMs); }
+    /** See purchaseDate(). */
     std::chrono::system_clock::time_point expirationDate() const { return timePoint(expirationDateMs); }
+    /** See purchaseDate(). */
     std::chrono::system_clock::time_point revocationDate() const { return timePoint(revocationDateMs); }
 
 private:
@@ -167,14 +175,16 @@ public:
         return IOSIAP_OK;
     }
 
-    /* Rich callbacks. request ids are those the request calls returned; 0 for the store's own events. */
+    /** Rich callbacks. request ids are those the request calls returned; 0 for the store's own events. */
     virtual void onProductsReceived(std::uint64_t requestId, const std::vector<Product> &products,
                                     const std::vector<std::string> &invalidProductIds) {
         (void)requestId; (void)products; (void)invalidProductIds;
     }
+    /** A products request failed. */
     virtual void onProductsFailed(std::uint64_t requestId, int status, const std::string &message) {
         (void)requestId; (void)status; (void)message;
     }
+    /** A payment started in the store. */
     virtual void onPurchasing(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
     /** Grant what the transaction bought, then call Store::finishTransaction(transaction.id). */
     virtual void onPurchased(std::uint64_t requestId, const Transaction &transaction) { (void)requestId; (void)transaction; }
@@ -193,14 +203,18 @@ public:
     }
     /** The user cancelled: nothing was charged. Not a failure. */
     virtual void onCancelled(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
+    /** A payment failed; nothing was charged. */
     virtual void onFailed(std::uint64_t requestId, const std::string &productId, int status, const std::string &message) {
         (void)requestId; (void)productId; (void)status; (void)message;
     }
     /** Ask to Buy: the payment waits for approval; onPurchased or onDeclined follows later, or, over StoreKit,
         nothing when declined (StoreKit tells no app of a decline): never hold the game's UI on it. */
     virtual void onDeferred(std::uint64_t requestId, const std::string &productId) { (void)requestId; (void)productId; }
+    /** A waiting purchase (Ask to Buy) was declined. */
     virtual void onDeclined(const std::string &productId) { (void)productId; }
+    /** One transaction a restore gave back: grant it, then Store::finishTransaction. */
     virtual void onRestored(std::uint64_t requestId, const Transaction &transaction) { (void)requestId; (void)transaction; }
+    /** A restore ended: how many it restored, or why it failed. */
     virtual void onRestoreFinished(std::uint64_t requestId, bool succeeded, std::size_t restoredCount, int status,
                                    const std::string &message) {
         (void)requestId; (void)succeeded; (void)restoredCount; (void)status; (void)message;
@@ -244,64 +258,68 @@ public:
         No classic callback. */
     virtual void onStorefrontChanged(const std::string &storefront) { (void)storefront; }
 
-    /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
+    /** Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
        granted → Purchased; verification failed → Failed;
        failed, cancelled, declined → Failed; deferred → Removed (the payment left the queue unanswered). */
     virtual void onRequestProductsFinish() {}
+    /** Classic: a products request failed with this iosiap_status. */
     virtual void onRequestProductsError(int code) { (void)code; }
+    /** Classic: a payment moved on (see the mapping above). */
     virtual void onPaymentEvent(const std::string &productId, PaymentState state, int quantity) {
         (void)productId; (void)state; (void)quantity;
     }
+    /** Classic: a restore ended. */
     virtual void onRestoreFinished(bool succeeded) { (void)succeeded; }
 };
 
 /** How to open the local App Store. */
 struct LocalStoreOptions {
-    std::string catalogPath;           /* the .storekit file */
-    std::string stateDirectory;        /* where purchases are kept */
-    std::string bundleId;              /* empty: "com.example.game" */
-    std::string locale;                /* empty: the catalog's */
-    std::string storefront;            /* empty: the catalog's */
-    bool deliverOnLibraryThread;       /* false: events arrive in poll() */
-    iosiap_verification_mode verification;  /* IOSIAP_VERIFY_NONE, _ON_DEVICE or _SERVER */
-    std::vector<std::uint8_t> trustedRootDer;  /* ON_DEVICE: empty = the local store's own root */
-    std::string serverUrl;             /* SERVER */
-    std::string sandboxServerUrl;      /* SERVER: where a 21007 answer is sent again */
+    std::string catalogPath;           /**< the .storekit file */
+    std::string stateDirectory;        /**< where purchases are kept */
+    std::string bundleId;              /**< empty: "com.example.game" */
+    std::string locale;                /**< empty: the catalog's */
+    std::string storefront;            /**< empty: the catalog's */
+    bool deliverOnLibraryThread;       /**< false: events arrive in poll() */
+    iosiap_verification_mode verification;  /**< IOSIAP_VERIFY_NONE, _ON_DEVICE or _SERVER */
+    std::vector<std::uint8_t> trustedRootDer;  /**< ON_DEVICE: empty = the local store's own root */
+    std::string serverUrl;             /**< SERVER */
+    std::string sandboxServerUrl;      /**< SERVER: where a 21007 answer is sent again */
 
     LocalStoreOptions() : deliverOnLibraryThread(false), verification(IOSIAP_VERIFY_NONE) {}
 };
 
 /** How to open the store over StoreKit 2 (Apple platforms). */
 struct StoreKitOptions {
-    std::string stateDirectory;        /* where the journal is kept; empty: "IOSiAP" in Application Support */
-    bool deliverOnLibraryThread;       /* false: events arrive in poll() */
-    iosiap_verification_mode verification;  /* IOSIAP_VERIFY_NONE or _ON_DEVICE: StoreKit's own verdict;
+    std::string stateDirectory;        /**< where the journal is kept; empty: "IOSiAP" in Application Support */
+    bool deliverOnLibraryThread;       /**< false: events arrive in poll() */
+    iosiap_verification_mode verification;  /**< IOSIAP_VERIFY_NONE or _ON_DEVICE: StoreKit's own verdict;
                                                _SERVER: StoreKit's, then the server's */
-    std::string serverUrl;             /* SERVER */
-    std::string sandboxServerUrl;      /* SERVER: where a 21007 answer is sent again */
+    std::string serverUrl;             /**< SERVER */
+    std::string sandboxServerUrl;      /**< SERVER: where a 21007 answer is sent again */
 
     StoreKitOptions() : deliverOnLibraryThread(false), verification(IOSIAP_VERIFY_NONE) {}
 };
 
 /** The app's own signed purchase record (iosiap_app_transaction_info), copied. Dates are Unix milliseconds. */
 struct AppTransaction {
-    std::string signedJws;             /* for your server to verify */
-    std::string environment;           /* "Production", "Sandbox", "Xcode", "LocalTesting" */
-    std::string bundleId;
-    std::string appVersion;
-    std::string originalAppVersion;    /* the version the user first got: a paid-to-free migration compares it */
-    std::int64_t originalPurchaseDateMs;
-    std::int64_t signedDateMs;
-    std::int64_t preorderDateMs;       /* 0: not pre-ordered */
-    std::uint64_t appId;               /* 0: none (Xcode, sandbox, local store) */
-    std::uint64_t appVersionId;        /* 0: none */
-    std::string appTransactionId;      /* empty when the store signs none */
-    std::string originalPlatform;      /* "iOS", "macOS", "tvOS", "visionOS", or empty */
-    std::string deviceVerification;    /* base64, or empty */
-    std::string deviceVerificationNonce; /* UUID text, or empty */
+    std::string signedJws;             /**< for your server to verify */
+    std::string environment;           /**< "Production", "Sandbox", "Xcode", "LocalTesting" */
+    std::string bundleId;              /**< the app's bundle id */
+    std::string appVersion;            /**< the version the store signed it for */
+    std::string originalAppVersion;    /**< the version the user first got: a paid-to-free migration compares it */
+    std::int64_t originalPurchaseDateMs; /**< when the user first got the app */
+    std::int64_t signedDateMs;         /**< when the store signed it */
+    std::int64_t preorderDateMs;       /**< 0: not pre-ordered */
+    std::uint64_t appId;               /**< 0: none (Xcode, sandbox, local store) */
+    std::uint64_t appVersionId;        /**< 0: none */
+    std::string appTransactionId;      /**< empty when the store signs none */
+    std::string originalPlatform;      /**< "iOS", "macOS", "tvOS", "visionOS", or empty */
+    std::string deviceVerification;    /**< base64, or empty */
+    std::string deviceVerificationNonce; /**< UUID text, or empty */
 
     AppTransaction() : originalPurchaseDateMs(0), signedDateMs(0), preorderDateMs(0), appId(0), appVersionId(0) {}
+    /** A copy of the C record. */
     explicit AppTransaction(const iosiap_app_transaction_info &a)
         : signedJws(Product::text(a.signed_jws)), environment(Product::text(a.environment)),
           bundleId(Product::text(a.bundle_id)), appVersion(Product::text(a.app_version)),
@@ -314,19 +332,20 @@ struct AppTransaction {
 
 /** Since 0.4. Where a subscription group stands, with its renewal info (iosiap_subscription_status_info), copied. */
 struct SubscriptionStatus {
-    bool subscribedEver;               /* false: the user never subscribed in the group, and the rest is empty */
-    int state;                         /* iosiap_subscription_state, 0 when never subscribed */
-    Transaction transaction;           /* the latest transaction */
-    bool willAutoRenew;
-    std::string autoRenewProductId;
-    int expirationReason;              /* iosiap_expiration_reason, 0 while not expired */
-    bool isInBillingRetry;
-    std::int64_t gracePeriodExpirationDateMs; /* 0: not in a grace period */
-    std::string signedRenewalInfo;     /* for your server; empty when the store signs none */
+    bool subscribedEver;               /**< false: the user never subscribed in the group, and the rest is empty */
+    int state;                         /**< iosiap_subscription_state, 0 when never subscribed */
+    Transaction transaction;           /**< the latest transaction */
+    bool willAutoRenew;                /**< the subscription renews at the end of its period */
+    std::string autoRenewProductId;    /**< the product it renews into (a change of level shows here) */
+    int expirationReason;              /**< iosiap_expiration_reason, 0 while not expired */
+    bool isInBillingRetry;             /**< the App Store is still trying to charge a failed renewal */
+    std::int64_t gracePeriodExpirationDateMs; /**< 0: not in a grace period */
+    std::string signedRenewalInfo;     /**< for your server; empty when the store signs none */
 
     SubscriptionStatus()
         : subscribedEver(false), state(0), transaction(iosiap_transaction()), willAutoRenew(false), expirationReason(0),
           isInBillingRetry(false), gracePeriodExpirationDateMs(0) {}
+    /** A copy of the C record. */
     explicit SubscriptionStatus(const iosiap_subscription_status_info &s)
         : subscribedEver(true), state(s.state), transaction(*s.transaction), willAutoRenew(s.will_auto_renew == 1),
           autoRenewProductId(Product::text(s.auto_renew_product_id)), expirationReason(s.expiration_reason),
@@ -340,10 +359,12 @@ public:
     Store() : store_(nullptr), dispatcher_(nullptr), opening_(false) {}
     ~Store() { close(); }
 
+    /** Takes over the other store, which is left closed. */
     Store(Store &&other) noexcept : store_(other.store_), dispatcher_(other.dispatcher_), opening_(false) {
         other.store_ = nullptr;
         other.dispatcher_ = nullptr;
     }
+    /** Closes this store, then takes over the other, which is left closed. */
     Store &operator=(Store &&other) noexcept {
         if (this != &other) {
             close();
@@ -399,9 +420,12 @@ public:
         dispatcher_ = nullptr;
     }
 
+    /** Whether a store is open. */
     bool isOpen() const { return store_ != nullptr; }
+    /** The C store, for the C calls this layer does not wrap; NULL when closed. */
     iosiap_store *handle() const { return store_; }
 
+    /** Asks for products (iosiap_request_products); *requestId, if given, is the request id its events carry. */
     int requestProducts(const std::vector<std::string> &productIds, std::uint64_t *requestId = nullptr) {
         std::vector<const char *> ids;
         ids.reserve(productIds.size());
@@ -435,7 +459,7 @@ public:
         options.ui_context = uiContext;
         options.offer_id = offer.offerId.c_str();
         if (!offer.compactJWS.empty()) {
-            /* The JWS, and any older field set beside it: the C call refuses the mix (IOSIAP_E_INVALID_ARGUMENT). */
+            /** The JWS, and any older field set beside it: the C call refuses the mix (IOSIAP_E_INVALID_ARGUMENT). */
             options.offer_jws = offer.compactJWS.c_str();
             options.offer_key_id = offer.keyId.empty() ? nullptr : offer.keyId.c_str();
             options.offer_nonce = offer.nonce.empty() ? nullptr : offer.nonce.c_str();
@@ -497,6 +521,7 @@ public:
         return iosiap_display_message(store_, messageId.c_str(), uiContext);
     }
 
+    /** Restores what the user owns (iosiap_request_restore). */
     int requestRestore(std::uint64_t *requestId = nullptr) { return iosiap_request_restore(requestId, store_); }
 
     /** Marks a granted transaction finished; idempotent. IOSIAP_E_NOT_DELIVERED for one never delivered as
@@ -526,6 +551,7 @@ public:
         return status;
     }
 
+    /** Whether the user owns the product now (iosiap_is_entitled). */
     bool isEntitled(const std::string &productId) const {
         int entitled = 0;
         return iosiap_is_entitled(&entitled, store_, productId.c_str()) == IOSIAP_OK && entitled == 1;
@@ -539,6 +565,7 @@ public:
         return std::move(collector.items);
     }
 
+    /** Whether this user may pay (iosiap_can_make_payments). */
     bool canMakePayments() const { return iosiap_can_make_payments(store_) == 1; }
 
     /** Copies the store's App Transaction into *out (iosiap_app_transaction: blocks until the store answers,
@@ -620,11 +647,12 @@ public:
                                                      appVersion.empty() ? nullptr : appVersion.c_str());
     }
 
-    /* The grant ledger (see iosiap.h): register in StoreDelegate::onOpen (with deliverOnLibraryThread, only
+    /** The grant ledger (see iosiap.h): register in StoreDelegate::onOpen (with deliverOnLibraryThread, only
        there), or in poll mode right after the open, before the first poll. */
     int registerCurrency(const std::string &productId, const std::string &currency, std::int64_t amountPerUnit) {
         return iosiap_ledger_register_currency(store_, productId.c_str(), currency.c_str(), amountPerUnit);
     }
+    /** Registers a product that grants an entitlement (iosiap_ledger_register_entitlement). */
     int registerEntitlement(const std::string &productId, const std::string &entitlement) {
         return iosiap_ledger_register_entitlement(store_, productId.c_str(), entitlement.c_str());
     }
@@ -636,18 +664,21 @@ public:
     }
     /** Spends from a balance; IOSIAP_E_INSUFFICIENT_BALANCE, changing nothing, if it is too low. */
     int spend(const std::string &currency, std::int64_t amount) { return iosiap_ledger_spend(store_, currency.c_str(), amount); }
+    /** Whether the ledger grants the entitlement now. */
     bool hasEntitlement(const std::string &entitlement) const {
         int entitled = 0;
         return iosiap_ledger_has_entitlement(&entitled, store_, entitlement.c_str()) == IOSIAP_OK && entitled == 1;
     }
+    /** Whether a refund takes back the currency its purchase granted (iosiap_ledger_set_deduct_refunds). */
     int setDeductRefunds(bool deduct) { return iosiap_ledger_set_deduct_refunds(store_, deduct ? 1 : 0); }
 
-    /* The local App Store's controls (see iosiap.h): for QA and tests, on a store opened with openLocal. */
+    /** The local App Store's controls (see iosiap.h): for QA and tests, on a store opened with openLocal. */
     struct PendingPurchase {
-        std::int64_t id;
-        std::string productId;
-        int quantity;
+        std::int64_t id; /**< what localApproveAskToBuy and the others take */
+        std::string productId; /**< the product waiting */
+        int quantity; /**< units */
     };
+    /** iosiap_local_set_ask_to_buy: see iosiap.h. */
     int localSetAskToBuy(bool enabled) { return iosiap_local_set_ask_to_buy(store_, enabled ? 1 : 0); }
     /** The purchases waiting for approval. Rethrows what collecting them threw (std::bad_alloc). */
     std::vector<PendingPurchase> localPendingPurchases() const {
@@ -656,29 +687,45 @@ public:
         collector.rethrow();
         return std::move(collector.items);
     }
+    /** iosiap_local_approve_ask_to_buy: see iosiap.h. */
     int localApproveAskToBuy(std::int64_t pendingId) { return iosiap_local_approve_ask_to_buy(store_, pendingId); }
+    /** iosiap_local_decline_ask_to_buy: see iosiap.h. */
     int localDeclineAskToBuy(std::int64_t pendingId) { return iosiap_local_decline_ask_to_buy(store_, pendingId); }
+    /** iosiap_local_set_interrupted_purchases: see iosiap.h. */
     int localSetInterruptedPurchases(bool enabled) { return iosiap_local_set_interrupted_purchases(store_, enabled ? 1 : 0); }
+    /** iosiap_local_resolve_interrupted_purchase: see iosiap.h. */
     int localResolveInterruptedPurchase(std::int64_t pendingId) {
         return iosiap_local_resolve_interrupted_purchase(store_, pendingId);
     }
     /** api: an iosiap_failable_api; status: the error, or IOSIAP_OK to stop failing. */
     int localSetSimulatedError(int api, int status) { return iosiap_local_set_simulated_error(store_, api, status); }
+    /** iosiap_local_set_purchase_cancelled: see iosiap.h. */
     int localSetPurchaseCancelled(bool cancel) { return iosiap_local_set_purchase_cancelled(store_, cancel ? 1 : 0); }
+    /** iosiap_local_refund: see iosiap.h. */
     int localRefund(std::uint64_t transactionId, int reason = 0) { return iosiap_local_refund(store_, transactionId, reason); }
+    /** iosiap_local_expire_subscription: see iosiap.h. */
     int localExpireSubscription(const std::string &productId) { return iosiap_local_expire_subscription(store_, productId.c_str()); }
+    /** iosiap_local_force_renewal: see iosiap.h. */
     int localForceRenewal(const std::string &productId) { return iosiap_local_force_renewal(store_, productId.c_str()); }
+    /** iosiap_local_set_auto_renew: see iosiap.h. */
     int localSetAutoRenew(const std::string &productId, bool enabled) {
         return iosiap_local_set_auto_renew(store_, productId.c_str(), enabled ? 1 : 0);
     }
+    /** iosiap_local_set_billing_issues: see iosiap.h. */
     int localSetBillingIssues(bool enabled) { return iosiap_local_set_billing_issues(store_, enabled ? 1 : 0); }
+    /** iosiap_local_set_billing_grace_period: see iosiap.h. */
     int localSetBillingGracePeriod(bool enabled) { return iosiap_local_set_billing_grace_period(store_, enabled ? 1 : 0); }
+    /** iosiap_local_resolve_billing_issue: see iosiap.h. */
     int localResolveBillingIssue(const std::string &productId) {
         return iosiap_local_resolve_billing_issue(store_, productId.c_str());
     }
+    /** iosiap_local_set_time_rate: see iosiap.h. */
     int localSetTimeRate(int rate) { return iosiap_local_set_time_rate(store_, rate); }
+    /** iosiap_local_set_storefront: see iosiap.h. */
     int localSetStorefront(const std::string &storefront) { return iosiap_local_set_storefront(store_, storefront.c_str()); }
+    /** iosiap_local_set_locale: see iosiap.h. */
     int localSetLocale(const std::string &locale) { return iosiap_local_set_locale(store_, locale.c_str()); }
+    /** iosiap_local_buy: see iosiap.h. */
     int localBuy(const std::string &productId, int quantity = 1, std::uint64_t *transactionId = nullptr) {
         return iosiap_local_buy(transactionId, store_, productId.c_str(), quantity);
     }
@@ -698,6 +745,7 @@ public:
     int localSendMessage(int reason, const std::string &productId, const std::string &offerId = std::string()) {
         return iosiap_local_send_message(store_, reason, productId.c_str(), offerId.empty() ? nullptr : offerId.c_str());
     }
+    /** iosiap_local_reset: see iosiap.h. */
     int localReset() { return iosiap_local_reset(store_); }
     /** Since 0.4. Sets the App Store Server Notifications V2 URL; empty clears it. */
     int localSetNotificationUrl(const std::string &url) {
@@ -719,7 +767,7 @@ public:
             out->nonce = signature.nonce;
             out->timestampMs = signature.timestamp_ms;
             out->signature = signature.signature;
-            out->compactJWS.clear();  /* the older form, which a JWS left in *out would replace */
+            out->compactJWS.clear();  /**< the older form, which a JWS left in *out would replace */
         }
         return status;
     }
@@ -732,14 +780,14 @@ private:
     struct Dispatcher {
         StoreDelegate *delegate;
         bool onLibraryThread;
-        Store *owner;  /* the Store being opened: what onOpen is given */
-        iosiap_store *store;  /* the C store, once open: what iosiap_event_not_handled is given */
+        Store *owner;  /**< the Store being opened: what onOpen is given */
+        iosiap_store *store;  /**< the C store, once open: what iosiap_event_not_handled is given */
 #if IOSIAP_CPP_EXCEPTIONS
         std::exception_ptr pending;
 #endif
         Dispatcher(StoreDelegate *d, bool thread, Store *o) : delegate(d), onLibraryThread(thread), owner(o), store(nullptr) {}
 
-        /* On the opening thread, inside the open call, which has stored the handle in owner->store_ already. */
+        /** On the opening thread, inside the open call, which has stored the handle in owner->store_ already. */
         static int onOpen(iosiap_store *store, void *userData) {
             Dispatcher *self = static_cast<Dispatcher *>(userData);
             self->store = store;
@@ -749,7 +797,7 @@ private:
             try {
                 return self->delegate->onOpen(*self->owner);
             } catch (...) {
-                self->pending = std::current_exception();  /* rethrown by openWith once the open has returned */
+                self->pending = std::current_exception();  /**< rethrown by openWith once the open has returned */
                 return IOSIAP_E_SYSTEM;
             }
 #else
@@ -764,7 +812,7 @@ private:
             try {
                 dispatch(*self->delegate, *event);
             } catch (...) {
-                iosiap_event_not_handled(self->store, event);  /* a refund is told again at the next launch */
+                iosiap_event_not_handled(self->store, event);  /**< a refund is told again at the next launch */
                 if (self->onLibraryThread) {
                     std::fputs("iosiap: an exception thrown by a StoreDelegate on the delivery thread was dropped "
                                "(its event counts as not handled)\n", stderr);
@@ -899,7 +947,7 @@ private:
             if (event.size > offsetof(iosiap_event, storefront)) delegate.onStorefrontChanged(text(event.storefront));
             break;
         default:
-            break; /* a kind from a newer library: ignored */
+            break; /**< a kind from a newer library: ignored */
         }
     }
 
