@@ -3,9 +3,11 @@
 # catalog with its output checked, the unit tests, the StoreKit backend against StoreKit's signatures
 # (scripts/check-storekit.sh), LiveStoreKit on the behavioural StoreKit stand-in (scripts/test-storekit-standin.sh),
 # the Apple graph's libiosiap against Linux's (scripts/check-apple-graph.sh),
-# the C ABI's checks (scripts/test-native.sh), the transaction manager's page in a browser
-# (Tests/browser/transaction_manager.sh), and a short fuzzing run (scripts/fuzz.sh).
-# Each step that runs tests has a deadline (scripts/within.sh): one that hangs fails with its threads printed.
+# the C ABI's checks (scripts/test-native.sh), the headers' API reference (scripts/build-docs.sh), the
+# transaction manager's page in a browser (Tests/browser/transaction_manager.sh), and a short fuzzing run
+# (scripts/fuzz.sh).
+# Each step that runs tests has a deadline well above its time (scripts/within.sh): one that hangs fails with
+# its threads printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IOSIAP_SETUP_PACKAGES="shellcheck libmicrohttpd-dev" source scripts/setup.sh
@@ -35,23 +37,26 @@ nbsp=$(printf '\xc2\xa0')  # ICU separates the amount and the euro sign with a n
 grep -qF "100 Münzen — 0,99${nbsp}€" <<<"$localized" || { echo "example session: no German prices" >&2; exit 1; }
 
 echo "== unit tests"
-bash scripts/within.sh 1200 swift test --skip-build
+bash scripts/within.sh 600 swift test --skip-build
 
 echo "== StoreKit backend, Live/ included, type-checked against the transcribed StoreKit declarations (iOS, macOS, tvOS, visionOS)"
-bash scripts/within.sh 900 bash scripts/check-storekit.sh
+bash scripts/within.sh 600 bash scripts/check-storekit.sh
 
 echo "== LiveStoreKit run on the behavioural StoreKit stand-in (backed by the local store)"
-bash scripts/within.sh 1200 bash scripts/test-storekit-standin.sh
+bash scripts/within.sh 900 bash scripts/test-storekit-standin.sh
 
 echo "== the Apple graph (libiosiap as iOS builds it: no OpenSSL, no local store, StoreKit's branch): same symbols as Linux"
-bash scripts/within.sh 900 bash scripts/check-apple-graph.sh
+bash scripts/within.sh 600 bash scripts/check-apple-graph.sh
 
 echo "== scripts/build-xcframework.sh (it runs on macOS only: here it is parsed and linted)"
 bash -n scripts/build-xcframework.sh
 shellcheck --shell=bash scripts/build-xcframework.sh
 
 echo "== C ABI, shared library, C and C++ layers"
-bash scripts/within.sh 1500 bash scripts/test-native.sh
+bash scripts/within.sh 1200 bash scripts/test-native.sh
+
+echo "== the API reference (Doxygen): every public symbol of the C and C++ headers documented"
+bash scripts/within.sh 300 bash scripts/build-docs.sh
 
 echo "== the transaction manager's page in headless Chromium, while the C++ example game runs"
 bash scripts/within.sh 600 bash Tests/browser/transaction_manager.sh
@@ -60,4 +65,5 @@ echo "== benchmarks, smoke run (scripts/benchmark.sh runs them in full)"
 IOSIAP_BENCHMARK_JSON=$(mktemp) bash scripts/within.sh 600 bash scripts/benchmark.sh --quick
 
 echo "== fuzzing: the JWS parser and verifier, signed payload JSON, the .storekit parser, the C ABI's strings (60 s each)"
-bash scripts/within.sh 900 bash scripts/fuzz.sh "${IOSIAP_FUZZ_SECONDS:-60}"
+fuzz_seconds=${IOSIAP_FUZZ_SECONDS:-60}
+bash scripts/within.sh $((300 + 5 * fuzz_seconds)) bash scripts/fuzz.sh "$fuzz_seconds"
