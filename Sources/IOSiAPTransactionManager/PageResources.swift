@@ -206,9 +206,25 @@ enum PageResources {
           return tr;
         }
 
+        // A row's control, named by the row's first data attribute (its transaction, pending purchase or product),
+        // its form's control and its own name.
+        function controlKey(node) {
+          const row = node.closest("tr");
+          return JSON.stringify([Object.entries(row.dataset)[0] || null, node.form ? node.form.dataset.control : "", node.name]);
+        }
+
+        // Draws a table's rows again; what the tester chose or typed in a row's controls (a refund's reason, a
+        // quantity) stays through the redraw.
         function fill(id, rows, emptyId) {
           const body = document.querySelector("#" + id + " tbody");
+          const controls = "tr select, tr input:not([type=hidden])";
+          const kept = {};
+          for (const node of body.querySelectorAll(controls)) kept[controlKey(node)] = node.value;
           body.replaceChildren(...rows);
+          for (const node of body.querySelectorAll(controls)) {
+            const value = kept[controlKey(node)];
+            if (value !== undefined) node.value = value;
+          }
           if (emptyId) document.getElementById(emptyId).hidden = rows.length > 0;
         }
 

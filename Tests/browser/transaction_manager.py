@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -116,12 +117,25 @@ def main():
 
         # Refund the game's purchase with a click: the game hears of it, the page shows it. The reason is chosen,
         # never assumed: a click without one sends nothing.
-        active = row(PRO, "active")
-        reason = active.find_element(By.CSS_SELECTOR, 'select[name="reason"]')
+        reason = row(PRO, "active").find_element(By.CSS_SELECTOR, 'select[name="reason"]')
         if driver.execute_script("return arguments[0].form.checkValidity()", reason):
             fail("a refund without a chosen reason could be sent")
         Select(reason).select_by_value("issue")
-        active.find_element(By.CSS_SELECTOR, "button.refund").click()
+        # Another purchase draws the table again: the choice stays (the row is new).
+        rows_before = len(driver.find_elements(By.CSS_SELECTOR, "#transactions tbody tr"))
+        subprocess.run([store_bin, "--state", state, "buy", COINS], check=True, stdout=subprocess.DEVNULL)
+        wait_for("the page shows another purchase",
+                 lambda: len(driver.find_elements(By.CSS_SELECTOR, "#transactions tbody tr")) == rows_before + 1, 3)
+        for attempt in range(3):
+            try:
+                active = row(PRO, "active")
+                if active.find_element(By.CSS_SELECTOR, 'select[name="reason"]').get_attribute("value") != "issue":
+                    fail("a redraw of the table lost the chosen reason")
+                active.find_element(By.CSS_SELECTOR, "button.refund").click()
+                break
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
         wait_for("the page shows the refund", lambda: row(PRO, "refunded"), 5)
         wait_for("the page confirms the refund", lambda: f"refunded transaction {pro_id}" in message(), 5)
         wait_for("the game prints revoked", lambda: f"event: revoked {PRO}" in game_output(), 5)
