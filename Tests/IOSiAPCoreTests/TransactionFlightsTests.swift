@@ -23,6 +23,27 @@ import Testing
         #expect(flights.ids(.revocationTold) == [7])
     }
 
+    /// An entitlement whose check must be tried again: one retry chain per transaction (only the first report
+    /// schedules one), checking the copy that says most; a retry of an older report (without the grace period's
+    /// end a status change brought) that meets a newer one does not replace it.
+    @Test func anEntitlementToCheckAgainKeepsTheCopyThatSaysMost() {
+        var flights = TransactionFlights()
+        var inGrace = transaction(9, "monthly")
+        inGrace.gracePeriodExpirationDate = Date(timeIntervalSince1970: 1_800_500_000)
+        let first = flights.keepEntitlementToCheck(inGrace)
+        let older = flights.keepEntitlementToCheck(transaction(9, "monthly"))
+        #expect(first && !older, "one chain per transaction")
+        #expect(flights.takeEntitlementToCheck(9)?.gracePeriodExpirationDate == inGrace.gracePeriodExpirationDate)
+        #expect(flights.takeEntitlementToCheck(9) == nil, "taken once")
+
+        let again = flights.keepEntitlementToCheck(transaction(9, "monthly"))
+        var later = inGrace
+        later.gracePeriodExpirationDate = Date(timeIntervalSince1970: 1_800_900_000)
+        _ = flights.keepEntitlementToCheck(later)
+        #expect(again)
+        #expect(flights.takeEntitlementToCheck(9)?.gracePeriodExpirationDate == later.gracePeriodExpirationDate)
+    }
+
     @Test func aDeliveryHeldForAPurchaseInProgressIsReleasedWhenTheLastOneOfItsProductEnds() {
         var flights = TransactionFlights()
         let heldWithoutPurchase = flights.holdIfPurchaseInProgress(transaction(1, "coins"))

@@ -113,10 +113,17 @@ struct TransactionFlights {
 
     // MARK: - Entitlements the store reported, checked again
 
-    /// Keeps `transaction` to check again, replacing an older report of it; says whether no retry of it was waiting
-    /// (the caller schedules one).
+    /// Keeps `transaction` to check again unless the copy kept says more (it ranks higher in the journal's order, or
+    /// states a later grace period's end): a retry of an older report that meets a newer one never replaces it.
+    /// Says whether no retry of it was waiting (the caller schedules one).
     mutating func keepEntitlementToCheck(_ transaction: StoreTransaction) -> Bool {
-        entitlementsToCheck.updateValue(transaction, forKey: transaction.id) == nil
+        guard let kept = entitlementsToCheck[transaction.id] else {
+            entitlementsToCheck[transaction.id] = transaction
+            return true
+        }
+        let grace = transaction.gracePeriodExpirationDate ?? .distantPast, keptGrace = kept.gracePeriodExpirationDate ?? .distantPast
+        if JournalRecord.ranks(transaction, above: kept) && grace >= keptGrace { entitlementsToCheck[transaction.id] = transaction }
+        return false
     }
 
     /// Takes the copy of `id` kept to check again.
