@@ -38,6 +38,8 @@ final class StandInAppStore: Sendable {
         var messages: [UUID: AsyncStream<Message>.Continuation] = [:]
         var storefronts: [UUID: AsyncStream<Storefront>.Continuation] = [:]
         var statuses: [UUID: AsyncStream<Product.SubscriptionInfo.Status>.Continuation] = [:]
+        /// Closed: a listener that comes later (one that was waiting for the unfinished transactions) ends at once.
+        var isClosed = false
     }
 
     private static let current = Locked<StandInAppStore?>(nil)
@@ -114,7 +116,10 @@ final class StandInAppStore: Sendable {
         // Finished outside the lock: finishing a stream runs its termination handler at once, and that handler
         // takes the lock to remove its listener (finishing under it deadlocked a test's teardown).
         let stopped = listeners.withLock { listeners in
-            defer { listeners = Listeners() }
+            defer {
+                listeners = Listeners()
+                listeners.isClosed = true
+            }
             return listeners
         }
         stopped.transactions.values.forEach { $0.finish() }
@@ -191,9 +196,13 @@ final class StandInAppStore: Sendable {
         let (stream, continuation) = AsyncStream<Element>.makeStream()
         for element in first { continuation.yield(element) }
         let id = UUID()
-        listeners.withLock { $0[keyPath: listenersOf][id] = continuation }
         let listeners = self.listeners
         continuation.onTermination = { _ in listeners.withLock { _ = $0[keyPath: listenersOf].removeValue(forKey: id) } }
+        let isClosed = listeners.withLock { listeners in
+            if !listeners.isClosed { listeners[keyPath: listenersOf][id] = continuation }
+            return listeners.isClosed
+        }
+        if isClosed { continuation.finish() }  // outside the lock, which the termination handler takes
         return stream
     }
 
