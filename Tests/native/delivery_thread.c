@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "open_store.h"
 #include "wait_for.h"
 
 static pthread_t main_thread;
@@ -59,27 +60,11 @@ static int wait_for_terminal(int count) {
     return atomic_load(&terminal_events) >= count;
 }
 
-/* Opens the store with events on the library's delivery thread: the local store on `catalog` and `state`, or over
-   StoreKit (the stand-in's build) StoreKit on that App Store, as open_test_store (expect.h) opens it, the journal in
-   STATE/device. Returns the open's status. */
+/* Opens the store (open_store.h) with events on the library's delivery thread; returns the open's status. */
 static int open_delivering_on_thread(iosiap_store **out, const char *catalog, const char *state,
                                      const iosiap_callbacks *callbacks) {
-#ifdef IOSIAP_STOREKIT_STANDIN
-    iosiap_storekit_options options = IOSIAP_STOREKIT_OPTIONS_INIT;
-    char journal[4096];
-    setenv("IOSIAP_STOREKIT_CONFIGURATION", catalog, 0);
-    setenv("IOSIAP_STOREKIT_STATE", state, 0);
-    snprintf(journal, sizeof journal, "%s/device", state);
-    options.state_directory = journal;
-    options.delivery = IOSIAP_DELIVERY_THREAD;
-    return iosiap_store_open_storekit(out, &options, callbacks);
-#else
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    options.catalog_path = catalog;
-    options.state_directory = state;
-    options.delivery = IOSIAP_DELIVERY_THREAD;
-    return iosiap_store_open_local(out, &options, callbacks);
-#endif
+    test_store_options how = {NULL, IOSIAP_DELIVERY_THREAD, NULL, NULL};
+    return open_test_store_with(out, catalog, state, &how, callbacks);
 }
 
 int main(int argc, char **argv) {

@@ -78,27 +78,12 @@ static void reset_counts(void) {
     atomic_store(&events_at_open, -1);
 }
 
-/* Opens the store as open_test_store (expect.h) does, with `delivery` and `callbacks`: the local store on `catalog`
-   and `state`, or over StoreKit (the stand-in's build) StoreKit on that App Store, the journal in STATE/device.
-   Returns the open's status. */
+/* Opens the store (open_store.h) with `delivery` and `callbacks`; returns the open's status. */
 static int open_store(iosiap_store **out, const char *catalog, const char *state, int delivery,
                       const iosiap_callbacks *callbacks) {
-#ifdef IOSIAP_STOREKIT_STANDIN
-    iosiap_storekit_options options = IOSIAP_STOREKIT_OPTIONS_INIT;
-    char journal[4096];
-    setenv("IOSIAP_STOREKIT_CONFIGURATION", catalog, 0);
-    setenv("IOSIAP_STOREKIT_STATE", state, 0);
-    snprintf(journal, sizeof journal, "%s/device", state);
-    options.state_directory = journal;
-    options.delivery = delivery;
-    return iosiap_store_open_storekit(out, &options, callbacks);
-#else
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    options.catalog_path = catalog;
-    options.state_directory = state;
-    options.delivery = delivery;
-    return iosiap_store_open_local(out, &options, callbacks);
-#endif
+    test_store_options how = {NULL, IOSIAP_DELIVERY_POLL, NULL, NULL};
+    how.delivery = delivery;
+    return open_test_store_with(out, catalog, state, &how, callbacks);
 }
 
 /* A launch that buys from outside the game and quits before the purchases are delivered: unfinished. */

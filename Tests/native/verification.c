@@ -52,25 +52,14 @@ static void wait_ended(iosiap_store *store, seen *s, int count) {
     }
 }
 
-/* Opens the store with `verification` and `callbacks`, its state in `directory`: the local store on `catalog`, or
-   over StoreKit (the stand-in's build) StoreKit with its journal there, on the App Store main names. The open's
-   status. */
+/* Opens the store (open_store.h) with `verification` and `callbacks`, its state in `directory`: over StoreKit the
+   journal is there, on the App Store main names. The open's status. */
 static int open_store(iosiap_store **out, const char *catalog, const char *directory,
                       const iosiap_verification_options *verification, const iosiap_callbacks *callbacks) {
-#ifdef IOSIAP_STOREKIT_STANDIN
-    iosiap_storekit_options options = IOSIAP_STOREKIT_OPTIONS_INIT;
-    (void)catalog; /* the App Store's, named by the environment main set */
-    options.state_directory = directory;
-    options.verification = verification;
-    return iosiap_store_open_storekit(out, &options, callbacks);
-#else
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
-    options.catalog_path = catalog;
-    options.state_directory = directory;
-    options.bundle_id = BUNDLE_ID;
-    options.verification = verification;
-    return iosiap_store_open_local(out, &options, callbacks);
-#endif
+    test_store_options how = {BUNDLE_ID, IOSIAP_DELIVERY_POLL, NULL, NULL};
+    how.verification = verification;
+    how.journal = directory;
+    return open_test_store_with(out, catalog, directory, &how, callbacks);
 }
 
 /* Opens a store in `directory` with `verification`, loads the coins and buys them once. */
