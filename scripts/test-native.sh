@@ -93,6 +93,11 @@ for cxx in g++ "$clangxx"; do
 done
 check "C99, C11 (gcc, clang); C++11, 14, 17, 20 (g++, clang++); C++11 without exceptions"
 
+echo "== the docs' C samples compile against the header"
+mkdir "$work/samples"
+for cc in gcc "$clang"; do python3 Tests/docs/compile_c_samples.py "$cc" "$sdk/include" "$work/samples"; done
+check "every C sample of README.md and docs/ compiles (gcc, clang)"
+
 echo "== examples, with gcc and clang, through pkg-config"
 export PKG_CONFIG_PATH=$sdk/lib/pkgconfig
 for pair in "gcc g++" "$clang $clangxx"; do

@@ -20,6 +20,8 @@ work=$(mktemp -d)
 game=""
 server=""
 trap 'for process in "$game" "$server"; do if [ -n "$process" ]; then kill "$process" 2>/dev/null || true; fi; done; rm -rf "$work"' EXIT
+mkdir "$work/samples"  # the docs' Swift samples, against this graph (the local store and LiveStoreKit both in it)
+python3 Tests/docs/typecheck_swift_samples.py "$bin/Modules" Sources "$work/samples"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -IInclude -ITests/native Tests/native/storekit_game.c \
     -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/storekit_game"
 catalog=$PWD/Examples/Products.storekit
