@@ -5,9 +5,9 @@ is compiled inside a function that has `store` and `event`, inside a switch on t
 server's offer fields, its window scene, its own functions).
 usage: compile_c_samples.py COMPILER INCLUDE_DIR WORK_DIR"""
 import pathlib
-import re
-import subprocess
 import sys
+
+import doc_samples
 
 PRELUDE = r'''
 #include <iosiap/iosiap.h>
@@ -36,31 +36,18 @@ void show_country(const char *storefront);
 '''
 
 
-def samples(root):
-    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
-        for number, match in enumerate(re.finditer(r"^```c\n(.*?)^```$", path.read_text(), re.S | re.M), 1):
-            yield f"{path.relative_to(root)} #{number}", match.group(1)
-
-
 def main():
     compiler, include, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
-    root = pathlib.Path(__file__).resolve().parents[2]
-    found = failed = 0
-    for name, body in samples(root):
-        found += 1
-        source = work / f"sample_{found}.c"
-        source.write_text(PRELUDE + f"\n/* {name} */\nvoid sample(iosiap_store *store, const iosiap_event *event) {{\n"
-                          "    switch (event->kind) {\n    default: {\n" + body + "    }\n    }\n}\n")
-        result = subprocess.run([compiler, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-Wno-unused-parameter",
-                                 "-I", include, "-fsyntax-only", str(source)], capture_output=True, text=True)
-        if result.returncode != 0:
-            failed += 1
-            print(f"FAILED: the C sample {name} does not compile:\n{result.stderr}", file=sys.stderr)
-    if found == 0:
-        print("FAILED: no C sample found in the docs", file=sys.stderr)
-        return 1
-    print(f"docs: {found} C samples compiled, {failed} failed")
-    return 1 if failed else 0
+
+    def source(name, body):
+        return (PRELUDE + f"\n/* {name} */\nvoid sample(iosiap_store *store, const iosiap_event *event) {{\n"
+                "    switch (event->kind) {\n    default: {\n" + body + "    }\n    }\n}\n")
+
+    def command(path):
+        return [compiler, "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-Wno-unused-parameter",
+                "-I", include, "-fsyntax-only", str(path)]
+
+    return doc_samples.check_all("c", "C", "compile", work, source, command)
 
 
 if __name__ == "__main__":
