@@ -55,7 +55,7 @@ shellcheck --shell=bash scripts/build-xcframework.sh
 echo "== C ABI, shared library, C and C++ layers"
 bash scripts/within.sh 1200 bash scripts/test-native.sh
 
-echo "== the API reference (Doxygen): every public symbol of the C and C++ headers documented"
+echo "== the API reference (Doxygen): every public function, type, field and macro of the C and C++ headers documented"
 bash scripts/within.sh 300 bash scripts/build-docs.sh
 
 echo "== the transaction manager's page in headless Chromium, while the C++ example game runs"

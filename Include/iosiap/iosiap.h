@@ -44,11 +44,11 @@ extern "C" {
 
 /* ---- Versions ----------------------------------------------------------------------------------------- */
 
-/** The C ABI's version this header declares (CHANGELOG.md): major, */
+/** The major version of the C ABI this header declares (CHANGELOG.md). */
 #define IOSIAP_VERSION_MAJOR 0
-/** minor, */
+/** The minor version of the C ABI this header declares. */
 #define IOSIAP_VERSION_MINOR 5
-/** and patch. */
+/** The patch version of the C ABI this header declares. */
 #define IOSIAP_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header; compare with iosiap_version() at run time. */
 #define IOSIAP_VERSION_NUMBER (IOSIAP_VERSION_MAJOR * 10000 + IOSIAP_VERSION_MINOR * 100 + IOSIAP_VERSION_PATCH)
@@ -164,7 +164,8 @@ typedef enum iosiap_period_unit {
 /** A product loaded by a products request. Owned by its store; valid until the store is closed. */
 typedef struct iosiap_product iosiap_product;
 
-/** Product accessors. Strings are owned by the product and live as long as it. NULL product: NULL or -1. */
+/* Product accessors. Strings are owned by the product and live as long as it. NULL product: NULL or -1. */
+/** The product id; NULL for a NULL product. */
 const char *iosiap_product_id(const iosiap_product *product);
 /** An iosiap_product_type value. */
 int iosiap_product_type_of(const iosiap_product *product);
@@ -253,7 +254,7 @@ typedef struct iosiap_transaction {
     const char *signed_jws;                /**< the store's signed transaction, or NULL */
     const char *signed_renewal_info;       /**< an auto-renewable's signed renewal info, or NULL */
     const char *reason;                    /**< "PURCHASE", or "RENEWAL" for a subscription's renewal */
-    /** Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_id). */
+    /* Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_id). */
     int offer_type;                        /**< iosiap_offer_type the transaction was charged with, or 0 */
     const char *offer_id;                  /**< the promotional or win-back offer id, the offer code's reference name, or NULL */
 } iosiap_transaction;
@@ -355,13 +356,13 @@ typedef struct iosiap_event {
     int64_t grant_amount;                  /**< GRANTED: how much of it (amount per unit x quantity) */
     const char *grant_entitlement;         /**< GRANTED: the entitlement granted, or NULL */
     int verified;                          /**< 1: the transaction passed the store's verification */
-    /** Since 0.4: read these only when size > offsetof(iosiap_event, refund_request_outcome). */
+    /* Since 0.4: read these only when size > offsetof(iosiap_event, refund_request_outcome). */
     int refund_request_outcome;            /**< REFUND_REQUEST_FINISHED: iosiap_refund_request_outcome; else 0 */
     uint64_t refund_transaction_id;        /**< REFUND_REQUEST_FINISHED: the transaction it asked about; else 0 */
     const char *message_id;                /**< STOREKIT_MESSAGE: the id for iosiap_display_message; else NULL */
     int message_reason;                    /**< STOREKIT_MESSAGE: iosiap_message_reason; else 0 */
     const char *storefront;                /**< STOREFRONT_CHANGED: the new storefront (ISO 3166-1 alpha-3); else NULL */
-    /** Since 0.4: read these only when size > offsetof(iosiap_event, intent_offer_id). PURCHASE_INTENT's offer
+    /* Since 0.4: read these only when size > offsetof(iosiap_event, intent_offer_id). PURCHASE_INTENT's offer
        (StoreKit: PurchaseIntent.offer, iOS 18, macOS 15), which Apple documents as set for a win-back offer the
        user redeemed in the App Store: pay with iosiap_payment_options.win_back_offer_id = intent_offer_id. A
        promotional one would need the game's server's signature, as any (offer_id and offer_*); an introductory

@@ -175,7 +175,8 @@ public:
         return IOSIAP_OK;
     }
 
-    /** Rich callbacks. request ids are those the request calls returned; 0 for the store's own events. */
+    /* Rich callbacks. request ids are those the request calls returned; 0 for the store's own events. */
+    /** A products request ended: the products the store sells, and the ids it does not. */
     virtual void onProductsReceived(std::uint64_t requestId, const std::vector<Product> &products,
                                     const std::vector<std::string> &invalidProductIds) {
         (void)requestId; (void)products; (void)invalidProductIds;
@@ -258,10 +259,11 @@ public:
         No classic callback. */
     virtual void onStorefrontChanged(const std::string &storefront) { (void)storefront; }
 
-    /** Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
+    /* Classic callbacks, called after the rich one: products received → onRequestProductsFinish; products
        failed → onRequestProductsError(status); purchasing, purchased, restored → the same PaymentState;
        granted → Purchased; verification failed → Failed;
        failed, cancelled, declined → Failed; deferred → Removed (the payment left the queue unanswered). */
+    /** Classic: a products request ended. */
     virtual void onRequestProductsFinish() {}
     /** Classic: a products request failed with this iosiap_status. */
     virtual void onRequestProductsError(int code) { (void)code; }
@@ -647,8 +649,9 @@ public:
                                                      appVersion.empty() ? nullptr : appVersion.c_str());
     }
 
-    /** The grant ledger (see iosiap.h): register in StoreDelegate::onOpen (with deliverOnLibraryThread, only
+    /* The grant ledger (see iosiap.h): register in StoreDelegate::onOpen (with deliverOnLibraryThread, only
        there), or in poll mode right after the open, before the first poll. */
+    /** Registers a product that grants a currency, amountPerUnit per unit (iosiap_ledger_register_currency). */
     int registerCurrency(const std::string &productId, const std::string &currency, std::int64_t amountPerUnit) {
         return iosiap_ledger_register_currency(store_, productId.c_str(), currency.c_str(), amountPerUnit);
     }
@@ -672,7 +675,8 @@ public:
     /** Whether a refund takes back the currency its purchase granted (iosiap_ledger_set_deduct_refunds). */
     int setDeductRefunds(bool deduct) { return iosiap_ledger_set_deduct_refunds(store_, deduct ? 1 : 0); }
 
-    /** The local App Store's controls (see iosiap.h): for QA and tests, on a store opened with openLocal. */
+    /* The local App Store's controls (see iosiap.h): for QA and tests, on a store opened with openLocal. */
+    /** A purchase waiting for approval (Ask to Buy) or for an interruption to be resolved. */
     struct PendingPurchase {
         std::int64_t id; /**< what localApproveAskToBuy and the others take */
         std::string productId; /**< the product waiting */
@@ -767,7 +771,7 @@ public:
             out->nonce = signature.nonce;
             out->timestampMs = signature.timestamp_ms;
             out->signature = signature.signature;
-            out->compactJWS.clear();  /**< the older form, which a JWS left in *out would replace */
+            out->compactJWS.clear();  /* the older form, which a JWS left in *out would replace */
         }
         return status;
     }
@@ -780,8 +784,8 @@ private:
     struct Dispatcher {
         StoreDelegate *delegate;
         bool onLibraryThread;
-        Store *owner;  /**< the Store being opened: what onOpen is given */
-        iosiap_store *store;  /**< the C store, once open: what iosiap_event_not_handled is given */
+        Store *owner;  /* the Store being opened: what onOpen is given */
+        iosiap_store *store;  /* the C store, once open: what iosiap_event_not_handled is given */
 #if IOSIAP_CPP_EXCEPTIONS
         std::exception_ptr pending;
 #endif
@@ -797,7 +801,7 @@ private:
             try {
                 return self->delegate->onOpen(*self->owner);
             } catch (...) {
-                self->pending = std::current_exception();  /**< rethrown by openWith once the open has returned */
+                self->pending = std::current_exception();  /* rethrown by openWith once the open has returned */
                 return IOSIAP_E_SYSTEM;
             }
 #else
@@ -812,7 +816,7 @@ private:
             try {
                 dispatch(*self->delegate, *event);
             } catch (...) {
-                iosiap_event_not_handled(self->store, event);  /**< a refund is told again at the next launch */
+                iosiap_event_not_handled(self->store, event);  /* a refund is told again at the next launch */
                 if (self->onLibraryThread) {
                     std::fputs("iosiap: an exception thrown by a StoreDelegate on the delivery thread was dropped "
                                "(its event counts as not handled)\n", stderr);
@@ -947,7 +951,7 @@ private:
             if (event.size > offsetof(iosiap_event, storefront)) delegate.onStorefrontChanged(text(event.storefront));
             break;
         default:
-            break; /**< a kind from a newer library: ignored */
+            break; /* a kind from a newer library: ignored */
         }
     }
 
