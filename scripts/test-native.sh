@@ -91,7 +91,12 @@ for cxx in g++ "$clangxx"; do
         -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib"
     "$work/h" || fail "header test ($cxx -fno-exceptions)"
 done
-check "C99, C11 (gcc, clang); C++11, 14, 17, 20 (g++, clang++); C++11 without exceptions"
+for cc in gcc "$clang"; do  # the C header alone, as C89 and C++98 (IOSiAP.h's C++98 games include it)
+    printf '#include <iosiap/iosiap.h>\nint main(void) { return 0; }\n' >"$work/header89.c"
+    $cc -std=c89 -Wall -Wextra -pedantic -Werror -I"$sdk/include" -fsyntax-only "$work/header89.c"
+    $cc -x c++ -std=c++98 -Wall -Wextra -pedantic -Werror -I"$sdk/include" -fsyntax-only "$work/header89.c"
+done
+check "C89, C99, C11 (gcc, clang); C++98 (the C header), 11, 14, 17, 20 (g++, clang++); C++11 without exceptions"
 
 echo "== the docs' C samples compile against the header"
 mkdir "$work/samples"

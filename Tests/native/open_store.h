@@ -28,12 +28,8 @@ static inline int open_test_store_with(iosiap_store **out, const char *catalog, 
     char journal[4096];
     setenv("IOSIAP_STOREKIT_CONFIGURATION", catalog, 0);
     setenv("IOSIAP_STOREKIT_STATE", state, 0);
-    if (how->journal) {
-        snprintf(journal, sizeof journal, "%s", how->journal);
-    } else {
-        snprintf(journal, sizeof journal, "%s/device", state);
-    }
-    options.state_directory = journal;
+    snprintf(journal, sizeof journal, "%s/device", state);
+    options.state_directory = how->journal ? how->journal : journal;
     options.delivery = how->delivery;
     options.verification = how->verification;
     return iosiap_store_open_storekit(out, &options, callbacks);
