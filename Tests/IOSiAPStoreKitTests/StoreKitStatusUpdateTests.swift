@@ -50,6 +50,32 @@ import Testing
         #expect(kept.signedRenewalInfo == "header.renewal-of-70.signature")
     }
 
+    /// A renewal StoreKit reported whose server check could not complete (its record waits for a verdict, unfinished)
+    /// then enters billing grace: the status's grace end reaches the record once the server passes that copy, the
+    /// subscription entitles through grace, and the game is told the purchase once. Before, the waiting record
+    /// dropped the grace end, and a later pass of the copy without it ended the subscription at its expiration date.
+    @Test func aGracePeriodReachesARenewalWhoseCheckIsWaiting() async throws {
+        let unreachable = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))
+        let server = ScriptedVerifier([unreachable])
+        let backend = StoreKitBackend(api: storeKit)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: VerifierChain([backend.verifier, server]),
+                                      retryPolicy: VerificationRetryPolicy(initial: .seconds(600), maximum: .seconds(600)))
+        defer { store.close() }
+        let lapsed = subscription(90, group: "G1", expired: 60)
+        storeKit.sendUpdate(.verified(lapsed))
+        _ = try await store.pollUntil { if case .verificationFailed = $0 { true } else { false } }
+        #expect(try !store.isEntitled(to: "monthly-G1"))
+
+        storeKit.sendStatus(grace(lapsed, days: 6))
+        try await waitUntil { try store.isEntitled(to: "monthly-G1") }
+        let kept = try #require(try store.currentEntitlements().first)
+        #expect(kept.gracePeriodExpirationDate == lapsed.expirationDate!.addingTimeInterval(6 * 86_400))
+        let told = await store.pollSettled().compactMap { if case .purchased(nil, let transaction) = $0 { transaction.id } else { nil } }
+        #expect(told == [90], "told once, as the check passed: \(told)")
+        try store.finish(transactionID: 90)
+        #expect(try store.isEntitled(to: "monthly-G1"))
+    }
+
     /// A `StoreKitAPI` written before `subscriptionStatusUpdates()` was a requirement still compiles, and its
     /// store works: it hears of no status change.
     @Test func aConformanceWithoutStatusUpdatesStillBuysAndIsEntitled() async throws {

@@ -59,7 +59,9 @@ extension StoreWorker {
     /// it runs in this launch. A copy the journal holds is replaced only on an unrevoked record (never a pending
     /// refund's) that the journal accepted or holds finished (a restore's copy whose check failed or could not
     /// complete, which StoreKit may since have signed anew: the copy it lists then passes where the held one can get
-    /// no verdict), by a copy as new or newer (the journal's ranking), and never to lower a grace
+    /// no verdict), or by a later grace period's end on a record still waiting for its delivery's verdict (the
+    /// status brings it once; the delivery's own check passes the copy without it): that record, passed now, is
+    /// told as a purchase here, once. Only by a copy as new or newer (the journal's ranking), and never to lower a grace
     /// period's end. A refunded copy comes as `revoked`. One whose check fails or cannot
     /// complete is not recorded: the store lists it again at the next launch. One whose check cannot complete is
     /// also checked again on the retry timer in this launch, one chain per transaction, which checks the copy
@@ -67,10 +69,14 @@ extension StoreWorker {
     /// failed verdicts: it tells them; this report tells nothing.)
     func recordEntitlement(_ transaction: StoreTransaction, attempt: Int = 0) async {
         guard !transaction.isRevoked else { return }
+        var waitsForDelivery = false
         if let held = try? journal.recordedCopy(of: transaction.id) {
             let grace = transaction.gracePeriodExpirationDate ?? .distantPast, heldGrace = held.gracePeriodExpirationDate ?? .distantPast
-            guard !held.isRevoked, grace >= heldGrace, held.signedJWS != transaction.signedJWS || grace > heldGrace,
-                  (try? journal.holdsAcceptedRecord(of: held)) == true || (try? journal.isFinished(held.id)) == true else { return }
+            guard !held.isRevoked, grace >= heldGrace, held.signedJWS != transaction.signedJWS || grace > heldGrace else { return }
+            if (try? journal.holdsAcceptedRecord(of: held)) != true && (try? journal.isFinished(held.id)) != true {
+                guard grace > heldGrace else { return }
+                waitsForDelivery = true
+            }
         } else {
             let inFlight = flights.withLock { $0.contains(.delivered, transaction.id) || $0.contains(.deliveredByPayment, transaction.id) }
             guard !inFlight, await !unfinishedIDsInStore().contains(transaction.id) else { return }
@@ -78,7 +84,11 @@ extension StoreWorker {
         let verdict = await verify(transaction)
         switch verdict {
         case .verified, nil:
-            _ = try? journal.written(transaction, finished: true, verdict: verdict, takeBack: refundTakeBack())
+            let written = try? journal.written(transaction, finished: true, verdict: verdict, telling: waitsForDelivery,
+                                               takeBack: refundTakeBack())
+            if waitsForDelivery, let record = written?.record, record.told, !record.finished {
+                queuePurchasedOnce(transaction, requestID: nil)
+            }
         case .failed:
             return
         case .retryLater:
