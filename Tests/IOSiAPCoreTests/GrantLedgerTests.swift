@@ -126,6 +126,28 @@ import Testing
         #expect(await relaunched.pollSettled().isEmpty)  // and once only
     }
 
+    /// A purchase left for the ledger to grant as it leaves the queue, which the game finishes itself before it
+    /// polls: it is not handed out, nor granted, and the work left for its hand-out goes with it (hand-outs after
+    /// it take no lock again).
+    @Test func aPurchaseLeftToTheLedgerThatTheGameFinishedLeavesNoHandOutWork() async throws {
+        var bought: StoreTransaction?
+        do {
+            let store = try await openStore(coins: false)
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: "coins", quantity: 2))
+            if case .purchased(_, let transaction) = events.last { bought = transaction }
+            store.close()
+        }
+        let relaunched = try PurchaseStore(backend: backend, stateDirectory: folder.state)
+        defer { relaunched.close() }
+        await relaunched.waitForEvents()
+        #expect(relaunched.ledger.hasHandOutWork, "the redelivery was left to the ledger")
+        try relaunched.finish(transactionID: try #require(bought).id)
+        try relaunched.registerGrant(.currency("coins", amountPerUnit: 100), for: "coins")
+        #expect(await relaunched.pollSettled().isEmpty)
+        #expect(try relaunched.balance(of: "coins") == 0)
+        #expect(!relaunched.ledger.hasHandOutWork)
+    }
+
     /// A purchase left for the ledger to grant as it leaves the queue, with the store closed before the game
     /// polled it, is not handed out as a plain purchase (which a game would grant itself, and the ledger again
     /// at the next launch): it stays unfinished and the next launch grants it, once.

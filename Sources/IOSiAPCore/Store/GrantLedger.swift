@@ -99,6 +99,16 @@ package final class GrantLedger: Sendable {
         }
     }
 
+    /// `event` will not be handed out (`StoreWorker.handOut` dropped it): the purchase left to grant as it was
+    /// handed out goes with it, so that later hand-outs take no lock again.
+    func drop(_ event: StoreEvent) {
+        guard deferredCount.load(ordering: .acquiring) > 0, case .purchased(_, let transaction) = event else { return }
+        _ = taken(flights.withLock { $0.takePurchaseToGrant(transaction.id) })
+    }
+
+    /// Whether any hand-out still has work here (then each takes the flights' lock).
+    var hasHandOutWork: Bool { deferredCount.load(ordering: .acquiring) > 0 }
+
     /// Takes back the grant of refund `id` as its `revoked` event is handed out (`apply`), by the refund rule
     /// then: the commit that recorded it left the take-back for later (before the game's first poll).
     func takeBackAtHandOut(_ id: UInt64) {

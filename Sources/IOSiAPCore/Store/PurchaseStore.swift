@@ -18,7 +18,7 @@ public final class PurchaseStore: Sendable {
     }
 
     private let worker: StoreWorker
-    private let ledger: GrantLedger
+    let ledger: GrantLedger
     private let jobs: AsyncStream<StoreJob>.Continuation
     private let now: @Sendable () -> Date
     private let executor: SerialThreadExecutor

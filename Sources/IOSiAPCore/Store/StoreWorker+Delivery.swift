@@ -143,6 +143,7 @@ extension StoreWorker {
         switch event {
         case .purchased(nil, let transaction):
             if flights.withLock({ $0.contains(.finished, transaction.id) || $0.contains(.revocationHandedOut, transaction.id) }) {
+                ledger.drop(event)
                 return nil
             }
         case .revoked(let transaction):
