@@ -217,7 +217,8 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     }
 
     /// `allTransactionsWait`: how long a check waits for `Transaction.all` before it is tried again later.
-    package init(api: API, allTransactionsWait: Duration) {
+    /// `statusRetry`: when a subscription status the launch could not read is read again.
+    package init(api: API, allTransactionsWait: Duration, statusRetry: VerificationRetryPolicy = VerificationRetryPolicy()) {
         self.api = api
         let messages = Messages()
         self.messages = messages
@@ -281,7 +282,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
         // starts with an empty journal, and is entitled at launch all the same. And the refunds StoreKit holds: one
         // made while the app was closed need not come through Transaction.updates again.
         entitlementReport = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
-            let entitled = await Self.currentEntitlementsWithGrace(api, results)
+            let (entitled, statusUnread) = await Self.currentEntitlementsWithGrace(api, results)
             for transaction in entitled {
                 guard !Task.isCancelled else { return }
                 sink.yield(.entitled(transaction))
@@ -306,6 +307,33 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 results.note(copy)
                 sink.yield(.entitled(Self.transaction(copy.value)))
             }
+            await Self.readGraceAgain(of: statusUnread, api, results, sink, statusRetry)
+        }
+    }
+
+    /// Subscriptions StoreKit lists as entitlements past their expiration date (a billing grace period keeps them)
+    /// whose group's status could not be read at launch (offline): the status is read again on `retry`'s delays until
+    /// it answers or the store closes, and each is reported again with the grace period's end it gives. Otherwise a
+    /// reinstalled subscriber in grace would wait for the next launch to be entitled.
+    private static func readGraceAgain(of waiting: [StoreTransaction], _ api: API, _ results: VerificationResults,
+                                       _ sink: AsyncStream<StoreUpdate>.Continuation, _ retry: VerificationRetryPolicy) async {
+        var waiting = Dictionary(grouping: waiting.filter { ($0.expirationDate ?? .distantFuture) <= Date() }) { $0.subscriptionGroupID ?? "" }
+        var attempt = 1
+        while !waiting.isEmpty {
+            do { try await Task.sleep(for: retry.delay(before: attempt)) } catch { return }  // closed
+            attempt += 1
+            for (group, transactions) in waiting {
+                guard let statuses = try? await api.subscriptionStatuses(groupID: group) else { continue }
+                waiting[group] = nil
+                for var transaction in transactions {
+                    guard let status = statuses.first(where: { $0.transaction.value.id == transaction.id }),
+                          let end = graceEnd(of: status, for: transaction), !Task.isCancelled else { continue }
+                    transaction.gracePeriodExpirationDate = end
+                    transaction.signedRenewalInfo = status.renewalInfoJWS
+                    results.note(status.transaction)
+                    sink.yield(.entitled(transaction))
+                }
+            }
         }
     }
 
@@ -318,11 +346,14 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// period, but its transaction carries only the expiration date; the group's status carries the grace period's
     /// end (`RenewalInfo.gracePeriodExpirationDate`). Taken only from renewal info StoreKit verified, for the same
     /// transaction, and at most `longestGracePeriod` after the expiration. A subscription whose group's status cannot
-    /// be read (offline) is kept without a grace period's end: a restore still gives it, and this report never
+    /// be read (offline) is kept without a grace period's end (the launch's report reads it again later,
+    /// `readGraceAgain`): a restore still gives it, and this report never
     /// lowers a grace period's end the core holds (`StoreWorker.recordEntitlement`; the same signed copy without it
     /// keeps it too, `JournalRecord`, but a differently signed copy from a restore or an update replaces it).
-    static func currentEntitlementsWithGrace(_ api: API, _ results: VerificationResults) async -> [StoreTransaction] {
-        var entitled: [StoreTransaction] = []
+    /// Also returns the subscriptions whose group's status could not be read.
+    static func currentEntitlementsWithGrace(_ api: API, _ results: VerificationResults) async
+        -> (entitled: [StoreTransaction], statusUnread: [StoreTransaction]) {
+        var entitled: [StoreTransaction] = [], statusUnread: [StoreTransaction] = []
         var graceEnds: [String: [UInt64: Date]?] = [:]  // by group (nil: its status could not be read), by transaction id
         for entitlement in await api.currentEntitlements() {
             var transaction = Self.transaction(entitlement.value)
@@ -330,14 +361,18 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 if graceEnds[group] == nil {
                     graceEnds[group] = .some(await Self.graceEnds(api, group: group))
                 }
-                transaction.gracePeriodExpirationDate = (graceEnds[group] ?? nil)?[transaction.id].flatMap { end in
-                    believable(graceEnd: end, of: transaction) ? end : nil
+                if let ends = graceEnds[group] ?? nil {
+                    transaction.gracePeriodExpirationDate = ends[transaction.id].flatMap { end in
+                        believable(graceEnd: end, of: transaction) ? end : nil
+                    }
+                } else {
+                    statusUnread.append(transaction)
                 }
             }
             results.note(entitlement)
             entitled.append(transaction)
         }
-        return entitled
+        return (entitled, statusUnread)
     }
 
     /// The grace periods' ends in `group` by transaction id, from verified renewal info only; nil when StoreKit
@@ -456,7 +491,7 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
     /// a sign-in, so the restore gives that rather than failing with nothing. Any other failure fails the restore.
     public func restore() async throws(StoreError) -> [StoreTransaction] {
         do { try await api.sync() } catch .userCancelled {} catch { throw StoreKitErrorMapping.error(error) }
-        return await Self.currentEntitlementsWithGrace(api, results).filter { $0.productType.isRestorable && !$0.isRevoked }
+        return await Self.currentEntitlementsWithGrace(api, results).entitled.filter { $0.productType.isRestorable && !$0.isRevoked }
     }
 
     public func unfinishedTransactions() async throws(StoreError) -> [StoreTransaction] {

@@ -64,6 +64,9 @@ final class ScriptedStoreKit: StoreKitAPI {
         var finished: [UInt64] = []
         var storefront: String? = "FRA"
         var statuses: [StoreKitSubscriptionStatus<FakeTransaction>] = []
+        /// What the next reads of a status throw, one each (offline), and how many reads there were.
+        var statusFailures: [StoreKitFailure] = []
+        var statusReads = 0
         var appTransaction: Result<StoreKitVerified<StoreKitAppTransaction>, StoreKitFailure> = .success(.verified(ScriptedStoreKit.sampleAppTransaction))
         /// The messages StoreKit was asked to display, with their UI contexts, and what asking throws.
         var displayed: [(message: FakeMessage, uiContext: UIContext?)] = []
@@ -134,7 +137,11 @@ final class ScriptedStoreKit: StoreKitAPI {
     func storefrontCountryCode() async -> String? { script.withLock { $0.storefront } }
 
     func subscriptionStatuses(groupID: String) async throws(StoreKitFailure) -> [StoreKitSubscriptionStatus<FakeTransaction>] {
-        script.withLock { $0.statuses }
+        try script.withLock { script throws(StoreKitFailure) in
+            script.statusReads += 1
+            if !script.statusFailures.isEmpty { throw script.statusFailures.removeFirst() }
+            return script.statuses
+        }
     }
 
     func isEligibleForIntroOffer(groupID: String) async -> Bool {

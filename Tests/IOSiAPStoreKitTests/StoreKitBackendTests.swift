@@ -504,6 +504,40 @@ import Testing
         #expect(try store.isEntitled(to: "monthly") == (kept != nil))
     }
 
+    /// A reinstall in a billing grace period whose status cannot be read at launch (offline): StoreKit lists the
+    /// subscription, past its expiration date, and the status is read again in the launch until it answers; the
+    /// user is entitled through grace then, not only at the next launch. A subscription whose period still runs
+    /// needs no grace period's end: its status is not read again.
+    @Test func aGracePeriodWhoseStatusCannotBeReadAtLaunchIsReadAgainInThatLaunch() async throws {
+        var lapsed = ScriptedStoreKit.transaction(61, "monthly", .autoRenewable)
+        lapsed.subscriptionGroupID = "G1"
+        let expiration = Date().addingTimeInterval(-86_400)
+        lapsed.expirationDate = expiration
+        var running = ScriptedStoreKit.transaction(62, "yearly", .autoRenewable)
+        running.subscriptionGroupID = "G2"
+        running.expirationDate = Date().addingTimeInterval(86_400)
+        storeKit.script.withLock {
+            $0.entitlements = [.verified(lapsed), .verified(running)]
+            $0.statuses = [StoreKitSubscriptionStatus(state: .inGracePeriod, transaction: .verified(lapsed), willAutoRenew: true,
+                                                      autoRenewProductID: nil, isInBillingRetry: true,
+                                                      gracePeriodExpirationDate: expiration.addingTimeInterval(6 * 86_400),
+                                                      renewalInfoJWS: "header.renewal-of-61.signature")]
+            $0.statusFailures = [.networkError("offline"), .networkError("offline"), .networkError("still offline")]
+        }
+        let backend = StoreKitBackend(api: storeKit, allTransactionsWait: .seconds(10),
+                                      statusRetry: VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        defer { store.close() }
+        try await waitUntil { try store.isEntitled(to: "monthly") }
+        let kept = try #require(try store.currentEntitlements().first { $0.id == 61 })
+        #expect(kept.gracePeriodExpirationDate == expiration.addingTimeInterval(6 * 86_400))
+        #expect(kept.signedRenewalInfo == "header.renewal-of-61.signature")
+        #expect(try store.isEntitled(to: "yearly"))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(storeKit.script.withLock { $0.statusReads } == 4, "two at launch, then G1's until it answered")
+        #expect(await store.pollSettled().isEmpty, "a launch's entitlement report tells the game nothing")
+    }
+
     /// A copy the journal checks again at launch whose transaction StoreKit holds finished (a purchase bought again
     /// and answered with it while a server could not answer; a reinstall) comes through neither
     /// `Transaction.unfinished` nor the updates: its verdict is StoreKit's from `Transaction.all`, for that very copy.
