@@ -157,7 +157,11 @@ import Testing
     /// A subscription that ended while the app was closed (an upgrade on another device replaced it) is no longer
     /// among StoreKit's current entitlements, and no update reports it: its newest copy in `Transaction.all` brings
     /// the journal's copy up to date at launch, and it stops entitling then, not at the end its old copy stated.
-    @Test func aSubscriptionThatEndedWhileClosedStopsEntitlingAtLaunch() async throws {
+    /// With a server whose check of that end cannot complete in the first launch after it (the game then closes),
+    /// the end is not lost with the launch's retry timer: StoreKit lists the ended chain again at the next launch,
+    /// whose check passes, and the subscription stops entitling then.
+    @Test(arguments: [false, true])
+    func aSubscriptionThatEndedWhileClosedStopsEntitlingAtLaunch(checkWaitsFirst: Bool) async throws {
         var bought = ScriptedStoreKit.transaction(60, "monthly", .autoRenewable)
         bought.expirationDate = Date().addingTimeInterval(30 * 86_400)
         storeKit.script.withLock {
@@ -175,10 +179,23 @@ import Testing
         var replaced = bought
         replaced.expirationDate = Date().addingTimeInterval(-60)
         replaced.signedCopy = ScriptedStoreKit.signedCopy(of: 60, at: 5_000)
+        if checkWaitsFirst {
+            let relaunched = ScriptedStoreKit()
+            relaunched.script.withLock { $0.all = [.verified(replaced)] }
+            let backend = StoreKitBackend(api: relaunched)
+            let down = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))
+            let server = ScriptedVerifier([down])
+            let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: VerifierChain([backend.verifier, server]),
+                                          retryPolicy: VerificationRetryPolicy(initial: .seconds(3600)))
+            try await waitUntil { server.verifiedIDs == [60] }
+            await SerialThreadExecutor.libraryTasks.waitUntilIdle()
+            #expect(try store.isEntitled(to: "monthly"), "an end no verifier passed yet changes nothing")
+            store.close()
+        }
         let relaunched = ScriptedStoreKit()  // the app's next launch: StoreKit starts again
         relaunched.script.withLock { $0.all = [.verified(replaced)] }
         let backend = StoreKitBackend(api: relaunched)
-        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: VerifierChain([backend.verifier, ScriptedVerifier()]))
         defer { store.close() }
         try await waitUntil { (try? store.isEntitled(to: "monthly")) == false }
         #expect(try !store.isEntitled(to: "monthly"))
