@@ -12,6 +12,8 @@ public final class ScriptedBackend: StoreBackend {
         var finishedIDs: [UInt64] = []
         var charged: [StoreTransaction] = []
         var nextTransactionID: UInt64 = 1000
+        /// How many of the next `unfinishedTransactions` calls fail (a store that cannot list them).
+        var unfinishedListFailures = 0
     }
 
     private let script: Locked<Script>
@@ -155,10 +157,17 @@ public final class ScriptedBackend: StoreBackend {
             }
             if isOpen { continuation.resume() }
         }
-        return script.withLock { script in
-            script.unfinished + script.charged.filter { !script.finishedIDs.contains($0.id) }
+        return try script.withLock { script throws(StoreError) in
+            if script.unfinishedListFailures > 0 {
+                script.unfinishedListFailures -= 1
+                throw StoreError(.storageFailure, "the store cannot list its unfinished transactions")
+            }
+            return script.unfinished + script.charged.filter { !script.finishedIDs.contains($0.id) }
         }
     }
+
+    /// Makes the next `count` `unfinishedTransactions` calls fail.
+    public func failUnfinishedList(times count: Int) { script.withLock { $0.unfinishedListFailures = count } }
 
     public func finish(transactionID: UInt64) async throws(StoreError) {
         script.withLock { $0.finishedIDs.append(transactionID) }

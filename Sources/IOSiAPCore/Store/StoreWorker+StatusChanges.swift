@@ -63,8 +63,9 @@ extension StoreWorker {
     /// status brings it once; the delivery's own check passes the copy without it): that record, passed now, is
     /// told as a purchase here, once. Only by a copy as new or newer (the journal's ranking), and never to lower a grace
     /// period's end. A refunded copy comes as `revoked`. One whose check fails or cannot
-    /// complete is not recorded: the store lists it again at the next launch. One whose check cannot complete is
-    /// also checked again on the retry timer in this launch, one chain per transaction, which checks the copy
+    /// complete is not recorded: the store lists it again at the next launch. One whose check cannot complete, or
+    /// met while the store cannot list its unfinished transactions, is also checked again on the retry timer in
+    /// this launch, one chain per transaction, which checks the copy
     /// reported last: a reinstalled player is entitled once a server answers, not a launch later. (A restore records
     /// failed verdicts: it tells them; this report tells nothing.)
     func recordEntitlement(_ transaction: StoreTransaction, attempt: Int = 0) async {
@@ -79,7 +80,15 @@ extension StoreWorker {
             }
         } else {
             let inFlight = flights.withLock { $0.contains(.delivered, transaction.id) || $0.contains(.deliveredByPayment, transaction.id) }
-            guard !inFlight, await !unfinishedIDsInStore().contains(transaction.id) else { return }
+            guard !inFlight else { return }
+            switch await unfinishedIDsInStore() {
+            case .listed(let ids):
+                guard !ids.contains(transaction.id) else { return }
+            case .unknown:
+                // Perhaps unfinished, which launch redelivery could not list either: asked again later.
+                checkEntitlementAgainLater(transaction, attempt: attempt)
+                return
+            }
         }
         let verdict = await verify(transaction)
         switch verdict {
@@ -92,11 +101,17 @@ extension StoreWorker {
         case .failed:
             return
         case .retryLater:
-            guard flights.withLock({ $0.keepEntitlementToCheck(transaction) }) else { return }  // its chain checks this copy
-            retry(attempt: attempt + 1) {
-                guard let newest = self.flights.withLock({ $0.takeEntitlementToCheck(transaction.id) }) else { return }
-                await self.recordEntitlement(newest, attempt: attempt + 1)
-            }
+            checkEntitlementAgainLater(transaction, attempt: attempt)
+        }
+    }
+
+    /// `recordEntitlement` of `transaction` again on the retry timer, unless a chain of retries of it is waiting:
+    /// that one takes the copy reported last.
+    private func checkEntitlementAgainLater(_ transaction: StoreTransaction, attempt: Int) {
+        guard flights.withLock({ $0.keepEntitlementToCheck(transaction) }) else { return }  // its chain checks this copy
+        retry(attempt: attempt + 1) {
+            guard let newest = self.flights.withLock({ $0.takeEntitlementToCheck(transaction.id) }) else { return }
+            await self.recordEntitlement(newest, attempt: attempt + 1)
         }
     }
 
