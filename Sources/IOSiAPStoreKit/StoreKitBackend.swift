@@ -266,11 +266,18 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
             for await countryCode in storefronts { sink.yield(.storefrontChanged(countryCode)) }
         }
         // A renewal that fails while the game runs changes no transaction: its status says that the subscription is
-        // kept through a grace period, and until when. Reported as an entitlement, so the record learns the end.
+        // kept through a grace period, and until when. Reported as an entitlement, so the record learns the end. And
+        // a status out of grace (in billing retry, or expired: neither entitles, "Product.SubscriptionInfo.RenewalState")
+        // ends a grace period the record holds, when that ends before the date it stated.
         let statuses = api.subscriptionStatusUpdates()
         statusListener = Task.detached(executorPreference: SerialThreadExecutor.libraryTasks) {
             for await status in statuses {
                 var transaction = Self.transaction(status.transaction.value)
+                guard transaction.productType == .autoRenewable else { continue }
+                if status.state == .inBillingRetryPeriod || status.state == .expired {
+                    if status.renewalInfoVerified, case .verified = status.transaction { sink.yield(.gracePeriodEnded(transaction)) }
+                    continue
+                }
                 guard let end = Self.graceEnd(of: status, for: transaction) else { continue }
                 transaction.gracePeriodExpirationDate = end
                 transaction.signedRenewalInfo = status.renewalInfoJWS  // the signed source of that end, for a verifier
@@ -302,10 +309,14 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                     newestEnded[copy.value.originalID] = copy
                 }
             }
+            // StoreKit lists a subscription in billing grace among the current entitlements ("Transaction.
+            // currentEntitlements": subscribed or in grace period): one it no longer lists is out of any grace period
+            // the record holds for it.
             for copy in newestEnded.values.sorted(by: { $0.value.id < $1.value.id }) {
                 guard !Task.isCancelled else { return }
                 results.note(copy)
                 sink.yield(.entitled(Self.transaction(copy.value)))
+                if case .verified = copy { sink.yield(.gracePeriodEnded(Self.transaction(copy.value))) }
             }
             await Self.readGraceAgain(of: statusUnread, api, results, sink, statusRetry)
         }

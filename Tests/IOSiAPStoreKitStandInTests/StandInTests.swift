@@ -205,6 +205,33 @@ import Testing
         #expect(entitlement.id == bought.id && (entitlement.gracePeriodExpirationDate ?? .distantPast) > clock.now)
     }
 
+    /// A grace period that ends before the end the game's record holds (here the App Store expires the
+    /// subscription in billing retry): the status leaves grace ("Product.SubscriptionInfo.Status.updates" emits;
+    /// `.expired` does not entitle, "Product.SubscriptionInfo.RenewalState"), and the game is no longer entitled
+    /// then, not at the grace end it learnt, and is told `expired`.
+    @Test func aGracePeriodThatEndsEarlyEndsTheEntitlement() async throws {
+        let outside = try outside()
+        defer { outside.close() }
+        try outside.setBillingIssuesEnabled(true)
+        try outside.setBillingGracePeriodEnabled(true)
+        let store = try openGame(now: clock)
+        defer { store.close() }
+        let bought = try #require(try await buy(store, Self.gold))
+        try store.finish(transactionID: bought.id)
+        _ = await store.pollSettled()
+        let end = try #require(bought.expirationDate)
+        clock.advance(by: end.timeIntervalSince(clock.now) + 86_400)
+        let group = try #require(bought.subscriptionGroupID)
+        #expect(try await Product.SubscriptionInfo.status(for: group).first?.state == .inGracePeriod)
+        await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }
+        #expect(try store.isEntitled(to: Self.gold))
+
+        try outside.expireSubscription(productID: Self.gold)
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        #expect(events.contains { if case .expired(let transaction) = $0 { transaction.id == bought.id } else { false } })
+        #expect(try !store.isEntitled(to: Self.gold))
+    }
+
     /// Issue 34, item 4: a purchase without a UI context confirms in the app's foreground-active window scene; with
     /// none it is refused with IOSIAP_E_INVALID_PRESENTATION_CONTEXT and nothing is charged (StoreKit's
     /// `purchase(options:)` fails from iOS 18.2 when it finds no scene, so it is never called on iOS).

@@ -138,3 +138,73 @@ private struct StoreKitWithoutStatusUpdates: StoreKitAPI {
     }
     func storefrontUpdates() -> AsyncStream<String> { base.storefrontUpdates() }
 }
+
+/// A billing grace period that ends before the end the record holds: StoreKit's status leaves grace (billing retry
+/// or expired; neither entitles, "Product.SubscriptionInfo.RenewalState"), or at launch the subscription is no longer
+/// among the current entitlements ("Transaction.currentEntitlements" lists those subscribed or in grace).
+@Suite struct StoreKitGraceEndTests {
+    let folder = TemporaryDirectory()
+    let storeKit = ScriptedStoreKit()
+    let graceEnd = Date().addingTimeInterval(6 * 86_400)
+
+    /// Opens the game, whose subscription 70 lapsed a minute ago, and has StoreKit put it in a grace period: the
+    /// record holds that period's end.
+    func openInGrace() async throws -> (PurchaseStore, ScriptedStoreKit.FakeTransaction) {
+        var lapsed = ScriptedStoreKit.transaction(70, "monthly", .autoRenewable)
+        lapsed.subscriptionGroupID = "G1"
+        lapsed.purchaseDate = Date().addingTimeInterval(-60 - 30 * 86_400)
+        lapsed.expirationDate = Date().addingTimeInterval(-60)
+        let backend = StoreKitBackend(api: storeKit)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        storeKit.sendUpdate(.verified(lapsed))
+        _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        try store.finish(transactionID: 70)
+        storeKit.sendStatus(status(.inGracePeriod, of: lapsed))
+        try await waitUntil { try store.isEntitled(to: "monthly") }
+        return (store, lapsed)
+    }
+
+    func status(_ state: StoreSubscriptionStatus.State, of transaction: ScriptedStoreKit.FakeTransaction,
+                renewalInfoVerified: Bool = true) -> StoreKitSubscriptionStatus<ScriptedStoreKit.FakeTransaction> {
+        StoreKitSubscriptionStatus(state: state, transaction: .verified(transaction), willAutoRenew: state != .expired,
+                                   autoRenewProductID: "monthly", isInBillingRetry: state != .expired,
+                                   gracePeriodExpirationDate: state == .inGracePeriod ? graceEnd : nil,
+                                   renewalInfoJWS: "header.renewal-of-\(transaction.id).signature", renewalInfoVerified: renewalInfoVerified)
+    }
+
+    /// While the game runs: the status moves to billing retry (or expired) before the grace end the record holds.
+    /// A status whose renewal info StoreKit could not verify ends nothing; a verified one ends the grace period and
+    /// tells `expired` once.
+    @Test(arguments: [StoreSubscriptionStatus.State.inBillingRetryPeriod, .expired])
+    func aGracePeriodEndedEarlyWhileTheGameRunsEndsTheSubscription(state: StoreSubscriptionStatus.State) async throws {
+        let (store, lapsed) = try await openInGrace()
+        defer { store.close() }
+        storeKit.sendStatus(status(state, of: lapsed, renewalInfoVerified: false))
+        await SerialThreadExecutor.libraryTasks.waitUntilIdle()
+        #expect(await store.pollSettled().isEmpty)
+        #expect(try store.isEntitled(to: "monthly"), "unverified renewal info ends nothing")
+
+        storeKit.sendStatus(status(state, of: lapsed))
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        #expect(events.compactMap { if case .expired(let transaction) = $0 { transaction.id } else { nil } } == [UInt64(70)])
+        #expect(try !store.isEntitled(to: "monthly"))
+        storeKit.sendStatus(status(state, of: lapsed))
+        await SerialThreadExecutor.libraryTasks.waitUntilIdle()
+        #expect(await store.pollSettled().isEmpty, "told once")
+    }
+
+    /// While the game was closed: at the next launch StoreKit no longer lists the subscription, and it ends then,
+    /// not at the grace end the record holds.
+    @Test func aGracePeriodEndedWhileTheGameWasClosedEndsAtLaunch() async throws {
+        let (store, lapsed) = try await openInGrace()
+        store.close()
+        let relaunched = ScriptedStoreKit()
+        relaunched.script.withLock { $0.all = [.verified(lapsed)] }
+        let backend = StoreKitBackend(api: relaunched)
+        let again = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: backend.verifier)
+        defer { again.close() }
+        let events = try await again.pollUntil { if case .expired = $0 { true } else { false } }
+        #expect(events.compactMap { if case .expired(let transaction) = $0 { transaction.id } else { nil } } == [UInt64(70)])
+        #expect(try !again.isEntitled(to: "monthly"))
+    }
+}

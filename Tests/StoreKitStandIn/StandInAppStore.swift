@@ -60,8 +60,12 @@ final class StandInAppStore: Sendable {
         pump = Task {
             for await update in updates {
                 if case .revoked(let refunded) = update, refundedBefore.contains(refunded.id) { continue }
-                if case .purchased(let transaction) = update, transaction.productType == .autoRenewable {
+                switch update {
+                case .purchased(let transaction) where transaction.productType == .autoRenewable,
+                     .expired(let transaction) where transaction.productType == .autoRenewable:
                     await Self.reportStatus(of: transaction, to: listeners, local: local, verifier: verifier)
+                default:
+                    break
                 }
                 if case .purchased(let transaction) = update {
                     let fields = Self.reportedFields(transaction)
@@ -145,7 +149,7 @@ final class StandInAppStore: Sendable {
         case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction):
             let result = verificationResult(transaction, local: local, verifier: verifier)
             listeners.withLock { $0.transactions.values.forEach { $0.yield(result) } }
-        case .declined, .expired, .entitled, .refundFound:  // (the last two are StoreKit's, never the local store's)
+        case .declined, .expired, .entitled, .refundFound, .gracePeriodEnded:  // (the last three are StoreKit's, never the local store's)
             break
         case .purchaseIntent(let product, let offer):
             let intent = PurchaseIntent(product: Product(product), offerReference: offer)
@@ -180,7 +184,9 @@ final class StandInAppStore: Sendable {
     /// A subscription's status, to `Product.SubscriptionInfo.Status.updates` ("emits when the status of a
     /// subscription changes"): each time the local store reports one of its transactions, renewals and a renewal
     /// that fails into billing retry or its grace period among them (a re-signed copy with no new dates, which
-    /// `Transaction.updates` does not report). A status the local store cannot read now is not reported.
+    /// `Transaction.updates` does not report), and each end it reports (an expiry, a grace period's end: the
+    /// reference's table of events has `Status.updates` emit for both). A status the local store cannot read now is
+    /// not reported.
     private static func reportStatus(of transaction: StoreTransaction, to listeners: Locked<Listeners>, local: LocalStore,
                                      verifier: SignedDataVerifier) async {
         guard let group = transaction.subscriptionGroupID,

@@ -38,6 +38,11 @@ public enum StoreUpdate: Sendable, Equatable {
     /// the transaction or its subscription, else dropped, so that a reinstall takes back nothing this install never
     /// granted.
     case refundFound(StoreTransaction)
+    /// A subscription's billing grace period is over before the end the journal holds for the transaction (StoreKit:
+    /// its status is in billing retry or expired; at launch, it is no longer among the current entitlements): the
+    /// record forgets that end, and the game is told `expired` if it was still ahead. It only takes away, so it needs
+    /// no verdict: a forged one could end only its own player's grace period.
+    case gracePeriodEnded(StoreTransaction)
 }
 
 /// A store the core can drive: the local App Store everywhere, StoreKit 2 on Apple platforms.

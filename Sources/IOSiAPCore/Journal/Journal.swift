@@ -236,6 +236,27 @@ package final class Journal: Sendable {
         try written(transaction, finished: true, verdict: verdict, takeBack: takeBack).recordedRefund
     }
 
+    /// Forgets the billing grace period's end the record of `transaction` holds (and the renewal info that signed
+    /// it), in one commit: the store said that grace period is over (`StoreUpdate.gracePeriodEnded`; the one write
+    /// that lowers a grace period's end, `JournalRecord` invariant 3). Returns the copy left when the end it forgot
+    /// was after `now` (the user loses the entitlement now), else `nil`. A refunded record is left as it is.
+    package func endGracePeriod(of transaction: StoreTransaction, now: Date) throws(StoreError) -> StoreTransaction? {
+        let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
+        return try write { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) -> StoreTransaction? in
+                guard let held = try JournalRecord.read(id, in: database), var copy = held.copy, !copy.isRevoked,
+                      let end = copy.gracePeriodExpirationDate else { return nil }
+                copy.gracePeriodExpirationDate = nil
+                copy.signedRenewalInfo = nil
+                var next = held
+                next.copy = copy
+                next.payload = try encode(copy)
+                try next.write(over: held, id: id, in: database)
+                return end > now ? copy : nil
+            }
+        }
+    }
+
     /// Notes that the game's handler of the `revoked` event of transaction `id` returned: its refund is told, and
     /// not told again at launch. In the same commit, what the ledger granted for it is taken back if nothing did
     /// before (`TakeBack.whenTold`), its currency deducted or not by `deductingCurrency`. If it fails, the refund

@@ -14,7 +14,8 @@ import Foundation
 ///    by an unrevoked one; otherwise the newer signed date wins. A copy no verifier passed yet is replaced by any
 ///    copy one passed, and records no refund. A late copy (a retried check, launch redelivery's
 ///    snapshot, the ledger's event) never undoes a recorded refund or expiry. The same signed copy without the
-///    grace period's end a passed copy holds (StoreKit's transactions never carry it) leaves that copy.
+///    grace period's end a passed copy holds (StoreKit's transactions never carry it) leaves that copy: only the
+///    store's word that the grace period is over lowers that end (`Journal.endGracePeriod`).
 /// 4. **The verdict is never weakened.** A copy a verifier failed, or could not check, never replaces the one held;
 ///    a failed or pending verdict stays until a verifier passes that copy; a write without a verifier never changes
 ///    the verdict. The record entitles (`entitles(_:)`) unless its verdict is failed or pending; as the newest of its

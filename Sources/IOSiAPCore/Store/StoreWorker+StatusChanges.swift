@@ -16,7 +16,8 @@ extension StoreWorker {
         if verifier != nil {
             switch update {
             case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction),
-                 .expired(let transaction), .entitled(let transaction), .refundFound(let transaction):
+                 .expired(let transaction), .entitled(let transaction), .refundFound(let transaction),
+                 .gracePeriodEnded(let transaction):
                 runUpdateBeside(of: transaction.originalID) { [update] in await self.apply(update) }
                 return
             case .declined, .purchaseIntent, .message, .storefrontChanged:
@@ -51,6 +52,11 @@ extension StoreWorker {
             await applyStatusChange(update)
         case .entitled(let transaction):
             await recordEntitlement(transaction)
+        case .gracePeriodEnded(let transaction):
+            flights.withLock { $0.forgetGracePeriodToCheck(transaction.id) }
+            if let ended = try? journal.endGracePeriod(of: transaction, now: Date()) {
+                events.push(.expired(transaction: ended))
+            }
         }
     }
 
@@ -123,7 +129,7 @@ extension StoreWorker {
         switch update {
         case .revoked(let changed), .expired(let changed): transaction = changed
         case .purchased, .deferredPurchaseCompleted, .declined, .purchaseIntent, .message, .storefrontChanged, .entitled,
-             .refundFound: return
+             .refundFound, .gracePeriodEnded: return
         }
         // A refund the record holds already is told by whoever recorded it, or was told (a store reports refunds
         // again at launch), or is told again at launch; one being checked now is told by that check. The record's

@@ -126,6 +126,13 @@ struct TransactionFlights {
         return false
     }
 
+    /// The grace period of `id` is over: the copy kept to check again no longer states its end (a pass of it would
+    /// bring that end back).
+    mutating func forgetGracePeriodToCheck(_ id: UInt64) {
+        entitlementsToCheck[id]?.gracePeriodExpirationDate = nil
+        entitlementsToCheck[id]?.signedRenewalInfo = nil
+    }
+
     /// Takes the copy of `id` kept to check again.
     mutating func takeEntitlementToCheck(_ id: UInt64) -> StoreTransaction? {
         entitlementsToCheck.removeValue(forKey: id)
