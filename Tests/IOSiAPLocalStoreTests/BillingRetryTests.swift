@@ -68,6 +68,27 @@ import Testing
         #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .inBillingRetryPeriod)
     }
 
+    /// `expire` (SKTestSession `expireSubscription`) during the grace period ends it now: the App Store stops
+    /// retrying, the game is told `expired` and is no longer entitled, and the status says expired. Before, the
+    /// store refused it ("not an active subscription") though the player was entitled.
+    @Test func expiringInTheGracePeriodEndsItNow() async throws {
+        let (local, store, first) = try await open(grace: true)
+        clock.advance(by: 71)
+        try await waitUntil { try store.currentEntitlements().first?.gracePeriodExpirationDate != nil }
+        _ = await store.pollSettled(after: local)
+        #expect(try store.isEntitled(to: Self.gold))
+
+        try local.expireSubscription(productID: Self.gold)
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        guard case .expired(let ended) = events.last else { Issue.record("\(events)"); return }
+        #expect(ended.id == first.id && ended.gracePeriodExpirationDate == clock.now)
+        #expect(try !store.isEntitled(to: Self.gold))
+        #expect(try await store.subscriptionStatus(groupID: Self.group)?.state == .expired)
+        clock.advance(by: 600)
+        #expect(await store.pollSettled(after: local).isEmpty, "no renewal, no retry")
+        #expect(try local.allTransactions().count == 1)
+    }
+
     /// Waits for the renewal that ends billing retry: the new period starts when the payment went through.
     func renewedNow(_ store: PurchaseStore, _ first: StoreTransaction) async throws -> StoreTransaction {
         let events = try await store.pollUntil { if case .purchased = $0 { true } else { false } }

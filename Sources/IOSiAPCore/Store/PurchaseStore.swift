@@ -62,7 +62,7 @@ public final class PurchaseStore: Sendable {
         let ledger = GrantLedger(journal: journal, flights: flights) { continuation.yield(.finish($0)) }
         let events = EventQueue()
         let worker = StoreWorker(backend: backend, journal: journal, events: events, ledger: ledger, flights: flights,
-                                 verifier: verifier, retryPolicy: retryPolicy, jobs: continuation)
+                                 verifier: verifier, retryPolicy: retryPolicy, jobs: continuation, now: now)
         self.worker = worker
         self.now = now
         self.ledger = ledger

@@ -54,7 +54,7 @@ extension StoreWorker {
             await recordEntitlement(transaction)
         case .gracePeriodEnded(let transaction):
             flights.withLock { $0.forgetGracePeriodToCheck(transaction.id) }
-            if let ended = try? journal.endGracePeriod(of: transaction, now: Date()) {
+            if let ended = try? journal.endGracePeriod(of: transaction, now: now()) {
                 events.push(.expired(transaction: ended))
             }
         }

@@ -71,12 +71,17 @@ final class StoreWorker: Sendable {
     /// once closed.
     private let ownTasks = Locked<(next: Int, running: [Int: Task<Void, Never>])?>((0, [:]))
 
+    /// The store's clock (`PurchaseStore`'s): what "now" is to the entitlements.
+    let now: @Sendable () -> Date
+
     /// How many transactions are verified (and delivered) at once beside the job loop, in each lane.
     static let verificationConcurrency = 4
 
     init(backend: any StoreBackend, journal: Journal, events: EventQueue, ledger: GrantLedger, flights: Locked<TransactionFlights>,
-         verifier: (any TransactionVerifier)?, retryPolicy: VerificationRetryPolicy, jobs: AsyncStream<StoreJob>.Continuation) {
+         verifier: (any TransactionVerifier)?, retryPolicy: VerificationRetryPolicy, jobs: AsyncStream<StoreJob>.Continuation,
+         now: @escaping @Sendable () -> Date) {
         self.backend = backend
+        self.now = now
         self.journal = journal
         self.events = events
         self.ledger = ledger

@@ -4,13 +4,19 @@ import IOSiAPCore
 /// StoreKitTest's subscription controls: expire, renew now, resolve a billing issue, turn auto-renew on or off.
 extension LocalStore {
     /// Ends a subscription now, without renewing (SKTestSession `expireSubscription`): the game receives
-    /// `expired`.
+    /// `expired`. One in its billing grace period (its period ended, its renewal's payment failed) loses the rest
+    /// of that grace period: the App Store stops retrying.
     public func expireSubscription(productID: String) throws(StoreError) {
         let settings = try currentSettings()
         try state.withLock { state throws(StoreError) in
-            let chain = try activeChain(productID, in: state)
+            let chain = try activeChain(productID, in: state, includingGracePeriod: true)
+            let current = now()
             try state.database.transaction { () throws(StoreError) in
-                try state.updateChain(chain.latest.id) { $0.autoRenew = false; $0.expiration = now() }
+                if (chain.latest.expirationDate ?? .distantPast) <= current {
+                    try state.updateChain(chain.latest.id) { $0.autoRenew = false; $0.billingRetry = false; $0.graceExpires = current }
+                } else {
+                    try state.updateChain(chain.latest.id) { $0.autoRenew = false; $0.expiration = current }
+                }
                 _ = try clockwork.resign(chain.latest.id, settings, in: state)
             }
         }
@@ -67,10 +73,13 @@ extension LocalStore {
 
     /// The active subscription to `productID` the controls act on: the user's own when they also have it
     /// through Family Sharing.
-    private func activeChain(_ productID: String, in state: LocalStoreState) throws(StoreError) -> LocalStoreState.SubscriptionChain {
+    /// The chain of `productID` whose period runs (`includingGracePeriod`: or whose billing grace period does).
+    private func activeChain(_ productID: String, in state: LocalStoreState,
+                             includingGracePeriod: Bool = false) throws(StoreError) -> LocalStoreState.SubscriptionChain {
         let current = now()
         let active = try state.subscriptionChains().filter {
-            $0.latest.productID == productID && ($0.latest.expirationDate ?? .distantPast) > current
+            let graceEnd = includingGracePeriod && $0.state.billingRetry ? $0.latest.gracePeriodExpirationDate : nil
+            return $0.latest.productID == productID && max($0.latest.expirationDate ?? .distantPast, graceEnd ?? .distantPast) > current
         }
         guard let chain = active.first(where: { $0.latest.ownershipType == .purchased }) ?? active.first else {
             throw StoreError(.wrongState, "'\(productID)' is not an active subscription")
