@@ -250,6 +250,13 @@ for cxx in g++ "$clangxx"; do
     "$work/purchase_intent" "$work/offers.storekit" "$work/state-purchase-intent" "$store_tool"
 done
 check "an App Store purchase intent's win-back offer through the C++ layer, and an older delegate's onPurchaseIntent (g++, clang++)"
+for cxx in g++ "$clangxx"; do
+    $cxx -std=c++11 -Wall -Wextra -Woverloaded-virtual -pedantic -Werror -I"$sdk/include" Tests/native/restore_overloads.cpp \
+        -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/restore_overloads"
+    rm -rf "$work/state-restore-overloads"
+    "$work/restore_overloads" "$catalog" "$work/state-restore-overloads"
+done
+check "a delegate overriding either onRestoreFinished overload, with the using-declaration docs/cpp.md shows, builds under -Woverloaded-virtual and hears the restore end (g++, clang++)"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/messages.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/messages"
 "$work/messages" "$work/offers.storekit" "$work/state-messages" "$(swift build --show-bin-path)/iosiap-store"
 check "App Store messages (each kind, display once, from iosiap-store while the game runs, again at the next launch) and storefront changes through the C ABI"

@@ -63,21 +63,29 @@ enum PaymentOptions {
         return PromotionalOfferJWS(offerID: offerID, compactJWS: jws)
     }
 
+    /// A promotional offer's field as errors name it: the C field, and the `iosiap::PromotionalOffer` member the C++
+    /// layer fills it from (a C++ game never sees the C name).
+    private static func offerField(_ cName: String, _ cppName: String) -> String {
+        "\(cName) (C++: PromotionalOffer::\(cppName))"
+    }
+
     /// The offer named by `offer_id`, with what its server signed. A missing part is StoreKit's
     /// `missingOfferParams`; malformed text (a nonce that is no UUID, a signature that is no base64) is
     /// `invalidArgument`.
     private static func promotionalOffer(_ settings: iosiap_payment_options) throws(StoreError) -> SignedPromotionalOffer? {
         guard let offerID = try CStringInput.optional(settings.offer_id, "offer_id", maximumLength: 255) else { return nil }
-        let keyID = try CStringInput.optional(settings.offer_key_id, "offer_key_id", maximumLength: 255)
-        let nonce = try CStringInput.uuid(settings.offer_nonce, "offer_nonce")
-        let signatureText = try CStringInput.optional(settings.offer_signature, "offer_signature", maximumLength: 1024)
+        let keyIDName = offerField("offer_key_id", "keyId"), nonceName = offerField("offer_nonce", "nonce")
+        let signatureName = offerField("offer_signature", "signature")
+        let keyID = try CStringInput.optional(settings.offer_key_id, keyIDName, maximumLength: 255)
+        let nonce = try CStringInput.uuid(settings.offer_nonce, nonceName)
+        let signatureText = try CStringInput.optional(settings.offer_signature, signatureName, maximumLength: 1024)
         guard let keyID, let nonce, let signatureText else {
-            let missing = [keyID == nil ? "offer_key_id" : nil, nonce == nil ? "offer_nonce" : nil,
-                           signatureText == nil ? "offer_signature" : nil].compactMap { $0 }
+            let missing = [keyID == nil ? keyIDName : nil, nonce == nil ? nonceName : nil,
+                           signatureText == nil ? signatureName : nil].compactMap { $0 }
             throw StoreError(.missingOfferParams, "offer '\(offerID)' lacks \(missing.joined(separator: ", "))")
         }
         guard let signature = Data(base64Encoded: signatureText) else {
-            throw StoreError(.invalidArgument, "offer_signature is not base64 text")
+            throw StoreError(.invalidArgument, "\(signatureName) is not base64 text")
         }
         return SignedPromotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce,
                                       timestamp: settings.offer_timestamp_ms, signature: signature)

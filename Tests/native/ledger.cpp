@@ -159,6 +159,16 @@ int main(int argc, char **argv) {
     expect(store.requestPayment(gold, offer) == IOSIAP_OK, "the same signature is asked for again");
     pump(store, counter);
     expect(counter.failedStatus == IOSIAP_E_SK_INVALID_SIGNATURE, "a used nonce is refused");
+    iosiap::PromotionalOffer mistyped = offer;
+    mistyped.nonce = "not-a-uuid";
+    expect(store.requestPayment(gold, mistyped) == IOSIAP_E_INVALID_ARGUMENT &&
+               iosiap::Store::lastErrorMessage().find("PromotionalOffer::nonce") != std::string::npos,
+           "a nonce that is no UUID is refused naming the C++ field");
+    mistyped = offer;
+    mistyped.keyId.clear();
+    expect(store.requestPayment(gold, mistyped) == IOSIAP_E_SK_MISSING_OFFER_PARAMS &&
+               iosiap::Store::lastErrorMessage().find("PromotionalOffer::keyId") != std::string::npos,
+           "a missing key id is refused naming the C++ field");
     expect(QA_REFUSED(tool, store.localSignPromotionalOffer(&offer, gold, "no_such_offer"),
                       "sign-offer " + gold + " no_such_offer", IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER),
            "an unknown offer cannot be signed");
