@@ -27,3 +27,33 @@ import Testing
         #expect(await store.pollSettled().isEmpty, "a report tells the game nothing")
     }
 }
+
+/// Refunds and expiries whose check cannot complete: one chain of retries per transaction, on every path.
+@Suite struct StatusChangeRetryTests {
+    let folder = TemporaryDirectory()
+    let backend = ScriptedBackend()
+
+    /// The store reports the same expiry twice while its check cannot complete (at launch and by its watcher, say):
+    /// the game hears of the check once, and one chain checks it again, not one per report.
+    @Test func anExpiryReportedTwiceWhileItsCheckWaitsIsCheckedByOneChain() async throws {
+        let ended = StoreTransaction(id: 51, originalID: 51, productID: "monthly", productType: .autoRenewable, quantity: 1,
+                                     purchaseDate: Date().addingTimeInterval(-31 * 86_400),
+                                     originalPurchaseDate: Date().addingTimeInterval(-31 * 86_400),
+                                     expirationDate: Date().addingTimeInterval(-86_400), environment: .xcode, storefront: "USA",
+                                     subscriptionGroupID: "G1")
+        let down = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))
+        let server = ScriptedVerifier([down, down])
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: server,
+                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(300), maximum: .milliseconds(300)))
+        defer { store.close() }
+        _ = await store.pollSettled()
+        backend.send(.expired(ended))
+        backend.send(.expired(ended))
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        try await Task.sleep(for: .milliseconds(900))  // past the retry of any second chain
+        let all = events + (await store.pollSettled())
+        #expect(all.filter { if case .verificationFailed = $0 { true } else { false } }.count == 1, "\(all)")
+        #expect(all.filter { if case .expired = $0 { true } else { false } }.count == 1, "\(all)")
+        #expect(server.verifiedIDs == [51, 51, 51], "two reports, then one retry: \(server.verifiedIDs)")
+    }
+}

@@ -51,6 +51,21 @@ import Testing
         #expect(kept?.id == 9 && kept?.gracePeriodExpirationDate == nil)
     }
 
+    /// A refund or an expiry whose check must be tried again: one chain per transaction, checking the report that
+    /// says most; a refund outranks an expiry met after it, and is kept over one met before.
+    @Test func aStatusChangeToCheckIsKeptOncePerTransactionAndTheRefundWins() {
+        var flights = TransactionFlights()
+        var refunded = transaction(9, "monthly")
+        refunded.revocationDate = Date(timeIntervalSince1970: 1_800_100_000)
+        let expired = transaction(9, "monthly")
+        let first = flights.keepStatusChangeToCheck(.expired(expired), of: expired)
+        let second = flights.keepStatusChangeToCheck(.revoked(refunded), of: refunded)
+        let third = flights.keepStatusChangeToCheck(.expired(expired), of: expired)
+        #expect(first && !second && !third, "one chain per transaction")
+        #expect(flights.takeStatusChangeToCheck(9) == .revoked(refunded))
+        #expect(flights.takeStatusChangeToCheck(9) == nil, "taken once")
+    }
+
     @Test func aDeliveryHeldForAPurchaseInProgressIsReleasedWhenTheLastOneOfItsProductEnds() {
         var flights = TransactionFlights()
         let heldWithoutPurchase = flights.holdIfPurchaseInProgress(transaction(1, "coins"))

@@ -192,9 +192,14 @@ extension StoreWorker {
         case .failed(let error):
             events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
         case .retryLater(let error):
-            if attempt == 0 {
+            // One chain of retries per transaction, however often the store reports its refund or expiry meanwhile
+            // (at launch and by its watcher, say): it checks the report that says most, and the game hears once.
+            let isFirst = flights.withLock { $0.keepStatusChangeToCheck(update, of: transaction) }
+            if attempt == 0 && isFirst {
                 events.push(.verificationFailed(requestID: nil, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
+            }
+            if attempt == 0 {
                 // A refund of a transaction the journal does not hold waits in the record, not only in the timer
                 // below: written finished, pending (no entitlement, no refund recorded yet), it is checked again at
                 // each launch (`finishedTransactionsNotVerified`) until a verifier answers; one that passes records
@@ -203,7 +208,12 @@ extension StoreWorker {
                     _ = try? journal.written(transaction, finished: true, verdict: outcome, takeBack: refundTakeBack())
                 }
             }
-            retry(attempt: attempt + 1) { await self.applyStatusChange(update, attempt: attempt + 1) }
+            if isFirst {
+                retry(attempt: attempt + 1) {
+                    guard let newest = self.flights.withLock({ $0.takeStatusChangeToCheck(transaction.id) }) else { return }
+                    await self.applyStatusChange(newest, attempt: attempt + 1)
+                }
+            }
         }
         return (false, outcome)
     }

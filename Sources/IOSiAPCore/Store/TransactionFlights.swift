@@ -56,6 +56,9 @@ struct TransactionFlights {
     /// Copies the store reported as owned whose check could not complete, the newest report of each transaction:
     /// its one chain of retries checks the copy reported last.
     private var entitlementsToCheck: [UInt64: StoreTransaction] = [:]
+    /// Refunds and expiries whose check could not complete, the one that says most of each transaction: its one
+    /// chain of retries checks that one.
+    private var statusChangesToCheck: [UInt64: (update: StoreUpdate, transaction: StoreTransaction)] = [:]
 
     private mutating func update<Result>(_ id: UInt64, _ change: (inout Flight) -> Result) -> Result {
         var flight = flights[id] ?? Flight()
@@ -136,6 +139,25 @@ struct TransactionFlights {
     /// Takes the copy of `id` kept to check again.
     mutating func takeEntitlementToCheck(_ id: UInt64) -> StoreTransaction? {
         entitlementsToCheck.removeValue(forKey: id)
+    }
+
+    // MARK: - Refunds and expiries, checked again
+
+    /// Keeps `update` (a refund or an expiry of `transaction`) to check again unless the one kept says more (its copy
+    /// ranks higher in the journal's order: a refund above an expiry, then the newer signature). Says whether no
+    /// retry of that transaction's status was waiting (the caller schedules one, and tells the game once).
+    mutating func keepStatusChangeToCheck(_ update: StoreUpdate, of transaction: StoreTransaction) -> Bool {
+        guard let kept = statusChangesToCheck[transaction.id] else {
+            statusChangesToCheck[transaction.id] = (update, transaction)
+            return true
+        }
+        if JournalRecord.ranks(transaction, above: kept.transaction) { statusChangesToCheck[transaction.id] = (update, transaction) }
+        return false
+    }
+
+    /// Takes the refund or expiry of `id` kept to check again.
+    mutating func takeStatusChangeToCheck(_ id: UInt64) -> StoreUpdate? {
+        statusChangesToCheck.removeValue(forKey: id)?.update
     }
 
     // MARK: - The grant ledger, as events are handed out
