@@ -111,12 +111,13 @@ for pair in "gcc g++" "$clang $clangxx"; do
     # shellcheck disable=SC2046
     $cc -std=c99 -Wall -Wextra -pedantic -Werror Examples/c/main.c $(pkg-config --cflags --libs iosiap) -o "$work/c-$name"
     "$work/c-$name" "$catalog" "$work/state-c-$name" >"$work/c-$name.out"
-    expect_in "$work/c-$name.out" "invalid: com.iosiap.example.no_such_product" "grant: balance 300 coins" \
+    expect_in "$work/c-$name.out" "transactions verified: no (delivered unchecked: for development only)" \
+        "invalid: com.iosiap.example.no_such_product" "grant: balance 300 coins" \
         "restore finished #4: ok, 1 restored" "pro upgrade owned: yes" "owns com.iosiap.example.pro_upgrade"
     # shellcheck disable=SC2046
     $cxx -std=c++11 -Wall -Wextra -pedantic -Werror Examples/cpp/game.cpp $(pkg-config --cflags --libs iosiap) -o "$work/cpp-$name"
     "$work/cpp-$name" "$catalog" "$work/state-cpp-$name" de_DE DEU >"$work/cpp-$name.out"
-    expect_in "$work/cpp-$name.out" "100 Münzen" "grant: +200 coins, balance 200" "finished transaction 2: ok" \
+    expect_in "$work/cpp-$name.out" "transactions verified: no (delivered unchecked: for development only)" "100 Münzen" "grant: +200 coins, balance 200" "finished transaction 2: ok" \
         "buy 11 pro upgrades refused: quantity 11 is outside 1...10 (-4)" "event: restore finished #4: ok, 1 restored" \
         "coins: 200, pro: yes"
     # The shop's columns line up in German too (padded by characters, not UTF-8 bytes).

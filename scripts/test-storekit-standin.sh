@@ -81,7 +81,7 @@ expect_lines() {  # expect_lines FILE TEXT...
     done
 }
 "$work/example-c" "$work/journal-c" >"$work/example-c.out"
-expect_lines "$work/example-c.out" "can make payments: 1" "  com.iosiap.example.coins_100: 100 Coins (\$0.99)" \
+expect_lines "$work/example-c.out" "can make payments: 1" "transactions verified: yes" "  com.iosiap.example.coins_100: 100 Coins (\$0.99)" \
     "  invalid: com.iosiap.example.no_such_product" "purchased #2 com.iosiap.example.coins_100 x3 (transaction 1)" \
     "purchased #3 com.iosiap.example.pro_upgrade x1 (transaction 2)" "restore finished #4: ok, 1 restored" \
     "pro upgrade owned: yes" "coins: 300"
@@ -96,7 +96,7 @@ grep -qF "lingering" "$work/example-cpp.out" \
 "$sdk/bin/iosiap-store" --state "$work/sdk-store" --catalog "$catalog" refund 2 >/dev/null
 wait "$game"
 game=""
-expect_lines "$work/example-cpp.out" "event: purchased #2 com.iosiap.example.coins_100 x2 (transaction 3)" \
+expect_lines "$work/example-cpp.out" "transactions verified: yes" "event: purchased #2 com.iosiap.example.coins_100 x2 (transaction 3)" \
     "event: purchased #3 com.iosiap.example.pro_upgrade x1 (transaction 2)" "event: restore finished #4: ok, 1 restored" \
     "coins: 200, pro: yes" "event: revoked com.iosiap.example.pro_upgrade"
 unset IOSIAP_STOREKIT_CONFIGURATION IOSIAP_STOREKIT_STATE PKG_CONFIG_PATH

@@ -151,6 +151,11 @@ int main(int argc, char **argv) {
     if ((status = iosiap_store_open_local(&g.store, &options, &callbacks)) != IOSIAP_OK) return fail("open", status);
 #endif
     printf("can make payments: %d\n", iosiap_can_make_payments(g.store));
+    {
+        int verifies = 0;
+        if ((status = iosiap_store_verifies(&verifies, g.store)) != IOSIAP_OK) return fail("verifies", status);
+        printf("transactions verified: %s\n", verifies ? "yes" : "no (delivered unchecked: for development only)");
+    }
 
     if ((status = iosiap_request_products(NULL, g.store, ids, 3)) != IOSIAP_OK) return fail("products", status);
     if (wait_for(&g, 1) != 0) return 1;

@@ -203,6 +203,7 @@ int main(int argc, char **argv) {
     }
     std::printf("IOSiAP %d.%d.%d, can make payments: %s\n", IOSIAP_VERSION_MAJOR, IOSIAP_VERSION_MINOR,
                 IOSIAP_VERSION_PATCH, store.canMakePayments() ? "yes" : "no");
+    std::printf("transactions verified: %s\n", store.verifiesTransactions() ? "yes" : "no (delivered unchecked: for development only)");
 
     game.ask(store.requestProducts({kCoins, kPro, kGold, "com.iosiap.example.missing"}), "products");
     if (!runUntilIdle(game)) return 1;

@@ -298,8 +298,9 @@ typedef enum iosiap_event_kind {
                                               to be: iosiap_finish_transaction refuses its id);
                                               IOSIAP_E_VERIFY_RETRYABLE: checked again later */
     IOSIAP_EVENT_EXPIRED = 14,             /**< transaction: a subscription ended without renewing (the local
-                                              store; StoreKit reports no end, so over StoreKit the entitlement
-                                              ends at its date untold: read iosiap_is_entitled) */
+                                              store; StoreKit reports no end but a billing grace period's that
+                                              ends early, so over StoreKit the entitlement otherwise ends at its
+                                              date untold: read iosiap_is_entitled) */
     IOSIAP_EVENT_PURCHASE_INTENT = 15,     /**< product_id, products[0], and since 0.4 intent_offer_*: bought in
                                               the App Store, outside the game; to continue, call
                                               iosiap_request_payment for it (with the offer, if any) */
@@ -685,6 +686,14 @@ int iosiap_store_product(const iosiap_product **out, iosiap_store *store, const 
 
 /** *out_entitled = 1 if the user owns the product now (non-consumable, active subscription), else 0. */
 int iosiap_is_entitled(int *out_entitled, iosiap_store *store, const char *product_id);
+
+/**
+ * Since 0.5. *out_verifies = 1 if each transaction is verified before the game hears of it (over StoreKit always:
+ * StoreKit's verdict, then the server's if set; on the local store with IOSIAP_VERIFY_ON_DEVICE or
+ * IOSIAP_VERIFY_SERVER), 0 if transactions are delivered unchecked (the local store opened without verification,
+ * as for development: a forged transaction would be granted). A game can log it at launch, or refuse to ship so.
+ */
+int iosiap_store_verifies(int *out_verifies, iosiap_store *store);
 
 /** Receives one entitlement; the transaction lives until the callback returns. */
 typedef void (*iosiap_transaction_callback)(const iosiap_transaction *transaction, void *user_data);

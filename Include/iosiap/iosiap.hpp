@@ -560,6 +560,13 @@ public:
         return iosiap_is_entitled(&entitled, store_, productId.c_str()) == IOSIAP_OK && entitled == 1;
     }
 
+    /** Since 0.5. Whether each transaction is verified before the game hears of it; false when they are delivered
+        unchecked (the local store opened without verification, as for development). iosiap_store_verifies. */
+    bool verifiesTransactions() const {
+        int verifies = 0;
+        return iosiap_store_verifies(&verifies, store_) == IOSIAP_OK && verifies == 1;
+    }
+
     /** The current entitlements (empty on error). Rethrows what collecting them threw (std::bad_alloc). */
     std::vector<Transaction> entitlements() const {
         Collector<Transaction> collector;

@@ -118,6 +118,15 @@ public func iosiap_is_entitled(_ outEntitled: UnsafeMutablePointer<CInt>?, _ sto
     }
 }
 
+@c(iosiap_store_verifies)
+public func iosiap_store_verifies(_ outVerifies: UnsafeMutablePointer<CInt>?, _ store: OpaquePointer?) -> CInt {
+    withStatus { () throws(StoreError) in
+        guard let outVerifies else { throw StoreError(.invalidArgument, "out_verifies is NULL") }
+        outVerifies.pointee = try HandleRegistry.handle(store).store.verifiesTransactions ? 1 : 0
+        return IOSIAP_OK.rawValue
+    }
+}
+
 @c(iosiap_entitlements)
 public func iosiap_entitlements(_ store: OpaquePointer?, _ visit: iosiap_transaction_callback?,
                                 _ userData: UnsafeMutableRawPointer?) -> CInt {

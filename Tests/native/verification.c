@@ -115,7 +115,27 @@ int main(int argc, char **argv) {
     store = buy(argv[1], directory, &verification, &s);
     EXPECT(store != NULL);
     EXPECT(s.kind == IOSIAP_EVENT_PURCHASED && s.verified == 1 && strlen(s.jws) > 100);
+    {
+        int verifies = -1;
+        EXPECT(iosiap_store_verifies(&verifies, store) == IOSIAP_OK && verifies == 1);
+        EXPECT(iosiap_store_verifies(NULL, store) == IOSIAP_E_INVALID_ARGUMENT);
+    }
     iosiap_store_close(store);
+
+    /* Opened without verification, a store says so: the local store delivers unchecked; StoreKit still verifies. */
+    {
+        int verifies = -1;
+        char unchecked[512];
+        snprintf(unchecked, sizeof unchecked, "%s/unchecked", argv[2]);
+        EXPECT(open_store(&store, argv[1], unchecked, NULL, NULL) == IOSIAP_OK);
+        EXPECT(iosiap_store_verifies(&verifies, store) == IOSIAP_OK);
+#ifdef IOSIAP_STOREKIT_STANDIN
+        EXPECT(verifies == 1);
+#else
+        EXPECT(verifies == 0);
+#endif
+        iosiap_store_close(store);
+    }
 
     /* A backend verifies the same JWS with the store's root, and refuses it otherwise. */
 #ifdef IOSIAP_STOREKIT_STANDIN

@@ -253,6 +253,11 @@ public final class PurchaseStore: Sendable {
         return entitlements
     }
 
+    /// Whether a verifier checks each transaction before the game hears of it (StoreKit's verdict, the device's
+    /// check, a server); `false` when transactions are delivered unchecked (the local store opened without
+    /// verification: for development). C: `iosiap_store_verifies`.
+    public var verifiesTransactions: Bool { worker.verifier != nil }
+
     /// Whether the user owns `productID` now. C: `iosiap_is_entitled`.
     public func isEntitled(to productID: String) throws(StoreError) -> Bool {
         try currentEntitlements().contains { $0.productID == productID }
@@ -311,9 +316,6 @@ public final class PurchaseStore: Sendable {
         try ensureOpen()
         return try await askBackend { backend throws(StoreError) in try await backend.appTransaction() }
     }
-
-    /// Whether transactions are verified before the game hears of them.
-    public var verifiesTransactions: Bool { worker.verifier != nil }
 
     /// Whether this user may make payments. C: `iosiap_can_make_payments`.
     public var canMakePayments: Bool { worker.backend.canMakePayments }
