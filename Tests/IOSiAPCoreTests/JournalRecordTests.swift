@@ -182,10 +182,10 @@ func fakeJWS(signedAt date: Date) -> String {
         #expect(try journal.unfinishedTransactionsWithVerdicts().readable.map(\.verdict) == [.notVerified, .none, .verified, .none, .notVerified])
         let database = try SQLiteDatabase(path: path)
         #expect(try database.query("SELECT * FROM pragma_table_info('transactions') WHERE name = 'unverified'").isEmpty)
-        // Rebuilt, not altered (`DROP COLUMN` needs SQLite 3.35): its index is back (and version 8's beside it), and
-        // grants still name it.
+        // Rebuilt, not altered (`DROP COLUMN` needs SQLite 3.35): its index is back (and versions 8's and 9's beside
+        // it), and grants still name it.
         #expect(Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions'")
-            .compactMap { $0.first?.text }) == ["transactions_unfinished", "transactions_entitling"])
+            .compactMap { $0.first?.text }) == ["transactions_unfinished", "transactions_entitling", "transactions_not_verified"])
         #expect(try database.query("SELECT \"table\" FROM pragma_foreign_key_list('grants')").compactMap { $0.first?.text } == ["transactions"])
         #expect(try database.query("SELECT count(*) FROM sqlite_master WHERE name = 'transactions_version6'").first?.first?.integer == 0)
     }

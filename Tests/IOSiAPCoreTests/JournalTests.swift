@@ -26,6 +26,27 @@ import Testing
         #expect(try journal.unfinishedTransactions().isEmpty)
     }
 
+    /// A launch checks again at most a bounded number of the finished transactions no verifier passed, from where the
+    /// last launch stopped, then from the oldest: however many wait, each comes round within a few launches (the
+    /// place is kept across a relaunch), and a passed one leaves the round.
+    @Test func eachLaunchRechecksABoundedRoundOfTheTransactionsNoVerifierPassed() throws {
+        let down = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))
+        do {
+            let journal = try Journal(directory: folder.state)
+            #expect(try journal.finishedTransactionsNotVerified(limit: 2).isEmpty)
+            for id in UInt64(1)...5 { _ = try journal.record(transaction(id), finished: true, verdict: down) }
+            _ = try journal.record(transaction(6), finished: true, verdict: .verified)
+            #expect(try journal.finishedTransactionsNotVerified(limit: 2).map(\.transaction.id) == [1, 2])
+            journal.releaseDirectory()
+        }
+        let journal = try Journal(directory: folder.state)
+        #expect(try journal.finishedTransactionsNotVerified(limit: 2).map(\.transaction.id) == [3, 4])
+        #expect(try journal.finishedTransactionsNotVerified(limit: 2).map(\.transaction.id) == [5, 1])
+        _ = try journal.record(transaction(2), verdict: .verified)
+        #expect(try journal.finishedTransactionsNotVerified(limit: 2).map(\.transaction.id) == [3, 4])
+        #expect(try journal.finishedTransactionsNotVerified(limit: 10).map(\.transaction.id) == [5, 1, 3, 4])
+    }
+
     /// The verdict a retried check starts from is the one on the copy it checks: another copy of the transaction
     /// (signed apart, perhaps forged) gets none from it.
     @Test func aRecordedVerdictIsOnlyTheCopysItJudged() throws {

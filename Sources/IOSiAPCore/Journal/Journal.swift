@@ -101,6 +101,12 @@ package final class Journal: Sendable {
             WHERE CASE WHEN json_valid(CAST(payload AS TEXT)) THEN json_extract(CAST(payload AS TEXT), '$.productType') = 0 END;
         CREATE INDEX transactions_entitling ON transactions(id) WHERE consumable = 0;
         """,
+        // 9: the finished rows no verifier has passed, which each launch checks again a bounded number of, through an
+        // index, from where the last launch stopped (`launch_recheck`'s one row).
+        """
+        CREATE INDEX transactions_not_verified ON transactions(id) WHERE finished = 1 AND verdict = 0;
+        CREATE TABLE launch_recheck (after INTEGER NOT NULL);
+        """,
     ]
 
     let database: Locked<SQLiteDatabase>
@@ -365,10 +371,37 @@ package final class Journal: Sendable {
         try transactionsWithVerdicts(where: "finished = 0")
     }
 
-    /// The finished transactions no verifier has passed (it failed them, or their check was left to retry), oldest
-    /// id first, each with its verdict; rows that cannot be decoded are left out.
-    package func finishedTransactionsNotVerified() throws(StoreError) -> [(transaction: StoreTransaction, verdict: RecordedVerdict)] {
-        try transactionsWithVerdicts(where: "finished = 1 AND verdict = 0").readable
+    /// How many finished transactions no verifier has passed a launch checks again at most.
+    static let launchRecheckLimit = 100
+
+    /// Up to `limit` of the finished transactions no verifier has passed (it failed them, or their check was left to
+    /// retry), each with its verdict, for a launch to check again: those after the last one the previous launch took,
+    /// then from the oldest id on, read through their index. Where this launch stopped is written in the same
+    /// commit, so that every one comes round within a few launches however many there are, and a launch checks at
+    /// most `limit`. Rows that cannot be decoded are left out.
+    package func finishedTransactionsNotVerified(limit: Int = launchRecheckLimit)
+        throws(StoreError) -> [(transaction: StoreTransaction, verdict: RecordedVerdict)] {
+        let rows = try write { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) -> [[SQLiteValue]] in
+                func select(_ bound: String, _ parameters: [SQLiteValue], limit: Int) throws(StoreError) -> [[SQLiteValue]] {
+                    try database.query("""
+                        SELECT id, product_id, payload, verdict FROM transactions INDEXED BY transactions_not_verified
+                        WHERE finished = 1 AND verdict = 0\(bound) ORDER BY id LIMIT ?
+                        """, parameters + [.integer(Int64(limit))])
+                }
+                let after = try database.query("SELECT after FROM launch_recheck").first?[0]
+                var rows = try select(after == nil ? "" : " AND id > ?", after.map { [$0] } ?? [], limit: limit)
+                if let after, rows.count < limit {
+                    rows += try select(" AND id <= ?", [after], limit: limit - rows.count)
+                }
+                if let last = rows.last?[0] {
+                    try database.execute("DELETE FROM launch_recheck")
+                    _ = try database.query("INSERT INTO launch_recheck (after) VALUES (?)", [last])
+                }
+                return rows
+            }
+        }
+        return decodeRows(rows).readable
     }
 
     /// Every transaction recorded, oldest id first, each with the verdict recorded for it, and apart from them the

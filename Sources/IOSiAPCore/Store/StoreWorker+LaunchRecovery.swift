@@ -64,8 +64,8 @@ extension StoreWorker {
             }
         }
         // Finished transactions no verifier has passed (a restore recorded them failed, or left their check to
-        // retry): checked again quietly, since their verdict decides what they entitle to. Without a verifier
-        // nothing would change them.
+        // retry): checked again quietly, since their verdict decides what they entitle to, at most a bounded round
+        // of them per launch (`Journal.finishedTransactionsNotVerified`). Without a verifier nothing would change them.
         for (transaction, verdict) in (verifier == nil ? nil : try? journal.finishedTransactionsNotVerified()) ?? [] {
             work.append { await self.deliver(transaction, requestID: nil, recorded: verdict) }
         }
