@@ -102,6 +102,9 @@ echo "== the docs' C samples compile against the header"
 mkdir "$work/samples"
 for cc in gcc "$clang"; do python3 Tests/docs/compile_c_samples.py "$cc" "$sdk/include" "$work/samples"; done
 check "every C sample of README.md and docs/ compiles (gcc, clang)"
+swift build --product iosiap-verify -Xswiftc -warnings-as-errors >/dev/null
+python3 Tests/docs/run_shell_samples.py "$sdk" "$(swift build --show-bin-path)/iosiap-verify" "$catalog" "$work/shell-samples"
+check "every shell sample line of README.md and docs/ runs (the main job, the SDK build and quick start, iosiap-store, iosiap-verify)"
 
 echo "== examples, with gcc and clang, through pkg-config"
 export PKG_CONFIG_PATH=$sdk/lib/pkgconfig
