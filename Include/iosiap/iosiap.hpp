@@ -468,11 +468,10 @@ public:
             options.offer_timestamp_ms = offer.timestampMs;
             options.offer_signature = offer.signature.empty() ? nullptr : offer.signature.c_str();
         } else {
-            /* An empty field is a missing one (IOSIAP_E_SK_MISSING_OFFER_PARAMS, naming it). */
-            options.offer_key_id = offer.keyId.empty() ? nullptr : offer.keyId.c_str();
-            options.offer_nonce = offer.nonce.empty() ? nullptr : offer.nonce.c_str();
+            options.offer_key_id = offer.keyId.c_str();
+            options.offer_nonce = offer.nonce.c_str();
             options.offer_timestamp_ms = offer.timestampMs;
-            options.offer_signature = offer.signature.empty() ? nullptr : offer.signature.c_str();
+            options.offer_signature = offer.signature.c_str();
         }
         return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
     }

@@ -55,8 +55,9 @@ enum PaymentOptions {
         guard let offerID = try CStringInput.optional(settings.offer_id, "offer_id", maximumLength: 255) else {
             throw StoreError(.missingOfferParams, "offer_jws is set without the offer_id it signs")
         }
-        guard settings.offer_key_id == nil, settings.offer_nonce == nil, settings.offer_timestamp_ms == 0,
-              settings.offer_signature == nil else {
+        func isUnset(_ field: UnsafePointer<CChar>?) -> Bool { field.map { $0.pointee == 0 } ?? true }  // empty as NULL
+        guard isUnset(settings.offer_key_id), isUnset(settings.offer_nonce), settings.offer_timestamp_ms == 0,
+              isUnset(settings.offer_signature) else {
             throw StoreError(.invalidArgument, "offer_jws replaces offer_key_id, offer_nonce, offer_timestamp_ms and offer_signature; "
                 + "set one form of the offer's signature, not both")
         }
@@ -69,16 +70,18 @@ enum PaymentOptions {
         "\(cName) (C++: PromotionalOffer::\(cppName))"
     }
 
-    /// The offer named by `offer_id`, with what its server signed. A missing part is StoreKit's
+    /// The offer named by `offer_id`, with what its server signed. A missing (NULL or empty) part is StoreKit's
     /// `missingOfferParams`; malformed text (a nonce that is no UUID, a signature that is no base64) is
     /// `invalidArgument`.
     private static func promotionalOffer(_ settings: iosiap_payment_options) throws(StoreError) -> SignedPromotionalOffer? {
         guard let offerID = try CStringInput.optional(settings.offer_id, "offer_id", maximumLength: 255) else { return nil }
         let keyIDName = offerField("offer_key_id", "keyId"), nonceName = offerField("offer_nonce", "nonce")
         let signatureName = offerField("offer_signature", "signature")
-        let keyID = try CStringInput.optional(settings.offer_key_id, keyIDName, maximumLength: 255)
-        let nonce = try CStringInput.uuid(settings.offer_nonce, nonceName)
+        // An empty field is a missing one, as NULL is.
+        let keyID = try CStringInput.optional(settings.offer_key_id, keyIDName, maximumLength: 255).flatMap { $0.isEmpty ? nil : $0 }
+        let nonce = settings.offer_nonce.map { $0.pointee == 0 } == true ? nil : try CStringInput.uuid(settings.offer_nonce, nonceName)
         let signatureText = try CStringInput.optional(settings.offer_signature, signatureName, maximumLength: 1024)
+            .flatMap { $0.isEmpty ? nil : $0 }
         guard let keyID, let nonce, let signatureText else {
             let missing = [keyID == nil ? keyIDName : nil, nonce == nil ? nonceName : nil,
                            signatureText == nil ? signatureName : nil].compactMap { $0 }

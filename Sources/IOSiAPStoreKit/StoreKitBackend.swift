@@ -275,7 +275,10 @@ public final class StoreKitBackend<API: StoreKitAPI>: StoreBackend {
                 var transaction = Self.transaction(status.transaction.value)
                 guard transaction.productType == .autoRenewable else { continue }
                 if status.state == .inBillingRetryPeriod || status.state == .expired {
-                    if status.renewalInfoVerified, case .verified = status.transaction { sink.yield(.gracePeriodEnded(transaction)) }
+                    if status.renewalInfoVerified, case .verified = status.transaction {
+                        transaction.signedRenewalInfo = status.renewalInfoJWS  // when the store said so
+                        sink.yield(.gracePeriodEnded(transaction))
+                    }
                     continue
                 }
                 guard let end = Self.graceEnd(of: status, for: transaction) else { continue }

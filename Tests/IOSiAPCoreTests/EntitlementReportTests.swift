@@ -44,16 +44,39 @@ import Testing
         let down = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))
         let server = ScriptedVerifier([down, down])
         let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: server,
-                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(300), maximum: .milliseconds(300)))
+                                      retryPolicy: VerificationRetryPolicy(initial: .seconds(1), maximum: .seconds(1)))
         defer { store.close() }
         _ = await store.pollSettled()
         backend.send(.expired(ended))
         backend.send(.expired(ended))
         let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
-        try await Task.sleep(for: .milliseconds(900))  // past the retry of any second chain
+        try await Task.sleep(for: .milliseconds(1500))  // past the retry of any second chain
         let all = events + (await store.pollSettled())
         #expect(all.filter { if case .verificationFailed = $0 { true } else { false } }.count == 1, "\(all)")
         #expect(all.filter { if case .expired = $0 { true } else { false } }.count == 1, "\(all)")
         #expect(server.verifiedIDs == [51, 51, 51], "two reports, then one retry: \(server.verifiedIDs)")
+    }
+
+    /// The same expiry reported again once the server is back passes at once: the chain waiting for it ends there,
+    /// and the game hears the end once, not again when the chain's timer fires.
+    @Test func anExpiryThatPassesOnASecondReportEndsItsChain() async throws {
+        let ended = StoreTransaction(id: 52, originalID: 52, productID: "monthly", productType: .autoRenewable, quantity: 1,
+                                     purchaseDate: Date().addingTimeInterval(-31 * 86_400),
+                                     originalPurchaseDate: Date().addingTimeInterval(-31 * 86_400),
+                                     expirationDate: Date().addingTimeInterval(-86_400), environment: .xcode, storefront: "USA",
+                                     subscriptionGroupID: "G1")
+        let server = ScriptedVerifier([.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))])
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: server,
+                                      retryPolicy: VerificationRetryPolicy(initial: .seconds(2), maximum: .seconds(2)))
+        defer { store.close() }
+        _ = await store.pollSettled()
+        backend.send(.expired(ended))
+        _ = try await store.pollUntil { if case .verificationFailed = $0 { true } else { false } }
+        backend.send(.expired(ended))
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        try await Task.sleep(for: .milliseconds(2500))  // past the chain's timer (the second report comes well before it)
+        let all = events + (await store.pollSettled())
+        #expect(all.filter { if case .expired = $0 { true } else { false } }.count == 1, "\(all)")
+        #expect(server.verifiedIDs == [52, 52], "the chain checks nothing once a report passed: \(server.verifiedIDs)")
     }
 }

@@ -47,6 +47,40 @@ import Testing
         #expect(try journal.finishedTransactionsNotVerified(limit: 10).map(\.transaction.id) == [5, 1, 3, 4])
     }
 
+    /// The store's word that a grace period is over clears the end the record holds (the copy's signature stays):
+    /// told as an end only when the record entitled the game to it; a pending record is cleared untold, a refunded
+    /// one is left as it is, one with no grace period or no record changes nothing.
+    @Test func aGracePeriodEndClearsTheRecordsEndAndIsToldOnlyWhereItEntitled() throws {
+        let journal = try Journal(directory: folder.state)
+        let now = Date(timeIntervalSince1970: 1_700_100_000)
+        func inGrace(_ id: UInt64, revoked: Bool = false) -> StoreTransaction {
+            var copy = transaction(id)
+            copy.productID = "monthly"
+            copy.productType = .autoRenewable
+            copy.expirationDate = now.addingTimeInterval(-60)
+            copy.gracePeriodExpirationDate = now.addingTimeInterval(6 * 86_400)
+            copy.signedRenewalInfo = "r.i.s"
+            if revoked { copy.revocationDate = now.addingTimeInterval(-30) }
+            return copy
+        }
+        _ = try journal.record(inGrace(1), verdict: .verified, telling: true)
+        let down = VerificationOutcome.retryLater(StoreError(.verificationRetryable, "the server cannot be reached"))
+        _ = try journal.record(inGrace(2), verdict: down)
+        _ = try journal.record(inGrace(3, revoked: true), verdict: .verified)
+        _ = try journal.record(transaction(4), verdict: .verified, telling: true)
+
+        let ended = try journal.endGracePeriod(of: inGrace(1), now: now)
+        #expect(ended?.id == 1 && ended?.gracePeriodExpirationDate == nil && ended?.signedJWS == "a.b.c")
+        #expect(try journal.recordedCopy(of: 1)?.gracePeriodExpirationDate == nil)
+        #expect(try journal.endGracePeriod(of: inGrace(1), now: now) == nil, "once")
+        #expect(try journal.endGracePeriod(of: inGrace(2), now: now) == nil, "never entitled: not told")
+        #expect(try journal.recordedCopy(of: 2)?.gracePeriodExpirationDate == nil)
+        #expect(try journal.endGracePeriod(of: inGrace(3, revoked: true), now: now) == nil)
+        #expect(try journal.recordedCopy(of: 3)?.gracePeriodExpirationDate != nil, "a refunded record is left as it is")
+        #expect(try journal.endGracePeriod(of: transaction(4), now: now) == nil)
+        #expect(try journal.endGracePeriod(of: inGrace(5), now: now) == nil, "no record")
+    }
+
     /// The verdict a retried check starts from is the one on the copy it checks: another copy of the transaction
     /// (signed apart, perhaps forged) gets none from it.
     @Test func aRecordedVerdictIsOnlyTheCopysItJudged() throws {

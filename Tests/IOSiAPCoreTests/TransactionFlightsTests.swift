@@ -44,11 +44,26 @@ import Testing
         #expect(flights.takeEntitlementToCheck(9)?.gracePeriodExpirationDate == later.gracePeriodExpirationDate)
 
         // The store said the grace period is over while a check of a copy in it waited: the retry checks the copy
-        // without that end, which cannot bring it back.
+        // without that end, which cannot bring it back, and no report of a grace end signed before the end counts;
+        // one signed after it (the renewal failed again) does.
         _ = flights.keepEntitlementToCheck(later)
-        flights.forgetGracePeriodToCheck(9)
+        flights.noteGracePeriodEnded(9, signedAt: Date(timeIntervalSince1970: 1_800_600_000))
         let kept = flights.takeEntitlementToCheck(9)
         #expect(kept?.id == 9 && kept?.gracePeriodExpirationDate == nil)
+        var before = later, after = later, unsigned = later
+        before.signedRenewalInfo = Self.jws(signedAt: 1_800_500_000)
+        after.signedRenewalInfo = Self.jws(signedAt: 1_800_700_000)
+        unsigned.signedRenewalInfo = nil
+        #expect(flights.isStaleGracePeriod(before) && flights.isStaleGracePeriod(unsigned) && !flights.isStaleGracePeriod(after))
+        #expect(!flights.isStaleGracePeriod(transaction(9, "monthly")), "no grace period stated: nothing stale")
+        #expect(!flights.isStaleGracePeriod(after) && !flights.isStaleGracePeriod(transaction(8, "monthly")))
+    }
+
+    /// A compact JWS whose payload says it was signed at `seconds` (unsigned: only its date is read).
+    static func jws(signedAt seconds: Double) -> String {
+        let payload = Data("{\"signedDate\":\(seconds * 1000)}".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return "e30.\(payload).c2ln"
     }
 
     /// A refund or an expiry whose check must be tried again: one chain per transaction, checking the report that

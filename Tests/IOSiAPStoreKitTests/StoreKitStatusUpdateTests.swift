@@ -208,3 +208,70 @@ private struct StoreKitWithoutStatusUpdates: StoreKitAPI {
         #expect(try !again.isEntitled(to: "monthly"))
     }
 }
+
+/// A server verifier whose first answer is "retry later" and whose second waits until the test lets it pass: a check
+/// held open while other reports arrive.
+private final class HeldVerifier: TransactionVerifier {
+    private let calls = Locked(0)
+    private let gate = Locked<CheckedContinuation<Void, Never>?>(nil)
+    private let opened = Locked(false)
+
+    var callCount: Int { calls.withLock { $0 } }
+
+    func verify(_ transaction: StoreTransaction) async -> VerificationOutcome {
+        let call = calls.withLock { $0 += 1; return $0 }
+        if call == 1 { return .retryLater(StoreError(.verificationRetryable, "the server cannot be reached")) }
+        if call == 2 {
+            await withCheckedContinuation { continuation in
+                let open = opened.withLock { opened in
+                    if !opened { gate.withLock { $0 = continuation } }
+                    return opened
+                }
+                if open { continuation.resume() }
+            }
+        }
+        return .verified
+    }
+
+    func open() {
+        let waiting = opened.withLock { opened in
+            opened = true
+            return gate.withLock { gate in defer { gate = nil }; return gate }
+        }
+        waiting?.resume()
+    }
+}
+
+extension StoreKitGraceEndTests {
+    /// A reinstall in grace whose check cannot complete at launch; its retry is being checked when StoreKit says the
+    /// grace period is over (there is no record yet to end). The retry's pass must not write the grace end back: the
+    /// user is not entitled, and the record holds no grace period.
+    @Test func aGraceEndMetWhileTheReportsCheckIsUnderwayIsNotUndoneByIt() async throws {
+        var lapsed = ScriptedStoreKit.transaction(75, "monthly", .autoRenewable)
+        lapsed.subscriptionGroupID = "G1"
+        lapsed.purchaseDate = Date().addingTimeInterval(-60 - 30 * 86_400)
+        lapsed.expirationDate = Date().addingTimeInterval(-60)
+        storeKit.script.withLock {
+            $0.entitlements = [.verified(lapsed)]
+            $0.statuses = [status(.inGracePeriod, of: lapsed)]
+        }
+        let server = HeldVerifier()
+        let backend = StoreKitBackend(api: storeKit)
+        let store = try PurchaseStore(backend: backend, stateDirectory: folder.state, verifier: VerifierChain([backend.verifier, server]),
+                                      retryPolicy: VerificationRetryPolicy(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        defer { store.close() }
+        try await waitUntil { server.callCount == 2 }  // the retry's check is underway
+        storeKit.sendStatus(status(.inBillingRetryPeriod, of: lapsed))
+        await SerialThreadExecutor.libraryTasks.waitUntilIdle()
+        try await Task.sleep(for: .milliseconds(50))
+        server.open()
+        // Before, the pass wrote the grace end and the user was entitled within milliseconds: watched for a second.
+        var entitled = false
+        for _ in 0..<100 where !entitled {
+            entitled = try store.isEntitled(to: "monthly")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(!entitled)
+        #expect(server.callCount == 2)
+    }
+}

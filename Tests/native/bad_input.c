@@ -240,6 +240,7 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(iosiap_poll(NULL, 0), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
     EXPECT_STATUS(iosiap_entitlements(NULL, NULL, NULL), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
     EXPECT_STATUS(iosiap_can_make_payments(NULL), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
+    EXPECT_STATUS(iosiap_store_verifies(&entitled, NULL), IOSIAP_E_INVALID_ARGUMENT, "store is NULL");
 
     /* The grant ledger's bad input. */
     EXPECT_STATUS(iosiap_ledger_register_currency(store, "com.iosiap.example.coins_100", "coins", 0), IOSIAP_E_INVALID_ARGUMENT, LOCAL_TEXT("amount per unit 0"));
@@ -312,6 +313,7 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(iosiap_request_payment(&request, store, "com.iosiap.example.coins_100", 1, NULL), IOSIAP_E_STORE_NOT_OPEN, "closed");
     EXPECT_STATUS(iosiap_poll(store, 0), IOSIAP_E_STORE_NOT_OPEN, "closed");
     EXPECT_STATUS(iosiap_finish_transaction(store, 1), IOSIAP_E_STORE_NOT_OPEN, "closed");
+    EXPECT_STATUS(iosiap_store_verifies(&entitled, store), IOSIAP_E_STORE_NOT_OPEN, "closed");
 
 #ifndef IOSIAP_STOREKIT_STANDIN /* the malformed catalog, written for iosiap_store_open_local only */
     remove(malformed_path);

@@ -141,6 +141,10 @@ int main(int argc, char **argv) {
     EXPECT(iosiap_request_payment_with_options(NULL, store, gold, &options) == IOSIAP_E_SK_MISSING_OFFER_PARAMS);
     EXPECT(strstr(iosiap_last_error_message(), "offer_key_id") != NULL);
     options = offer_options(&signed_offer, "club_gold_winback");
+    options.offer_signature = "";  /* empty is missing, as NULL is */
+    EXPECT(iosiap_request_payment_with_options(NULL, store, gold, &options) == IOSIAP_E_SK_MISSING_OFFER_PARAMS);
+    EXPECT(strstr(iosiap_last_error_message(), "offer_signature") != NULL);
+    options = offer_options(&signed_offer, "club_gold_winback");
     options.offer_timestamp_ms = 0;
     EXPECT(iosiap_request_payment_with_options(NULL, store, gold, &options) == IOSIAP_E_SK_MISSING_OFFER_PARAMS);
     options = offer_options(&signed_offer, "club_gold_winback");

@@ -244,8 +244,10 @@ package final class Journal: Sendable {
 
     /// Forgets the billing grace period's end the record of `transaction` holds (and the renewal info that signed
     /// it), in one commit: the store said that grace period is over (`StoreUpdate.gracePeriodEnded`; the one write
-    /// that lowers a grace period's end, `JournalRecord` invariant 3). Returns the copy left when the end it forgot
-    /// was after `now` (the user loses the entitlement now), else `nil`. A refunded record is left as it is.
+    /// that lowers the grace period's end of the copy held, `JournalRecord` invariant 3). Returns the copy left when
+    /// the end it forgot was after `now` and the record entitled the game to it (a verifier did not fail it or leave
+    /// it pending, and the game was told it or finished it): the user loses the entitlement now. Else `nil`. A
+    /// refunded record is left as it is.
     package func endGracePeriod(of transaction: StoreTransaction, now: Date) throws(StoreError) -> StoreTransaction? {
         let id = SQLiteValue.integer(Int64(bitPattern: transaction.id))
         return try write { database throws(StoreError) in
@@ -258,7 +260,7 @@ package final class Journal: Sendable {
                 next.copy = copy
                 next.payload = try encode(copy)
                 try next.write(over: held, id: id, in: database)
-                return end > now ? copy : nil
+                return end > now && JournalRecord.entitles(held.verdict) && (held.told || held.finished) ? copy : nil
             }
         }
     }

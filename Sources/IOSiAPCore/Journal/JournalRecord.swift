@@ -21,7 +21,8 @@ import Foundation
 ///    the verdict. The record entitles (`entitles(_:)`) unless its verdict is failed or pending; as the newest of its
 ///    subscription's chain it decides the subscription even then, from its purchase date on
 ///    (`Entitlements.current`). A pending check is retried in the launch until a verifier answers, and a finished
-///    record no verifier passed is checked again at each launch that has a verifier.
+///    record no verifier passed is checked again at later launches that have a verifier, a bounded round of them
+///    each (`Journal.finishedTransactionsNotVerified`).
 /// 5. **Delivery moves forward only: journaled → told → finished.** `told` is set in the commit after which the
 ///    game is told the transaction as purchased or restored (never for a copy a verifier failed or has not passed),
 ///    and `finish` is refused (`notDelivered`) for a record never told: an id the game only saw in a
@@ -186,8 +187,14 @@ extension StoreTransaction {
     /// When the store signed this copy: the `signedDate` of its JWS payload (read, not verified: it only orders
     /// copies of one transaction, and a copy that did not pass a verifier never replaces another); `nil` when it
     /// has no JWS or the payload has no readable date.
-    package var signedDateFromJWS: Date? {
-        guard let jws = signedJWS else { return nil }
+    package var signedDateFromJWS: Date? { signedJWS.flatMap(Self.signedDate(of:)) }
+
+    /// When the store signed its renewal info (`signedRenewalInfo`'s `signedDate`, read, not verified): it orders
+    /// reports of the transaction's grace period; `nil` without one.
+    var renewalInfoSignedDate: Date? { signedRenewalInfo.flatMap(Self.signedDate(of:)) }
+
+    /// The `signedDate` of a compact JWS's payload, read, not verified; `nil` when it has none.
+    static func signedDate(of jws: String) -> Date? {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

@@ -53,8 +53,11 @@ extension StoreWorker {
         case .entitled(let transaction):
             await recordEntitlement(transaction)
         case .gracePeriodEnded(let transaction):
-            flights.withLock { $0.forgetGracePeriodToCheck(transaction.id) }
-            if let ended = try? journal.endGracePeriod(of: transaction, now: now()) {
+            // Noted before the record changes: a grace end written by a check that raced this one is ended again
+            // by that check (`recordEntitlement`).
+            flights.withLock { $0.noteGracePeriodEnded(transaction.id, signedAt: transaction.renewalInfoSignedDate ?? now()) }
+            if let ended = try? journal.endGracePeriod(of: transaction, now: now()),
+               flights.withLock({ $0.insert(.expiryTold, transaction.id) }) {
                 events.push(.expired(transaction: ended))
             }
         }
@@ -76,6 +79,12 @@ extension StoreWorker {
     /// failed verdicts: it tells them; this report tells nothing.)
     func recordEntitlement(_ transaction: StoreTransaction, attempt: Int = 0) async {
         guard !transaction.isRevoked else { return }
+        var transaction = transaction
+        if flights.withLock({ $0.isStaleGracePeriod(transaction) }) {
+            // A grace period the store has said since is over (a report read before that, retried or late).
+            transaction.gracePeriodExpirationDate = nil
+            transaction.signedRenewalInfo = nil
+        }
         var waitsForDelivery = false
         if let held = try? journal.recordedCopy(of: transaction.id) {
             let grace = transaction.gracePeriodExpirationDate ?? .distantPast, heldGrace = held.gracePeriodExpirationDate ?? .distantPast
@@ -101,6 +110,10 @@ extension StoreWorker {
         case .verified, nil:
             let written = try? journal.written(transaction, finished: true, verdict: verdict, telling: waitsForDelivery,
                                                takeBack: refundTakeBack())
+            if flights.withLock({ $0.isStaleGracePeriod(transaction) }) {
+                // The store said the grace period is over while this copy was checked: that end must not stand.
+                _ = try? journal.endGracePeriod(of: transaction, now: now())
+            }
             if waitsForDelivery, let record = written?.record, record.told, !record.finished {
                 queuePurchasedOnce(transaction, requestID: nil)
             }
@@ -145,6 +158,10 @@ extension StoreWorker {
         let check = await verifiedStatusChange(update, transaction, attempt: attempt)
         guard check.passed else { return }
         let verdict = check.verdict
+        // Judged: the chain of retries of this transaction's refund or expiry ends. One it kept that says more (a
+        // refund met while this expiry waited) is applied next.
+        let waiting = flights.withLock { $0.takeStatusChangeToCheck(transaction.id) }
+        defer { if let waiting, waiting != update { runUpdateBeside(of: transaction.originalID) { await self.applyStatusChange(waiting) } } }
         do {
             if case .revoked = update {
                 // Recorded finished (a revoked transaction has nothing left to grant: it must never come back
@@ -171,7 +188,7 @@ extension StoreWorker {
                                                   takeBack: takeBack)
                 if undelivered && written.found != .knownFinished { queuePurchasedOnce(transaction, requestID: nil) }
                 backend.endRecorded(transactionID: transaction.id)
-                events.push(.expired(transaction: transaction))
+                if flights.withLock({ $0.insert(.expiryTold, transaction.id) }) { events.push(.expired(transaction: transaction)) }
                 if written.recordedRefund { tellRevocationOnce(transaction, takeBack: takeBack) }
             }
         } catch {
@@ -190,6 +207,7 @@ extension StoreWorker {
         case .verified, nil:
             return (true, outcome)
         case .failed(let error):
+            _ = flights.withLock { $0.takeStatusChangeToCheck(transaction.id) }  // judged: its chain ends
             events.push(.verificationFailed(requestID: nil, transaction: transaction, error: error))
         case .retryLater(let error):
             // One chain of retries per transaction, however often the store reports its refund or expiry meanwhile
@@ -202,15 +220,16 @@ extension StoreWorker {
             if attempt == 0 {
                 // A refund of a transaction the journal does not hold waits in the record, not only in the timer
                 // below: written finished, pending (no entitlement, no refund recorded yet), it is checked again at
-                // each launch (`finishedTransactionsNotVerified`) until a verifier answers; one that passes records
+                // later launches (`finishedTransactionsNotVerified`, a bounded round each) until a verifier answers; one that passes records
                 // the refund and tells it once. A store that reports a refund once (StoreKit) loses nothing to a close.
                 if case .revoked = update, (try? journal.isRecorded(transaction.id)) == false {
                     _ = try? journal.written(transaction, finished: true, verdict: outcome, takeBack: refundTakeBack())
                 }
             }
-            if isFirst {
+            // The chain goes on from its own attempts; a report met meanwhile only leaves what it says to check.
+            if isFirst || attempt > 0 {
                 retry(attempt: attempt + 1) {
-                    guard let newest = self.flights.withLock({ $0.takeStatusChangeToCheck(transaction.id) }) else { return }
+                    guard let newest = self.flights.withLock({ $0.statusChangeToCheck(transaction.id) }) else { return }
                     await self.applyStatusChange(newest, attempt: attempt + 1)
                 }
             }

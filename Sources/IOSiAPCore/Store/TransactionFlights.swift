@@ -1,3 +1,5 @@
+import Foundation
+
 /// What this launch is doing, or has done, with each transaction, keyed by its id: the one in-memory map that every
 /// path meeting on a transaction consults (a payment, launch redelivery, the store's updates, a restore, the grant
 /// ledger as events are handed out), so that each step happens once per launch. What must outlive the launch is the
@@ -32,6 +34,8 @@ struct TransactionFlights {
         /// Held while a purchase of its product runs, it ends a deferral the game was told of: on release it is
         /// told again unless that purchase's answer told it.
         static let endsDeferral = Mark(rawValue: 1 << 9)
+        /// Queued as `expired`: a transaction ends once, however many reports of its end pass in this launch.
+        static let expiryTold = Mark(rawValue: 1 << 10)
     }
 
     /// One transaction's flight: a few bytes, since a launch keeps one for each purchase it delivered (a copy held
@@ -56,6 +60,10 @@ struct TransactionFlights {
     /// Copies the store reported as owned whose check could not complete, the newest report of each transaction:
     /// its one chain of retries checks the copy reported last.
     private var entitlementsToCheck: [UInt64: StoreTransaction] = [:]
+    /// The transactions whose billing grace period the store said is over in this launch, with when the renewal
+    /// info that said so was signed (the latest such report): a report of a grace period signed before it (a retry
+    /// of an older report, a status read earlier) must not bring that end back.
+    private var graceEnded: [UInt64: Date] = [:]
     /// Refunds and expiries whose check could not complete, the one that says most of each transaction: its one
     /// chain of retries checks that one.
     private var statusChangesToCheck: [UInt64: (update: StoreUpdate, transaction: StoreTransaction)] = [:]
@@ -129,11 +137,21 @@ struct TransactionFlights {
         return false
     }
 
-    /// The grace period of `id` is over: the copy kept to check again no longer states its end (a pass of it would
-    /// bring that end back).
-    mutating func forgetGracePeriodToCheck(_ id: UInt64) {
+    /// The store said the grace period of `id` is over, in renewal info signed at `signedAt` (or, without one, as
+    /// of then): the copy kept to check again no longer states its end, and no report of a grace end signed no later
+    /// counts in this launch (`isStaleGracePeriod`).
+    mutating func noteGracePeriodEnded(_ id: UInt64, signedAt: Date) {
+        graceEnded[id] = max(graceEnded[id] ?? signedAt, signedAt)
         entitlementsToCheck[id]?.gracePeriodExpirationDate = nil
         entitlementsToCheck[id]?.signedRenewalInfo = nil
+    }
+
+    /// Whether `transaction` states a grace period's end that the store said is over since: its renewal info was
+    /// signed no later than the report of the end, or cannot say when.
+    func isStaleGracePeriod(_ transaction: StoreTransaction) -> Bool {
+        guard transaction.gracePeriodExpirationDate != nil, let endedAt = graceEnded[transaction.id] else { return false }
+        guard let signed = transaction.renewalInfoSignedDate else { return true }
+        return signed <= endedAt
     }
 
     /// Takes the copy of `id` kept to check again.
@@ -155,7 +173,12 @@ struct TransactionFlights {
         return false
     }
 
-    /// Takes the refund or expiry of `id` kept to check again.
+    /// The refund or expiry of `id` its chain of retries checks next; kept until one of its reports is judged.
+    func statusChangeToCheck(_ id: UInt64) -> StoreUpdate? {
+        statusChangesToCheck[id]?.update
+    }
+
+    /// A refund or expiry of `id` was judged (passed or failed): its chain ends; returns what it kept to check.
     mutating func takeStatusChangeToCheck(_ id: UInt64) -> StoreUpdate? {
         statusChangesToCheck.removeValue(forKey: id)?.update
     }
