@@ -29,6 +29,11 @@ let standInGraph = false
 // functions that need them answer IOSIAP_E_UNSUPPORTED_PLATFORM (Sources/IOSiAPExports/LocalStoreSupport.swift).
 let localStorePlatforms: [Platform] = appleGraph ? [.macOS] : [.linux, .macOS]
 
+// Where StoreKit exists, and with it IOSiAPStoreKit in libiosiap: Apple's platforms, and Linux in the graphs that
+// give it a StoreKit (the Apple graph's declarations, the stand-in). Elsewhere iosiap_store_open_storekit answers
+// IOSIAP_E_UNSUPPORTED_PLATFORM without it, and the library is leaner (see the README's "Size").
+let storeKitPlatforms: [Platform] = [.macOS, .iOS, .tvOS, .visionOS] + (appleGraph || standInGraph ? [.linux] : [])
+
 let package = Package(
     name: "IOSiAP",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
@@ -58,15 +63,22 @@ let package = Package(
             path: "Sources/CCrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // What Swift cannot call in libc directly (glibc declares it under _GNU_SOURCE only): naming a thread.
+        .target(
+            name: "CSystemShims",
+            path: "Sources/CSystemShims"
+        ),
         .target(
             name: "IOSiAPCore",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "CSystemShims"],
             path: "Sources/IOSiAPCore"
         ),
         // Signed data without cryptography: JWS parsing, the payloads, server verification. Every platform.
         .target(
             name: "IOSiAPSignedData",
-            dependencies: ["IOSiAPCore"],
+            // libcurl: the local store's notifications and, on Linux, server verifications (where URLSession would
+            // link classic Foundation and ICU in); Apple platforms post verifications with URLSession.
+            dependencies: ["IOSiAPCore", .target(name: "CCurl", condition: .when(platforms: localStorePlatforms))],
             path: "Sources/IOSiAPSignedData"
         ),
         // What needs OpenSSL: signing, certificate chains, on-device verification. Re-exports IOSiAPSignedData.
@@ -118,7 +130,8 @@ let package = Package(
         .target(
             name: "IOSiAPExports",
             dependencies: [
-                "CIOSiAP", "IOSiAPCore", "IOSiAPSignedData", "IOSiAPStoreKit",
+                "CIOSiAP", "IOSiAPCore", "IOSiAPSignedData",
+                .target(name: "IOSiAPStoreKit", condition: .when(platforms: storeKitPlatforms)),
                 .target(name: "IOSiAPLocalStore", condition: .when(platforms: localStorePlatforms)),
                 .target(name: "IOSiAPVerification", condition: .when(platforms: localStorePlatforms)),
             ],

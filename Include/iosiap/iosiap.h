@@ -435,7 +435,7 @@ typedef struct iosiap_verification_options {
     const char *sandbox_server_url;        /**< SERVER: where a 21007 answer is sent again; NULL: none */
     int legacy_receipt_body;               /**< SERVER: 1 = {"receipt-data", "password"} instead of the JWS */
     const char *shared_secret;             /**< SERVER, legacy body: the "password"; NULL: "" */
-    int timeout_ms;                        /**< SERVER: per request; 0 = 10000 */
+    int timeout_ms;                        /**< SERVER: per request, the whole POST; 0 = 10000 */
     int attempts;                          /**< SERVER: tries before "retry later"; 0 = 3 */
 } iosiap_verification_options;
 

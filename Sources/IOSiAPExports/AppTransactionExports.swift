@@ -1,5 +1,10 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 #if IOSIAP_LOCAL_STORE
 import IOSiAPLocalStore
@@ -74,9 +79,14 @@ private enum AppTransactionCopy {
         let app = pointer.pointee
         for text in [app.signed_jws, app.environment, app.bundle_id, app.app_version, app.original_app_version,
                      app.app_transaction_id, app.original_platform, app.device_verification, app.device_verification_nonce] {
-            Foundation.free(UnsafeMutablePointer(mutating: text))
+            releaseCString(text)
         }
         pointer.deinitialize(count: 1)
         pointer.deallocate()
     }
+}
+
+/// Frees a string `strdup` made (a plain `free` inside `AppTransactionCopy.free` would name that function).
+private func releaseCString(_ text: UnsafePointer<CChar>?) {
+    free(UnsafeMutablePointer(mutating: text))
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Runs `work` on the library's own thread and blocks the calling (C) thread until it ends: for the C calls that

@@ -1,5 +1,10 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Reads the C strings a caller passes in, refusing NULL, invalid UTF-8 and over-long text with the

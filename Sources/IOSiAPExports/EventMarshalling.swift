@@ -1,5 +1,9 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Turns core values into the C structs of `iosiap.h`. Everything made lives in the arena, that is until

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// The calling thread's last failure message (`iosiap_last_error_message`), kept in thread-local storage.

@@ -1,5 +1,9 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Turns `iosiap_payment_options` into the core's payment request.

@@ -1,5 +1,10 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// This library's version, in the form of `IOSIAP_VERSION_NUMBER` (a test checks they agree).

@@ -1,5 +1,9 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 // The store's C functions: each converts its arguments, calls the core, and turns a thrown StoreError

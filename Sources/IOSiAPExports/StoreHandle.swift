@@ -1,5 +1,9 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// What an `iosiap_store *` stands for: the core's store, the game's callbacks, the product handles C

@@ -1,5 +1,9 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 #if canImport(StoreKit)
 import IOSiAPStoreKit

@@ -1,5 +1,10 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 // What the store knows about the user, in C: PurchaseStore's async queries, each waited for on the calling

@@ -1,5 +1,10 @@
 import CIOSiAP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 #if IOSIAP_LOCAL_STORE
 import IOSiAPVerification

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// What the StoreKit 2 backend needs from StoreKit, as small protocols: the real StoreKit conforms on Apple

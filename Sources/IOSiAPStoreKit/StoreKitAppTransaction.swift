@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The parts of StoreKit's `StoreAppTransaction` the backend reads, with the JWS of its verification result.
 /// `appTransactionID` and `originalPlatform` (iOS 18.4 properties) are read from its JSON by `LiveStoreKit`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// The store backend over StoreKit 2 (on Apple platforms, `StoreKitBackend(api: LiveStoreKit())`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// A purchase store over StoreKit 2, opened as every caller should: StoreKit's own verdict on each

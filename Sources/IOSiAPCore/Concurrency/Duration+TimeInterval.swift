@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Duration {
     /// The duration in seconds, as the APIs that take a `TimeInterval` want it.

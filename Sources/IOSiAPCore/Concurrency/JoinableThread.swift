@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+import Glibc
+#else
 import Foundation
+#endif
+import CSystemShims
 
 /// A thread that can be waited for until it has fully ended, its thread-local destructors included
 /// (`pthread_join`): OpenSSL frees a thread's random generator there, and a program that exits right after
@@ -18,7 +25,7 @@ package final class JoinableThread: @unchecked Sendable {
     package init(name: String, _ body: @escaping @Sendable () -> Void) {
         let ended = self.ended
         let start = Unmanaged.passRetained(StartBox {
-            Thread.current.name = name
+            nameCurrentThread(name)
             body()
             ended.signal()
         })
@@ -92,4 +99,9 @@ package final class JoinableThread: @unchecked Sendable {
         return thread
         #endif
     }
+}
+
+/// Names the calling thread for debuggers and crash reports (cut to the 15 bytes Linux keeps).
+package func nameCurrentThread(_ name: String) {
+    _ = shims_name_current_thread(name)
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A task executor with one thread of its own: the store's worker runs there, so that its blocking work
 /// (SQLite commits with fsync, a lock another process holds for seconds) never takes a thread from
@@ -15,7 +19,7 @@ package final class SerialThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// process.
     package static let libraryTasks = SerialThreadExecutor(name: "iosiap.tasks")
 
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
     /// Whether a job is running now, and whether the thread has ended: with `jobs`, whether it is idle.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Runs `body` on a new thread named `name` and waits for it without holding a thread of Swift's concurrency pool:
 /// the async form of a call that blocks its caller (a join, a semaphore, a lock another process holds).
@@ -10,7 +15,7 @@ package func onThreadOfItsOwn<Value: Sendable, Failure: Error>(
     name: String = "iosiap.blocking", _ body: @escaping @Sendable () throws(Failure) -> Value
 ) async throws(Failure) -> Value {
     let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
-        let thread = Thread {
+        JoinableThread(name: name) {
             #if os(Linux)
             // Signals for the process (a child's SIGCHLD) go to other threads, as they do past the pool's (libdispatch
             // blocks them on its threads): a blocking call here is not cut short by EINTR, which some callers
@@ -24,9 +29,7 @@ package func onThreadOfItsOwn<Value: Sendable, Failure: Error>(
             } catch {
                 continuation.resume(returning: .failure(error))
             }
-        }
-        thread.name = name
-        thread.start()
+        }.detach()
     }
     return try result.get()
 }

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Delivers a store's events on one library-owned thread instead of the game's `poll` (C:
 /// `IOSIAP_DELIVERY_THREAD`): one event at a time, in order, through the same path as `poll` (so the grant
@@ -24,7 +30,7 @@ public final class EventDeliveryThread: Sendable {
     /// Starts delivering `store`'s events to `handle`, which says whether it handled each (see
     /// `PurchaseStore.deliverEvents`): for the C ABI, whose callback may say it did not.
     package init(handlingEventsOf store: PurchaseStore, handle: @escaping @Sendable (StoreEvent) -> Bool) {
-        let thread = Thread { [threadID, ended] in
+        JoinableThread(name: "iosiap.delivery") { [threadID, ended] in
             // Before the first callback, so that `isCurrentThread` is right there; on any other thread it is false
             // whether or not this has run yet, so init need not wait for it (it may run on Swift's pool).
             threadID.withLock { $0 = pthread_self() }
@@ -33,9 +39,7 @@ public final class EventDeliveryThread: Sendable {
                 if store.deliverEvents(limit: 1, to: handle) == 0 { store.waitForEvents() }
             }
             ended.signal()
-        }
-        thread.name = "iosiap.delivery"
-        thread.start()
+        }.detach()
     }
 
     /// Whether the caller runs on this delivery thread (inside a callback).

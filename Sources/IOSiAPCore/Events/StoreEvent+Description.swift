@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension StoreEvent: CustomStringConvertible {
     /// One readable line, e.g. `purchased #3 com.example.coins x3 (transaction 7)`.
@@ -67,8 +71,8 @@ extension StoreTransaction {
         if let offer {
             text += ", \(offer.type) offer" + (offer.id.map { " \($0)" } ?? "")
         }
-        if let expirationDate { text += ", expires \(ISO8601DateFormatter().string(from: expirationDate))" }
-        if let revocationDate { text += ", revoked \(ISO8601DateFormatter().string(from: revocationDate))" }
+        if let expirationDate { text += ", expires \(expirationDate.formatted(.iso8601))" }
+        if let revocationDate { text += ", revoked \(revocationDate.formatted(.iso8601))" }
         return text + ")"
     }
 }

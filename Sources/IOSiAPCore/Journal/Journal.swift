@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The core's durable record of every transaction the game was told about, and which ones it finished: one
 /// `JournalRecord` per transaction, whose invariants it keeps.

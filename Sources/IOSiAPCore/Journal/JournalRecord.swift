@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One transaction's delivery record: its row in the journal, which every path (a payment, launch redelivery, the
 /// backend's updates, a restore, the grant ledger, finish) reads and changes only inside one SQLite transaction, as
@@ -197,10 +201,8 @@ extension StoreTransaction {
     static func signedDate(of jws: String) -> Date? {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         struct Payload: Decodable { var signedDate: Double? }
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.decode(parts[1]).map({ Data($0) }),
               let milliseconds = (try? JSONDecoder().decode(Payload.self, from: data))?.signedDate else { return nil }
         return Date(timeIntervalSince1970: milliseconds / 1000)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Identifies one products request, payment or restore; every event that answers it carries it.
 public typealias RequestID = UInt64

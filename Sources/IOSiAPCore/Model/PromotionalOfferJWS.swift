@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A promotional offer with the JWS the developer's server signed for it, as a payment redeems it (StoreKit 2,
 /// iOS 26 / macOS 26 SDK: `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`; C: `iosiap_payment_options`'s

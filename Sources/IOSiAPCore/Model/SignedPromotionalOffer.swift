@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A promotional offer with the signature the developer's server made for it, as a payment redeems it
 /// (StoreKit 2: `Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The app's own signed purchase record (StoreKit 2: `StoreAppTransaction`): which version the user first got
 /// and when, for a paid-to-free migration or a pre-order, with the JWS the store signed it as, for a game's

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A product as the store presents it to the user (C: `iosiap_product`; StoreKit 2: `Product`).
 public struct StoreProduct: Sendable, Equatable, Codable, Identifiable {

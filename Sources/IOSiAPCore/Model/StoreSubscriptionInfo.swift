@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a subscription offer is paid (C: `iosiap_offer_payment_mode`).
 public enum OfferPaymentMode: Int32, Sendable, Codable {

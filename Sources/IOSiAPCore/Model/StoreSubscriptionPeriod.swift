@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A subscription or offer period such as one month (`P1M`) or three days (`P3D`).
 public struct StoreSubscriptionPeriod: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
@@ -60,7 +64,7 @@ public struct StoreSubscriptionPeriod: Sendable, Equatable, Hashable, Codable, C
 
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!  // not TimeZone(identifier:), which needs ICU's zone data
         return calendar
     }()
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where an auto-renewable subscription stands (StoreKit 2: `Product.SubscriptionInfo.Status`, with its
 /// `RenewalInfo`). C: `iosiap_subscription_status_info`.

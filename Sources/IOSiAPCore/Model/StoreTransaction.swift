@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a transaction was revoked (values of the signed payload's `revocationReason`).
 public enum RevocationReason: Int32, Sendable, Codable {

@@ -1,5 +1,10 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A value bound to, or read from, an SQL statement.
 package enum SQLiteValue: Sendable, Equatable {
@@ -204,7 +209,7 @@ package final class SQLiteDatabase {
                 return
             } catch {
                 guard error.message.contains("locked"), ContinuousClock.now < deadline else { throw error }
-                Thread.sleep(forTimeInterval: 0.002)
+                usleep(2000)
             }
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The folder, chosen by the caller, where the journal and the local store keep their databases.
 ///
@@ -12,7 +16,7 @@ public struct StateDirectory: Sendable, Equatable {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.storageFailure, "cannot create state directory \(url.path): \(error.localizedDescription)")
+            throw StoreError(.storageFailure, "cannot create state directory \(url.path): \(StoreError.describe(error))")
         }
         self.url = url
     }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// An exclusive advisory lock on a state directory's journal, held while a store is open, so that two
 /// games (or two stores in one game) never share one journal. The kernel drops it when the process dies,
@@ -16,7 +21,7 @@ final class StateDirectoryLock: @unchecked Sendable {
             let reason = errno
             close(fd)
             if reason == EWOULDBLOCK {
-                let directory = (path as NSString).deletingLastPathComponent
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 throw StoreError(.stateDirectoryInUse, "the state directory \(directory) is used by another open store "
                     + "(in this or another process); close it first")
             }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the user is entitled to, computed from transactions (StoreKit 2: `Transaction.currentEntitlements`).
 public enum Entitlements {

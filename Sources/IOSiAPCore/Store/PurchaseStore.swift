@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The store facade: products requests, payments, restores, finish and entitlements, with the results
 /// delivered as `StoreEvent`s (C: `iosiap_store`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Delivery: verifying a purchased transaction, journaling it with its verdict, and queuing its event once.
 extension StoreWorker {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which transactions the store holds unfinished, as far as it could say.
 enum UnfinishedInStore: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Payments: products requests, purchases, and the request-less deliveries held while one is in progress.
 extension StoreWorker {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Refunds: their take-back, telling them once, and noting them told once the game handled them.
 extension StoreWorker {

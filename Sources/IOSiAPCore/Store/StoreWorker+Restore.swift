@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How far a restore got: its transactions still to end, how many were restored, the first journal error.
 private final class RestoreProgress: Sendable {

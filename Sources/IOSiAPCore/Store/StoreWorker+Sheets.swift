@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The App Store's sheets (refund request, manage subscriptions), shown in tasks of their own.
 extension StoreWorker {

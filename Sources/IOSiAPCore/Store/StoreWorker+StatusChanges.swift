@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Store updates: purchases from outside a request, messages, and revocations and expirations verified and journaled.
 extension StoreWorker {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One unit of work the game asked for; the worker runs them one at a time, in order. (Verifying a
 /// payment's transaction, and checking a transaction again, run beside them: see `runBesideJobs`.)

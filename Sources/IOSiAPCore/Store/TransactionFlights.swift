@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What this launch is doing, or has done, with each transaction, keyed by its id: the one in-memory map that every
 /// path meeting on a transaction consults (a payment, launch redelivery, the store's updates, a restore, the grant

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 import IOSiAPVerification
 
@@ -39,15 +43,15 @@ public struct Catalog: Sendable {
     /// Reads and validates the file at `url`, or the `Configuration.storekit` of the `.storekit` package (a folder,
     /// as Xcode saves a configuration with images: `Configuration.storekit` beside `Assets/`) at `url`.
     public static func load(contentsOf url: URL) throws(StoreError) -> Catalog {
-        var isFolder: ObjCBool = false
-        let isPackage = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+        let isPackage = type == .typeDirectory
         let file = isPackage ? url.appendingPathComponent(packageConfigurationName) : url
         let data: Data
         do {
             data = try Data(contentsOf: file)
         } catch {
             let what = isPackage ? "the folder \(url.path) has no readable \(packageConfigurationName)" : "cannot read catalog \(url.path)"
-            throw StoreError(.catalogNotReadable, "\(what): \(error.localizedDescription)")
+            throw StoreError(.catalogNotReadable, "\(what): \(StoreError.describe(error))")
         }
         let fileName = isPackage ? "\(url.lastPathComponent)/\(packageConfigurationName)" : url.lastPathComponent
         var catalog = try Catalog(data: data, fileName: fileName)
@@ -70,7 +74,7 @@ public struct Catalog: Sendable {
             }
             throw Self.invalid(fileName, error)
         } catch {
-            throw StoreError(.invalidCatalog, "\(fileName): \(error.localizedDescription)")
+            throw StoreError(.invalidCatalog, "\(fileName): \(StoreError.describe(error))")
         }
         var reader = CatalogReader(fileName: fileName)
         let products = try reader.products(of: file)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// A product's title and description in one locale.
@@ -109,7 +113,7 @@ public struct CatalogProduct: Sendable, Equatable {
     }
 
     private static func normalized(_ locale: String) -> String {
-        locale.replacingOccurrences(of: "-", with: "_")
+        String(locale.map { $0 == "-" ? "_" : $0 })
     }
 
     private static func language(of locale: String) -> Substring {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 import IOSiAPVerification
 
@@ -201,7 +205,7 @@ struct CatalogReader {
         // few dozen periods; 120 leaves room without letting a typo stall the store.
         guard (1...120).contains(count) else { throw invalid("\(path).numberOfPeriods", "\(count) is not within 1…120") }
         // A paid offer whose price was left empty (Xcode writes "") charges nothing per period and keeps its mode.
-        let price: Decimal = if mode == .freeTrial || entry.displayPrice?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+        let price: Decimal = if mode == .freeTrial || entry.displayPrice?.trimmingWhitespace.isEmpty == true {
             0
         } else {
             try self.price(entry.displayPrice ?? "", at: "\(path).displayPrice")
@@ -221,10 +225,10 @@ struct CatalogReader {
     }
 
     private func price(_ text: String, at path: String) throws(StoreError) -> Decimal {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace
         let isPlainDecimal = !trimmed.isEmpty && trimmed.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
             && trimmed.filter { $0 == "." }.count <= 1
-        guard isPlainDecimal, let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else {
+        guard isPlainDecimal, let value = Decimal(string: trimmed) else {
             throw invalid(path, "'\(text)' is not a price like 0.99")
         }
         return value

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Who may redeem an offer code (App Store Connect's customer eligibility of an offer code, written in
 /// `.storekit` files as `codeOffers[].eligibility`).

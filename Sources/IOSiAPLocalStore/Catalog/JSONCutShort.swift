@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a JSON text that was cut short ends. Foundation's decoder says only that the data is not valid JSON when
 /// it ends early; a `.storekit` file saved halfway, or copied in part, is the usual cause, and a tester wants the

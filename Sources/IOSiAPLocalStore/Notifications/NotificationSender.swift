@@ -1,5 +1,9 @@
 import CCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 import IOSiAPVerification
 
@@ -34,6 +38,11 @@ final class NotificationSender: @unchecked Sendable {
         var maxBodyBytes = 16 * 1024
         /// How long a leased notification stays another sender's: longer than a POST can take.
         var lease: TimeInterval { timeout * 3 + 5 }
+        /// A POST's: its answer is counted, not kept, and a redirect is the answer (UNSUCCESSFUL_HTTP_RESPONSE_CODE),
+        /// as for Apple's sender.
+        var curlOptions: CurlPost.Options {
+            CurlPost.Options(timeout: .milliseconds(Int(timeout * 1000)), maxBodyBytes: maxBodyBytes, followsRedirects: false)
+        }
     }
 
     private let state: Locked<LocalStoreState>
@@ -51,7 +60,7 @@ final class NotificationSender: @unchecked Sendable {
 
     init(directory: StateDirectory, environment: StoreEnvironment, signer: TransactionSigner, limits: Limits,
          now: @escaping @Sendable () -> Date, interval: Duration) throws(StoreError) {
-        guard Post.libcurlReady else { throw StoreError(.systemError, "libcurl could not be initialised") }
+        guard CurlPost.libcurlReady else { throw StoreError(.systemError, "libcurl could not be initialised") }
         state = Locked(try LocalStoreState(directory: directory, environment: environment))
         recorder = Locked(NotificationRecorder(signer: signer, environment: environment))
         self.limits = limits
@@ -95,18 +104,19 @@ final class NotificationSender: @unchecked Sendable {
 
     private func post(_ id: Int64, _ signedPayload: String, to url: URL) {
         guard let body = try? JSONEncoder().encode(["signedPayload": signedPayload]),
-              let post = Post(url: url, body: body, limits: limits, stopped: stopped) else {
+              let curl = CurlPost(url: url, body: body, options: limits.curlOptions, stopped: stopped) else {
             // libcurl refused to set the POST up: a failed attempt, retried on Apple's schedule, not a silent retry
             // at every lease's end.
             record(id, attemptDate: Date(), result: "NO_RESPONSE")
             return
         }
+        let post = Post(curl)
         guard stopped.withLock({ stopped in
             if !stopped { inFlight.withLock { $0[id] = post } }
             return !stopped
         }) else { return }
-        started.withLock { $0.append(post.attemptDate) }
-        let thread = JoinableThread(name: "iosiap.notifications.post") { [self] in end(id, post, code: post.perform()) }
+        started.withLock { $0.append(curl.attemptDate) }
+        let thread = JoinableThread(name: "iosiap.notifications.post") { [self] in end(id, post, code: curl.perform()) }
         // The thread is joined by stop() or detached when its POST ends, by whichever takes it from the POST first.
         inFlight.withLock { inFlight -> JoinableThread? in
             guard inFlight[id] === post else { return thread }
@@ -119,10 +129,11 @@ final class NotificationSender: @unchecked Sendable {
     private func end(_ id: Int64, _ post: Post, code: CURLcode?) {
         // A POST cut short by stop is no attempt: the lease runs out and a later sender tries it.
         if let code {
-            record(id, attemptDate: post.attemptDate, result: Self.result(post.cutAtCap ? CURLE_OK : code, status: post.status))
+            record(id, attemptDate: post.curl.attemptDate,
+                   result: Self.result(post.curl.cutAtCap ? CURLE_OK : code, status: post.curl.status))
         }
         // Recorded first: freeing the handles may wait for a name lookup still under way.
-        post.close()
+        post.curl.close()
         inFlight.withLock { inFlight -> JoinableThread? in
             inFlight[id] = nil
             defer { post.thread = nil }
@@ -193,7 +204,7 @@ final class NotificationSender: @unchecked Sendable {
             stopped = true
             return inFlight.withLock { Array($0.values) }
         }) else { return }
-        for post in posts { post.wake() }
+        for post in posts { post.curl.wake() }
         watcher?.requestStop()
     }
 
@@ -220,112 +231,11 @@ final class NotificationSender: @unchecked Sendable {
     }
 }
 
-/// One POST, with libcurl: a multi handle driving one transfer (rather than curl_easy_perform) so that `wake()`
-/// can end its wait at once (curl_multi_wakeup) when the sender stops. Its callbacks keep no byte of the answer,
-/// and abort the transfer past the body cap or once stopped: libcurl then drops the connection, so an endless
-/// answer costs a few socket buffers, not a stream read until the endpoint stops.
+/// A POST under way and its thread. `@unchecked Sendable`: `thread` is guarded by the sender's `inFlight` lock (who
+/// takes it joins or detaches it).
 private final class Post: @unchecked Sendable {
-    /// curl_global_init, once per process before any handle: a static's initializer runs once, thread-safely
-    /// (and libcurl's own is thread-safe where it has CURL_VERSION_THREADSAFE, 7.84 on, as FoundationNetworking
-    /// may call it too).
-    static let libcurlReady = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
-
-    let attemptDate = Date()
-    private let multi: UnsafeMutableRawPointer
-    private let easy: UnsafeMutableRawPointer
-    private let headers: UnsafeMutablePointer<curl_slist>?
-    private let maxBodyBytes: Int
-    private let stopped: Locked<Bool>
-    /// Whether the handles are freed: `wake()` touches them only before.
-    private let closed = Locked(false)
-    /// Only on the POST's thread (libcurl calls back on the thread that drives the transfer).
-    private var bodyBytes = 0
-    private(set) var cutAtCap = false
-    /// Guarded by the sender's `inFlight` lock: who takes it joins or detaches it.
+    let curl: CurlPost
     var thread: JoinableThread?
 
-    init?(url: URL, body: Data, limits: NotificationSender.Limits, stopped: Locked<Bool>) {
-        guard let multi = curl_multi_init() else { return nil }
-        guard let easy = curl_easy_init() else { curl_multi_cleanup(multi); return nil }
-        self.multi = multi
-        self.easy = easy
-        // No "Expect: 100-continue": the body goes with the request, without a wait for the endpoint's go-ahead.
-        headers = curl_slist_append(curl_slist_append(nil, "Content-Type: application/json"), "Expect:")
-        maxBodyBytes = limits.maxBodyBytes
-        self.stopped = stopped
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        let set = [
-            iosiap_curl_set_string(easy, CURLOPT_URL, url.absoluteString),
-            iosiap_curl_allow_http_only(easy),
-            // The environment's proxy (http_proxy, ...) is for other hosts: an endpoint on this machine is reached directly.
-            iosiap_curl_set_string(easy, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1"),
-            // A redirect is the answer (a 3xx: UNSUCCESSFUL_HTTP_RESPONSE_CODE), as for Apple's sender.
-            iosiap_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0),
-            // Threads of our own: libcurl must not use signals for its timeouts.
-            iosiap_curl_set_long(easy, CURLOPT_NOSIGNAL, 1),
-            iosiap_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Int(limits.timeout * 1000)),
-            iosiap_curl_set_headers(easy, headers),
-            iosiap_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count),
-            body.withUnsafeBytes { iosiap_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) },
-            iosiap_curl_set_write_function(easy) { _, size, count, context in
-                Unmanaged<Post>.fromOpaque(context!).takeUnretainedValue().take(size * count) ? size * count : 0
-            },
-            iosiap_curl_set_pointer(easy, CURLOPT_WRITEDATA, context),
-            iosiap_curl_set_long(easy, CURLOPT_NOPROGRESS, 0),
-            iosiap_curl_set_xferinfo_function(easy) { context, _, _, _, _ in
-                Unmanaged<Post>.fromOpaque(context!).takeUnretainedValue().stopped.withLock { $0 } ? 1 : 0
-            },
-            iosiap_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context),
-        ]
-        guard set.allSatisfy({ $0 == CURLE_OK }), curl_multi_add_handle(multi, easy) == CURLM_OK else { return nil }
-    }
-
-    /// Body bytes came: counted, not kept. False past `maxBodyBytes` or once the sender stopped: the callback then
-    /// answers 0, not the chunk's size, and libcurl aborts (CURLE_WRITE_ERROR). Past the cap a chunk is never empty.
-    private func take(_ bytes: Int) -> Bool {
-        bodyBytes += bytes
-        cutAtCap = bodyBytes > maxBodyBytes
-        return !cutAtCap && !stopped.withLock { $0 }
-    }
-
-    /// Runs the transfer to its end (answer, deadline, body cap or error) and returns libcurl's result; nil when
-    /// the sender stopped first (or libcurl failed to drive it).
-    func perform() -> CURLcode? {
-        var running: Int32 = 1
-        while running > 0, !stopped.withLock({ $0 }) {
-            guard curl_multi_perform(multi, &running) == CURLM_OK else { return nil }
-            if running > 0 { _ = curl_multi_poll(multi, nil, 0, 1000, nil) }
-        }
-        guard running == 0 else { return nil }
-        var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
-            if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
-        }
-        return nil
-    }
-
-    /// The answer's HTTP status, 0 if none came.
-    var status: Int {
-        var code = 0
-        return iosiap_curl_response_code(easy, &code) == CURLE_OK ? code : 0
-    }
-
-    /// Ends the transfer's wait for the network, so that it sees the sender stopped. Any thread.
-    func wake() {
-        closed.withLock { closed in if !closed { _ = curl_multi_wakeup(multi) } }
-    }
-
-    /// Frees libcurl's handles (dropping the connection), once.
-    func close() {
-        closed.withLock { closed in
-            guard !closed else { return }
-            closed = true
-            curl_multi_remove_handle(multi, easy)
-            curl_easy_cleanup(easy)
-            curl_multi_cleanup(multi)
-            curl_slist_free_all(headers)
-        }
-    }
-
-    deinit { close() }
+    init(_ curl: CurlPost) { self.curl = curl }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 import IOSiAPVerification
 
@@ -11,7 +16,7 @@ enum SigningChainFiles {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.storageFailure, "cannot create \(folder.path): \(error.localizedDescription)")
+            throw StoreError(.storageFailure, "cannot create \(folder.path): \(StoreError.describe(error))")
         }
         notWritableByOthers(folder)
         // The game and the transaction manager may start together: one creates, the other waits and reads.
@@ -37,21 +42,21 @@ enum SigningChainFiles {
         let chain = try SigningChain.create(from: Date(timeIntervalSince1970: 1_577_836_800), days: 30 * 365)
         let contents = [chain.root.der, chain.intermediate.der, chain.leaf.der, chain.leafKey.pkcs8]
         for (index, (file, bytes)) in zip(files, contents).enumerated() {
-            try write(bytes, to: file, mode: index == 3 ? 0o600 : 0o644)
+            try writeFile(bytes, to: file, mode: index == 3 ? 0o600 : 0o644)
         }
         return chain
     }
 
     /// Writes `bytes` to a temporary file created with `mode`, then renames it over `file`: the file never
     /// exists, even for a moment, with a wider mode or partly written.
-    private static func write(_ bytes: [UInt8], to file: URL, mode: mode_t) throws(StoreError) {
+    private static func writeFile(_ bytes: [UInt8], to file: URL, mode: mode_t) throws(StoreError) {
         let temporary = file.path + ".tmp-\(getpid())"
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
         var written = 0
         while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             guard result > 0 || (result < 0 && errno == EINTR) else {
                 let failed = failure("cannot write \(temporary)")
                 close(descriptor)

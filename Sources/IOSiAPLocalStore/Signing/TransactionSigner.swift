@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 import IOSiAPVerification
 
@@ -57,10 +61,16 @@ struct TransactionSigner: Sendable {
     }
 
     /// A price in thousandths of the currency unit, as signed payloads carry it (10.99 is 10990).
+    /// Rounded half away from zero; clamped to Int64's range.
     static func milliunits(_ price: Decimal) -> Int64 {
-        var scaled = price * 1000
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &scaled, 0, .plain)
-        return NSDecimalNumber(decimal: rounded).int64Value
+        // Decimal's text is its exact value in plain digits ("10990.5"), whatever the locale.
+        let text = "\(price * 1000)"
+        let negative = text.hasPrefix("-")
+        let parts = text.drop { $0 == "-" }.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, var value = Int64(whole) else { return negative ? .min : .max }
+        if parts.count == 2, let firstDecimal = parts[1].first?.wholeNumberValue, firstDecimal >= 5 {
+            value = value == .max ? value : value + 1
+        }
+        return negative ? -value : value
     }
 }

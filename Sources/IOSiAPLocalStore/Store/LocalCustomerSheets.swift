@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// A refund the simulated user asked for from the game (StoreKit: `Transaction.beginRefundRequest`), waiting

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// A purchase store on the local App Store, opened in the order that keeps a refused open from changing

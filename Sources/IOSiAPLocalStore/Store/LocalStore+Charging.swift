@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Charging a purchase: offers applied, subscription upgrades, downgrades and crossgrades, purchases from outside the game.

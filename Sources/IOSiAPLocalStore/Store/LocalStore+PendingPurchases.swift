@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// The purchases waiting for the user: Ask to Buy approved or declined, interrupted purchases resolved.

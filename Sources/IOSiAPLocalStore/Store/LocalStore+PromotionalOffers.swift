@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Promotional offers and introductory offer eligibility signed with the catalog's key, as the game's server would.

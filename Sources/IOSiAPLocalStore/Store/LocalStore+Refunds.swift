@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Refunds: the refund request sheet, its requests approved or declined, and refunds made by the controls.

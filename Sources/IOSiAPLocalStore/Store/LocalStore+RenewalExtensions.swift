@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Subscription renewal date extensions, as the App Store Server API makes them (`RenewalDateExtending`).

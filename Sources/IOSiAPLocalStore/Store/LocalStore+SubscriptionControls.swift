@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// StoreKitTest's subscription controls: expire, renew now, resolve a billing issue, turn auto-renew on or off.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// What the game asks about its subscriptions: their status, intro offer eligibility, the manage subscriptions sheet.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// StoreKitTest's settings controls (SKTestSession): Ask to Buy, simulated errors, storefront, locale, time rate, billing.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// An App Store message the local store raised (`LocalStore.sendMessage`, `iosiap-store message`), as QA sees it:

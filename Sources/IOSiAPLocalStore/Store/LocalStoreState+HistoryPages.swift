@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// The history a page at a time (`TransactionHistoryPaging`): SQLite filters, reads in revision order through the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// A purchase waiting for a parent's approval (Ask to Buy), or for the user to resolve an interruption.
@@ -312,7 +316,7 @@ final class LocalStoreState {
             grace_expires, expiration_intent
             """
         static let update = "UPDATE transactions SET "
-            + columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespacesAndNewlines)) = ?" }.joined(separator: ", ")
+            + columns.split(separator: ",").map { "\($0.trimmingWhitespace) = ?" }.joined(separator: ", ")
             + " WHERE id = ?"
 
         var values: [SQLiteValue] {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Runs `work` every `interval` on a thread of its own until stopped; `stop` returns once the thread has
@@ -9,7 +13,7 @@ import IOSiAPCore
 /// `@unchecked Sendable`: `stopped` and the runs' bookkeeping are guarded by `condition`; `thread` is set once
 /// in `init`.
 final class PeriodicWatcher: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var stopped = false
     /// Whether `runNow` asked for a run before the interval is over.
     private var runRequested = false
@@ -23,7 +27,7 @@ final class PeriodicWatcher: @unchecked Sendable {
             condition.lock()
             while !self.stopped {
                 if !self.runRequested {
-                    _ = condition.wait(until: Date().addingTimeInterval(interval.timeInterval))
+                    _ = condition.wait(timeout: interval)
                 }
                 if self.stopped { break }
                 self.runRequested = false

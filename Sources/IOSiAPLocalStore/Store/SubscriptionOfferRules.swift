@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Who may redeem an offer code or a win-back offer, decided from the user's history in the subscription's
@@ -78,14 +82,14 @@ enum SubscriptionOfferRules {
                 return terms?.paymentMode != .freeTrial
             }.reduce(0.0) { $0 + months(($1.expirationDate ?? $1.purchaseDate).timeIntervalSince($1.purchaseDate)) }
             if paid + 0.001 < Double(minimum) {
-                throw ineligible("it needs \(minimum) paid months in the group; this user paid for \(String(format: "%.1f", paid))")
+                throw ineligible("it needs \(minimum) paid months in the group; this user paid for \(Self.oneDecimal(paid))")
             }
         }
         if let range = offer.monthsSinceLastSubscribed {
             let since = months(date.timeIntervalSince(lastEnd))
             guard since + 0.001 >= Double(range.lowerBound), since <= Double(range.upperBound) else {
                 throw ineligible("it needs \(range.lowerBound)…\(range.upperBound) months since the subscription ended; "
-                                 + "it ended \(String(format: "%.1f", since)) months ago")
+                                 + "it ended \(Self.oneDecimal(since)) months ago")
             }
         }
         if let wait = offer.monthsBetweenOffers,
@@ -136,5 +140,11 @@ enum SubscriptionOfferRules {
         try state.subscriptionChains().first {
             $0.latest.subscriptionGroupID == groupID && Entitlements.isActive($0.latest, at: date)
         }
+    }
+
+    /// `value` with one decimal ("2.5"), as `%.1f` prints it, rounded half away from zero.
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((abs(value) * 10).rounded())
+        return (value < 0 && tenths > 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// A compact JWS (`header.payload.signature`) split and decoded, not yet verified. Nothing here needs

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes a signed payload (a JSON object of strings, numbers, booleans, nulls and arrays) into its
 /// `Decodable` model with less work than `JSONDecoder`, which took most of a verification's time outside

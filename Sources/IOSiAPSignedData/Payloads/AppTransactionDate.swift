@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A date in an App Transaction: Unix milliseconds like `Milliseconds`, but also before 1970, because Xcode
 /// signs an app's `originalPurchaseDate` as year 1 (-62135769600000 in Apple's own Xcode sample). Read as a

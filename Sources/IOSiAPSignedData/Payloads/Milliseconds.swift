@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A date in a signed payload: Unix milliseconds. Read as a number with or without a fraction (Xcode
 /// writes fractions), written as a whole number, as Apple's libraries do.

@@ -1,6 +1,7 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 import IOSiAPCore
 
@@ -87,40 +88,52 @@ public struct ServerVerifier: TransactionVerifier {
     }
 
     private func ask(_ target: URL, body: [String: String], transactionID: UInt64) async -> Answer {
-        var request = URLRequest(url: target)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.timeoutInterval = timeout.timeInterval
-        request.httpBody = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        let (data, response, error) = await Self.send(request)
-        if let error { return .retry(error.localizedDescription) }
-        guard let http = response as? HTTPURLResponse, let data else { return .retry("no HTTP answer") }
-        switch http.statusCode {
-        case 200: break
-        case 408, 429, 500...599: return .retry("HTTP \(http.statusCode)")
-        default: return .rejected(http.statusCode)
-        }
-        guard let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let status = (json["status"] as? NSNumber)?.intValue else {
-            return .retry("the answer is not JSON with a status")
-        }
-        if let echoed = json["transactionId"] as? String, echoed != String(transactionID) {
-            return .retry("the answer is about transaction \(echoed), not \(transactionID)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let json = try? encoder.encode(body) else { return .retry("the request could not be encoded") }
+        let (status, data): (Int, [UInt8])
+        switch await JSONPoster().post(json, to: target, timeout: timeout) {
+        case .noAnswer(let problem): return .retry(problem)
+        case .answered(let answerStatus, let answerBody): (status, data) = (answerStatus, answerBody)
         }
         switch status {
+        case 200: break
+        case 408, 429, 500...599: return .retry("HTTP \(status)")
+        default: return .rejected(status)
+        }
+        guard let answer = try? JSONDecoder().decode(ServerAnswer.self, from: Data(data)), let answerStatus = answer.status else {
+            return .retry("the answer is not JSON with a status")
+        }
+        if let echoed = answer.transactionID, echoed != String(transactionID) {
+            return .retry("the answer is about transaction \(echoed), not \(transactionID)")
+        }
+        switch answerStatus {
         case 0: return .valid
         case 21007: return .sandboxReceiptSentToProduction
-        case 21002, 21005, 21009, 21100...21199: return .retry("status \(status)")
-        default: return .rejected(status)
+        case 21002, 21005, 21009, 21100...21199: return .retry("status \(answerStatus)")
+        default: return .rejected(answerStatus)
         }
     }
 
-    private static func send(_ request: URLRequest) async -> (Data?, URLResponse?, (any Error)?) {
-        await withCheckedContinuation { continuation in
-            let task = URLSession.shared.dataTask(with: request) { data, response, error in
-                continuation.resume(returning: (data, response, error))
+    /// The fields of a verifyReceipt-style answer read here: `status`, a whole number (`0` or `0.0`), and
+    /// `transactionId` when it is a string; anything else in the object is ignored.
+    private struct ServerAnswer: Decodable {
+        var status: Int?
+        var transactionID: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case status
+            case transactionID = "transactionId"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let whole = try? container.decode(Int.self, forKey: .status) {
+                status = whole
+            } else if let number = try? container.decode(Double.self, forKey: .status), let whole = Int(exactly: number) {
+                status = whole
             }
-            task.resume()
+            transactionID = try? container.decode(String.self, forKey: .transactionID)
         }
     }
 }

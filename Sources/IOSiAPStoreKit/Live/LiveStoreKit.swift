@@ -19,7 +19,7 @@
 // (`LiveProduct`, `LiveTransaction`, `LiveMessage`), so StoreKit's types are always written `StoreKit.Product`,
 // `StoreKit.Transaction` and `StoreKit.Message` in this file.
 #if canImport(StoreKit)
-import Foundation
+import Foundation  // StoreKit's errors are NSErrors, described by localizedDescription; only Apple platforms ship this file
 import IOSiAPCore
 import StoreKit
 #if os(macOS) || IOSIAP_STOREKIT_CHECK_MACOS

@@ -1,5 +1,9 @@
 import CCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Issues the X.509 certificates of a signing chain shaped like the App Store's: a root, an intermediate

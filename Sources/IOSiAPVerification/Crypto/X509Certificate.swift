@@ -1,5 +1,9 @@
 import CCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// An X.509 certificate held by OpenSSL.

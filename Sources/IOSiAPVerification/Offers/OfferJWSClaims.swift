@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a JWS-signed App Store request says once checked (Apple: "Generating JWS to sign App Store requests"):
 /// a promotional offer (StoreKit: `Product.PurchaseOption.promotionalOffer(_:compactJWS:)`) or an introductory

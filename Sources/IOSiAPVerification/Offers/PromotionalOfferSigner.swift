@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 import IOSiAPSignedData
 
@@ -24,7 +28,7 @@ public struct PromotionalOfferSigner: Sendable {
         let body = text.split(whereSeparator: \.isNewline)
             .filter { !$0.hasPrefix("-----") }
             .joined()
-            .trimmingCharacters(in: .whitespaces)
+            .trimmingWhitespace
         guard let der = Data(base64Encoded: body), !der.isEmpty else {
             throw StoreError(.invalidArgument, "the promotional offer key is not base64 or PEM text")
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Apple Root CA - G3, the root every App Store signing chain leads to: the default trusted root for
 /// production verification. Public data from https://www.apple.com/certificateauthority/

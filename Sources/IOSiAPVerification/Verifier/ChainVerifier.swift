@@ -1,5 +1,9 @@
 import CCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IOSiAPCore
 
 /// Checks the certificate chain of a JWS the way Apple's libraries do: the leaf and intermediate from
@@ -96,7 +100,7 @@ final class ChainVerifier: Sendable {
             let reason = String(cString: X509_verify_cert_error_string(Int(error)))
             if error == X509_V_ERR_CERT_HAS_EXPIRED || error == X509_V_ERR_CERT_NOT_YET_VALID {
                 throw StoreError(.verificationCertificateNotValidAtDate,
-                                 "a certificate is not valid at \(ISO8601DateFormatter().string(from: date)): \(reason)")
+                                 "a certificate is not valid at \(date.formatted(.iso8601)): \(reason)")
             }
             throw StoreError(.verificationUntrustedChain, "the certificate chain does not verify: \(reason)")
         }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import IOSiAPVerification
+import IOSiAPCore
 import Testing
 
 /// The byte-level base64url codec against Foundation's base64 with the URL alphabet swapped in.
