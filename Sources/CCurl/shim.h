@@ -34,6 +34,18 @@ static inline CURLcode iosiap_curl_allow_http_only(CURL *curl) {
     return curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #pragma clang diagnostic pop
 }
+/* Where a followed redirect may go: https only (https_only = 1), or http and https. As above, the _STR option from
+   7.85, else the bit mask. */
+static inline CURLcode iosiap_curl_allow_redirects(CURL *curl, int https_only) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, https_only ? "https" : "http,https");
+    if (code != CURLE_UNKNOWN_OPTION) return code;
+#endif
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    return curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS, (long)(https_only ? CURLPROTO_HTTPS : (CURLPROTO_HTTP | CURLPROTO_HTTPS)));
+#pragma clang diagnostic pop
+}
 static inline CURLcode iosiap_curl_response_code(CURL *curl, long *code) {
     return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
 }

@@ -174,6 +174,10 @@ import Testing
         #expect(fromPackage.products == fromFile.products)
         #expect(fromPackage.settings == fromFile.settings)
         #expect(fromPackage.sourcePath == package.standardizedFileURL.path)
+        // Linked into place (a project that keeps its configuration elsewhere), the package is still one.
+        let link = folder.url.appendingPathComponent("Linked.storekit")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: package)
+        #expect(try Catalog.load(contentsOf: link).products == fromFile.products)
     }
 }
 

@@ -101,4 +101,22 @@ import Testing
         #expect(await verify("/legacy", format: .legacyReceipt(password: "secret")) == .verified)
         #expect(code(await verify("/legacy", format: .legacyReceipt(password: "wrong"))) == .verificationRejectedByServer)
     }
+
+    @Test func aRedirectIsFollowedAndTheRequestSaysWhatItIs() async {
+        #expect(await verify("/redirect") == .verified)
+        #expect(await verify("/agent") == .verified)
+    }
+
+    @Test func theTimeoutBoundsTheWholeAnswerAndALongAnswerIsNotRead() async {
+        // Each byte comes well within the timeout; the answer as a whole does not.
+        guard case .retryLater(let trickled) = await verify("/trickle", timeout: .seconds(1)) else { Issue.record("not retryable"); return }
+        #expect(trickled.message.contains("Timeout"))
+        guard case .retryLater(let huge) = await verify("/huge") else { Issue.record("not retryable"); return }
+        #expect(huge.message.contains("longer than"))
+    }
+
+    @Test func aStatusIsAWholeNumberOrTheAnswerIsTriedAgain() async {
+        #expect(code(await verify("/whole")) == nil)
+        #expect(code(await verify("/half")) == .verificationRetryable)
+    }
 }

@@ -7,6 +7,9 @@
 /production   {"status": 21007} (a sandbox receipt)             /sandbox    like /valid
 /flaky        HTTP 500 the first time per transaction, then valid
 /legacy       valid when the body is {"receipt-data": base64, "password": "secret"}, else 21004
+/trickle      a valid answer sent a byte every 0.2 s, over 3 s     /huge       a valid answer 2 MiB long
+/redirect     307 to /valid                                     /agent      HTTP 403 without a User-Agent, else valid
+/whole        {"status": 0.0}                                   /half       {"status": 0.5}
 It stops by itself after --lifetime seconds (default 120), and with --stop-on-stdin-eof when its
 standard input closes (so that a test that started it stops it by going away).
 """
@@ -58,6 +61,30 @@ class Handler(BaseHTTPRequestHandler):
                 first = transaction not in seen
                 seen[transaction] = True
             return self.answer(500 if first else 200, {"status": 0})
+        if path == "/trickle":
+            data = json.dumps({"status": 0, "transactionId": transaction}).encode().ljust(15)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            for byte in data:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(0.2)
+            return None
+        if path == "/huge":
+            return self.answer(200, json.dumps({"status": 0, "transactionId": transaction, "pad": "x" * (2 << 20)}).encode())
+        if path == "/redirect":
+            self.send_response(307)
+            self.send_header("Location", "/valid")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        if path == "/agent":
+            return self.answer(200 if self.headers.get("User-Agent") else 403, {"status": 0, "transactionId": transaction})
+        if path == "/whole":
+            return self.answer(200, b'{"status": 0.0}')
+        if path == "/half":
+            return self.answer(200, b'{"status": 0.5}')
         if path == "/legacy":
             receipt = request.get("receipt-data", "")
             ok = request.get("password") == "secret" and base64.b64decode(receipt).count(b".") == 2

@@ -47,25 +47,27 @@ package final class ThreadCondition: @unchecked Sendable {
     /// locks again. Called with the lock held.
     package func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// `wait()`, for at most `timeout`; says whether it was woken before the timeout.
-    package func wait(timeout: Duration) -> Bool {
-        let (seconds, attoseconds) = max(timeout, .zero).components
+    /// The longest single wait: a longer timeout waits this long (callers wait in a loop over their predicate), so
+    /// that no deadline overflows.
+    package static let longestWait = Duration.seconds(365 * 86_400)
+
+    /// `wait()`, for at most `timeout` (at most `longestWait`; none if negative).
+    package func wait(timeout: Duration) {
+        let (seconds, attoseconds) = min(max(timeout, .zero), Self.longestWait).components
         let nanoseconds = Int(attoseconds / 1_000_000_000)
         #if canImport(Darwin)
         var relative = timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds)
-        return pthread_cond_timedwait_relative_np(condition, mutex, &relative) == 0
+        pthread_cond_timedwait_relative_np(condition, mutex, &relative)
         #else
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
-        // Saturating: a timeout of years must not overflow into the past.
-        let (sum, overflow) = deadline.tv_sec.addingReportingOverflow(Int(clamping: seconds))
-        deadline.tv_sec = overflow ? .max : sum
+        deadline.tv_sec += Int(seconds)
         deadline.tv_nsec += nanoseconds
-        if deadline.tv_nsec >= 1_000_000_000, deadline.tv_sec < .max {
+        if deadline.tv_nsec >= 1_000_000_000 {
             deadline.tv_sec += 1
             deadline.tv_nsec -= 1_000_000_000
         }
-        return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+        pthread_cond_timedwait(condition, mutex, &deadline)
         #endif
     }
 }

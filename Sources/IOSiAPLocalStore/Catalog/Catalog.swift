@@ -43,7 +43,8 @@ public struct Catalog: Sendable {
     /// Reads and validates the file at `url`, or the `Configuration.storekit` of the `.storekit` package (a folder,
     /// as Xcode saves a configuration with images: `Configuration.storekit` beside `Assets/`) at `url`.
     public static func load(contentsOf url: URL) throws(StoreError) -> Catalog {
-        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+        // Through symbolic links, as a package linked into place is still a package.
+        let type = (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path))?[.type] as? FileAttributeType
         let isPackage = type == .typeDirectory
         let file = isPackage ? url.appendingPathComponent(packageConfigurationName) : url
         let data: Data

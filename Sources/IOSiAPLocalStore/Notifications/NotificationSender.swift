@@ -41,7 +41,8 @@ final class NotificationSender: @unchecked Sendable {
         /// A POST's: its answer is counted, not kept, and a redirect is the answer (UNSUCCESSFUL_HTTP_RESPONSE_CODE),
         /// as for Apple's sender.
         var curlOptions: CurlPost.Options {
-            CurlPost.Options(timeout: .milliseconds(Int(timeout * 1000)), maxBodyBytes: maxBodyBytes, followsRedirects: false)
+            CurlPost.Options(timeout: .milliseconds(Int(timeout * 1000)), maxBodyBytes: maxBodyBytes, followsRedirects: false,
+                             loopbackBypassesProxy: true)
         }
     }
 

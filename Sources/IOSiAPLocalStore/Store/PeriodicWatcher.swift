@@ -27,7 +27,7 @@ final class PeriodicWatcher: @unchecked Sendable {
             condition.lock()
             while !self.stopped {
                 if !self.runRequested {
-                    _ = condition.wait(timeout: interval)
+                    condition.wait(timeout: interval)
                 }
                 if self.stopped { break }
                 self.runRequested = false

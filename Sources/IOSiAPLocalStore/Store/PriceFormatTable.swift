@@ -50,6 +50,9 @@ struct PriceFormatTable: Sendable {
         self.locales = locales
     }
 
+    /// The locale identifiers the table has rows for: ICU's, its root and the aliases it resolves differently.
+    var localeIdentifiers: [String] { Array(locales.keys) }
+
     /// The format of `currencyCode` in `locale` (`en_US`, `de-DE`, `zh_Hant_TW`): the locale's own, or, for one ICU
     /// does not list, that of the locale without its last part (`de_US` is `de`'s), as ICU falls back; nil for a
     /// currency of no App Store storefront.

@@ -10,8 +10,10 @@ import Foundation
 public enum PriceFormatter {
     /// `price` in `currencyCode`, formatted for `locale`, rounded half to even to the currency's decimals. A
     /// currency of no App Store storefront shows its code before the number, in the locale's way with USD's
-    /// decimals; a negative price, a minus sign before it all.
+    /// decimals; a negative price, a minus sign before it all (ICU places it otherwise in some locales); no
+    /// number, "NaN".
     public static func format(_ price: Decimal, currencyCode: String, locale: String) -> String {
+        guard !price.isNaN else { return "NaN" }
         if price < 0 { return "-" + format(-price, currencyCode: currencyCode, locale: locale) }
         let table = PriceFormatTable.shared
         guard let format = table.format(currencyCode: currencyCode, locale: locale) else {

@@ -142,7 +142,7 @@ enum SubscriptionOfferRules {
         }
     }
 
-    /// `value` with one decimal ("2.5"), as `%.1f` prints it, rounded half away from zero.
+    /// `value` with one decimal ("2.5"), rounded half away from zero.
     static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((abs(value) * 10).rounded())
         return (value < 0 && tenths > 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"

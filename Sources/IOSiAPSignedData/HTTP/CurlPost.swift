@@ -25,17 +25,31 @@ package final class CurlPost: @unchecked Sendable {
         package var timeout: Duration
         package var maxBodyBytes: Int
         package var keptBodyBytes: Int
-        /// Whether a redirect is followed (to http or https only, at most 5), as URLSession does; otherwise a 3xx is
-        /// the answer.
+        /// Whether a redirect is followed (at most 5, never from https to http), as URLSession does; otherwise a 3xx
+        /// is the answer.
         package var followsRedirects: Bool
+        /// Whether this machine's own addresses are reached without the environment's proxy (`http_proxy`, ...),
+        /// which is then for other hosts; otherwise libcurl follows the environment, `no_proxy` included.
+        package var loopbackBypassesProxy: Bool
 
-        package init(timeout: Duration, maxBodyBytes: Int, keptBodyBytes: Int = 0, followsRedirects: Bool) {
+        package init(timeout: Duration, maxBodyBytes: Int, keptBodyBytes: Int = 0, followsRedirects: Bool,
+                     loopbackBypassesProxy: Bool) {
             self.timeout = timeout
             self.maxBodyBytes = maxBodyBytes
             self.keptBodyBytes = min(keptBodyBytes, maxBodyBytes)
             self.followsRedirects = followsRedirects
+            self.loopbackBypassesProxy = loopbackBypassesProxy
+        }
+
+        /// `timeout` in whole milliseconds for libcurl: at least 1 (0 would be no deadline), saturating.
+        var timeoutMilliseconds: Int {
+            let milliseconds = (timeout / .milliseconds(1)).rounded(.up)
+            return milliseconds >= Double(Int32.max) ? Int(Int32.max) : max(1, Int(milliseconds))
         }
     }
+
+    /// What the POST says it is (`User-Agent`): some firewalls refuse a request without one.
+    package static let userAgent = "IOSiAP (libcurl)"
 
     package let attemptDate = Date()
     private let multi: UnsafeMutableRawPointer
@@ -43,7 +57,8 @@ package final class CurlPost: @unchecked Sendable {
     private let headers: UnsafeMutablePointer<curl_slist>?
     private let options: Options
     private let stopped: Locked<Bool>
-    /// Whether the handles are freed: `wake()` touches them only before.
+    /// Whether `close()` has begun: `wake()` touches the handles only before, under this lock, and `close()` frees
+    /// them outside it (freeing may wait for a name lookup, which must not hold up a `wake()` from the game's thread).
     private let closed = Locked(false)
     /// Only on the POST's thread (libcurl calls back on the thread that drives the transfer).
     private var bodyBytes = 0
@@ -63,17 +78,14 @@ package final class CurlPost: @unchecked Sendable {
         self.options = options
         self.stopped = stopped
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let milliseconds = options.timeout.components.seconds * 1000 + options.timeout.components.attoseconds / 1_000_000_000_000_000
-        let set = [
+        var set = [
             iosiap_curl_set_string(easy, CURLOPT_URL, url.absoluteString),
             iosiap_curl_allow_http_only(easy),
-            // The environment's proxy (http_proxy, ...) is for other hosts: an endpoint on this machine is reached directly.
-            iosiap_curl_set_string(easy, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1"),
+            iosiap_curl_set_string(easy, CURLOPT_USERAGENT, Self.userAgent),
             iosiap_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, options.followsRedirects ? 1 : 0),
-            iosiap_curl_set_long(easy, CURLOPT_MAXREDIRS, 5),
             // Threads of our own: libcurl must not use signals for its timeouts.
             iosiap_curl_set_long(easy, CURLOPT_NOSIGNAL, 1),
-            iosiap_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Int(clamping: max(milliseconds, 1))),
+            iosiap_curl_set_long(easy, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds),
             iosiap_curl_set_headers(easy, headers),
             iosiap_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count),
             body.withUnsafeBytes { iosiap_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) },
@@ -87,6 +99,12 @@ package final class CurlPost: @unchecked Sendable {
             },
             iosiap_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context),
         ]
+        if options.loopbackBypassesProxy { set.append(iosiap_curl_set_string(easy, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1")) }
+        if options.followsRedirects {
+            set.append(iosiap_curl_set_long(easy, CURLOPT_MAXREDIRS, 5))
+            // A request sent over https (the body: a signed transaction, a shared secret) is never sent on in clear text.
+            set.append(iosiap_curl_allow_redirects(easy, url.scheme?.lowercased() == "https" ? 1 : 0))
+        }
         guard set.allSatisfy({ $0 == CURLE_OK }), curl_multi_add_handle(multi, easy) == CURLM_OK else {
             close()
             return nil
@@ -128,21 +146,22 @@ package final class CurlPost: @unchecked Sendable {
         return iosiap_curl_response_code(easy, &code) == CURLE_OK ? code : 0
     }
 
-    /// Ends the transfer's wait for the network, so that it sees it was stopped. Any thread.
+    /// Ends the transfer's wait for the network, so that it sees it was stopped. Any thread; it never waits for
+    /// the network itself.
     package func wake() {
         closed.withLock { closed in if !closed { _ = curl_multi_wakeup(multi) } }
     }
 
-    /// Frees libcurl's handles (dropping the connection), once.
+    /// Frees libcurl's handles (dropping the connection), once: on the thread that ran `perform`, or after it.
     package func close() {
-        closed.withLock { closed in
-            guard !closed else { return }
-            closed = true
-            curl_multi_remove_handle(multi, easy)
-            curl_easy_cleanup(easy)
-            curl_multi_cleanup(multi)
-            curl_slist_free_all(headers)
-        }
+        guard closed.withLock({ closed in
+            defer { closed = true }
+            return !closed
+        }) else { return }
+        curl_multi_remove_handle(multi, easy)
+        curl_easy_cleanup(easy)
+        curl_multi_cleanup(multi)
+        curl_slist_free_all(headers)
     }
 
     deinit { close() }

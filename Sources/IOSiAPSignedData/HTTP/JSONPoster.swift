@@ -16,11 +16,12 @@ package enum PostAnswer: Sendable, Equatable {
     case noAnswer(String)
 }
 
-/// Posts JSON for the server verifier: libcurl where it is the HTTP client (Linux, where URLSession would link
-/// classic Foundation and ICU into libiosiap), URLSession on Apple platforms. `timeout` bounds the whole POST;
-/// at most `maxAnswerBytes` of an answer are read. A cancelled task's POST ends at once, with no answer.
+/// Posts JSON for the server verifier: with libcurl on Linux (where URLSession would link classic Foundation and ICU
+/// into libiosiap), where `timeout` bounds the whole POST, at most `maxAnswerBytes` of an answer are read, and a
+/// cancelled task's POST ends at once, with no answer; with URLSession on Apple platforms, where `timeout` is
+/// URLSession's (the longest wait for the next bytes) and a longer answer is refused once read.
 package struct JSONPoster: Sendable {
-    package static let maxAnswerBytes = 64 * 1024
+    package static let maxAnswerBytes = 1024 * 1024
 
     package init() {}
 
@@ -28,7 +29,7 @@ package struct JSONPoster: Sendable {
         #if canImport(CCurl) && !canImport(Darwin)
         let stopped = Locked(false)
         let options = CurlPost.Options(timeout: timeout, maxBodyBytes: Self.maxAnswerBytes, keptBodyBytes: Self.maxAnswerBytes,
-                                       followsRedirects: true)
+                                       followsRedirects: true, loopbackBypassesProxy: false)
         guard let post = CurlPost(url: url, body: body, options: options, stopped: stopped) else {
             return .noAnswer("libcurl could not set the POST up")
         }

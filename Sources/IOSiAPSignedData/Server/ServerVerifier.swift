@@ -26,6 +26,7 @@ public struct ServerVerifier: TransactionVerifier {
     public var url: URL
     public var sandboxURL: URL?
     public var format: BodyFormat
+    /// Each attempt's (see `JSONPoster`); on Linux a deadline for the whole POST, at least a millisecond.
     public var timeout: Duration
     public var attempts: Int
     public var backoff: Duration
