@@ -63,14 +63,9 @@ let package = Package(
             path: "Sources/CCrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // What Swift cannot call in libc directly (glibc declares it under _GNU_SOURCE only): naming a thread.
-        .target(
-            name: "CSystemShims",
-            path: "Sources/CSystemShims"
-        ),
         .target(
             name: "IOSiAPCore",
-            dependencies: ["CSQLite", "CSystemShims"],
+            dependencies: ["CSQLite"],
             path: "Sources/IOSiAPCore"
         ),
         // Signed data without cryptography: JWS parsing, the payloads, server verification. Every platform.

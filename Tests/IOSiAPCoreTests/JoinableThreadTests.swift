@@ -18,6 +18,17 @@ import Testing
         #expect(await thread.join(timeout: .milliseconds(1)))  // joined already: it has ended
     }
 
+    /// A debugger or a crash report shows the thread's name, cut to the 15 bytes Linux keeps.
+    @Test func theThreadCarriesItsName() async throws {
+        let seen = Locked("")
+        let thread = JoinableThread(name: "iosiap.a-long-thread-name") {
+            let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            seen.withLock { $0 = comm.trimmingCharacters(in: .newlines) }
+        }
+        #expect(await thread.join(timeout: .seconds(10)))
+        #expect(seen.withLock { $0 } == "iosiap.a-long-t")
+    }
+
     @Test func pastTheTimeoutTheThreadIsLeftToEndOnItsOwn() async throws {
         let release = DispatchSemaphore(value: 0)  // waited for on the joinable thread, not on the pool
         let ended = Locked(false)

@@ -35,7 +35,7 @@ PARAMETERS = ("store: PurchaseStore, event: StoreEvent, localStore: LocalStore, 
 
 def main():
     modules, sources, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-    module_maps = [f"-fmodule-map-file={path}" for path in sorted([*sources.glob("C*/module.modulemap"), *sources.glob("C*/include/module.modulemap")])]
+    module_maps = [f"-fmodule-map-file={path}" for path in sorted(sources.glob("C*/module.modulemap"))]
 
     def source(name, body):
         lines = body.splitlines()

@@ -5,7 +5,6 @@ import Glibc
 #else
 import Foundation
 #endif
-import CSystemShims
 
 /// A thread that can be waited for until it has fully ended, its thread-local destructors included
 /// (`pthread_join`): OpenSSL frees a thread's random generator there, and a program that exits right after
@@ -101,7 +100,16 @@ package final class JoinableThread: @unchecked Sendable {
     }
 }
 
-/// Names the calling thread for debuggers and crash reports (cut to the 15 bytes Linux keeps).
+/// Names the calling thread for debuggers and crash reports (cut to the 15 bytes Linux keeps). On Linux through
+/// /proc, as prctl(PR_SET_NAME) does: glibc declares pthread_setname_np only under _GNU_SOURCE, out of Swift's reach.
 package func nameCurrentThread(_ name: String) {
-    _ = shims_name_current_thread(name)
+    #if canImport(Darwin)
+    pthread_setname_np(name)
+    #else
+    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    let cut = Array(name.utf8.prefix(15))
+    _ = cut.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+    #endif
 }

@@ -1,14 +1,19 @@
 /// Base64url (RFC 4648 §5, no padding), the encoding of JWS segments, byte by byte: Foundation's base64
-/// plus three string replacements made signing and verification spend most of their time here.
+/// plus three string replacements made signing and verification spend most of their time here. Inlinable: the
+/// verifier and the journal call it from other modules, where an unspecialized generic `decode` made verification and
+/// restore slower (benchmark rows 2 and 6).
 package enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    @usableFromInline
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     /// Each byte's 6-bit value, or 0xFF outside the alphabet.
-    private static let values: [UInt8] = {
+    @usableFromInline
+    static let values: [UInt8] = {
         var values = [UInt8](repeating: 0xFF, count: 256)
         for (value, character) in alphabet.enumerated() { values[Int(character)] = UInt8(value) }
         return values
     }()
 
+    @inlinable
     package static func encode(_ bytes: [UInt8]) -> String {
         let length = bytes.count / 3 * 4 + [0, 2, 3][bytes.count % 3]
         let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, written in
@@ -33,11 +38,13 @@ package enum Base64URL {
     }
 
     /// The bytes, or `nil` for text outside the base64url alphabet (padding included) or of an impossible length.
+    @inlinable
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         decode(bytes: text.utf8)
     }
 
     /// `decode` of UTF-8 text given as bytes.
+    @inlinable
     package static func decode<Text: Collection<UInt8>>(bytes text: Text) -> [UInt8]? {
         guard text.count % 4 != 1 else { return nil }
         var output = [UInt8]()
