@@ -1,7 +1,7 @@
 /// Base64url (RFC 4648 §5, no padding), the encoding of JWS segments, byte by byte: Foundation's base64
 /// plus three string replacements made signing and verification spend most of their time here. Inlinable: the
-/// verifier and the journal call it from other modules, where an unspecialized generic `decode` made verification and
-/// restore slower (benchmark rows 2 and 6).
+/// verifier and the journal call it from other modules, where a generic function that is not inlinable runs
+/// unspecialized.
 package enum Base64URL {
     @usableFromInline
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
