@@ -46,6 +46,17 @@ static inline CURLcode iosiap_curl_allow_redirects(CURL *curl, int https_only) {
     return curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS, (long)(https_only ? CURLPROTO_HTTPS : (CURLPROTO_HTTP | CURLPROTO_HTTPS)));
 #pragma clang diagnostic pop
 }
+/* Lets freeing the handle skip waiting for a name lookup still under way (CURLOPT_QUICK_EXIT, libcurl 7.87 on);
+   an older libcurl waits for it, and says so with CURLE_UNKNOWN_OPTION, which is not an error here. */
+static inline CURLcode iosiap_curl_quick_exit(CURL *curl) {
+#if LIBCURL_VERSION_NUM >= 0x075700
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_QUICK_EXIT, 1L);
+    return code == CURLE_UNKNOWN_OPTION ? CURLE_OK : code;
+#else
+    (void)curl;
+    return CURLE_OK;
+#endif
+}
 static inline CURLcode iosiap_curl_response_code(CURL *curl, long *code) {
     return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
 }

@@ -18,6 +18,7 @@ import Testing
         #expect(await thread.join(timeout: .milliseconds(1)))  // joined already: it has ended
     }
 
+    #if os(Linux)
     /// A debugger or a crash report shows the thread's name, cut to the 15 bytes Linux keeps.
     @Test func theThreadCarriesItsName() async throws {
         let seen = Locked("")
@@ -28,6 +29,7 @@ import Testing
         #expect(await thread.join(timeout: .seconds(10)))
         #expect(seen.withLock { $0 } == "iosiap.a-long-t")
     }
+    #endif
 
     @Test func pastTheTimeoutTheThreadIsLeftToEndOnItsOwn() async throws {
         let release = DispatchSemaphore(value: 0)  // waited for on the joinable thread, not on the pool

@@ -10,6 +10,7 @@
 /trickle      a valid answer sent a byte every 0.2 s, over 3 s     /huge       a valid answer 2 MiB long
 /redirect     307 to /valid                                     /agent      HTTP 403 without a User-Agent, else valid
 /whole        {"status": 0.0}                                   /half       {"status": 0.5}
+/true         {"status": true}                                  /text       {"status": "0"}
 It stops by itself after --lifetime seconds (default 120), and with --stop-on-stdin-eof when its
 standard input closes (so that a test that started it stops it by going away).
 """
@@ -85,6 +86,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, b'{"status": 0.0}')
         if path == "/half":
             return self.answer(200, b'{"status": 0.5}')
+        if path == "/true":
+            return self.answer(200, b'{"status": true}')
+        if path == "/text":
+            return self.answer(200, b'{"status": "0"}')
         if path == "/legacy":
             receipt = request.get("receipt-data", "")
             ok = request.get("password") == "secret" and base64.b64decode(receipt).count(b".") == 2

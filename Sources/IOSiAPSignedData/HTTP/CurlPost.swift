@@ -85,6 +85,7 @@ package final class CurlPost: @unchecked Sendable {
             iosiap_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, options.followsRedirects ? 1 : 0),
             // Threads of our own: libcurl must not use signals for its timeouts.
             iosiap_curl_set_long(easy, CURLOPT_NOSIGNAL, 1),
+            iosiap_curl_quick_exit(easy),
             iosiap_curl_set_long(easy, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds),
             iosiap_curl_set_headers(easy, headers),
             iosiap_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count),

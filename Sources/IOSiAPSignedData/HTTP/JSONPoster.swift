@@ -34,12 +34,12 @@ package struct JSONPoster: Sendable {
             return .noAnswer("libcurl could not set the POST up")
         }
         return await withTaskCancellationHandler {
-            await onThreadOfItsOwn(name: "iosiap.verify") { () -> PostAnswer in
-                defer { post.close() }
-                guard let code = post.perform() else { return .noAnswer("cancelled") }
-                if post.cutAtCap { return .noAnswer("the answer is longer than \(Self.maxAnswerBytes) bytes") }
-                guard code == CURLE_OK else { return .noAnswer(String(cString: curl_easy_strerror(code))) }
-                return .answered(status: post.status, body: post.body)
+            await withCheckedContinuation { continuation in
+                JoinableThread(name: "iosiap.verify") {
+                    continuation.resume(returning: Self.answer(of: post))
+                    // After the answer: freeing the handles may wait for a name lookup still under way.
+                    post.close()
+                }.detach()
             }
         } onCancel: {
             stopped.withLock { $0 = true }
@@ -61,4 +61,14 @@ package struct JSONPoster: Sendable {
         }
         #endif
     }
+
+    #if canImport(CCurl) && !canImport(Darwin)
+    /// How `post` ended, once `perform` has run on the calling thread.
+    private static func answer(of post: CurlPost) -> PostAnswer {
+        guard let code = post.perform() else { return .noAnswer("cancelled") }
+        if post.cutAtCap { return .noAnswer("the answer is longer than \(maxAnswerBytes) bytes") }
+        guard code == CURLE_OK else { return .noAnswer(String(cString: curl_easy_strerror(code))) }
+        return .answered(status: post.status, body: post.body)
+    }
+    #endif
 }
