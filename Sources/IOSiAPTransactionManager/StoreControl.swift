@@ -30,6 +30,9 @@ public struct StoreControl: Sendable {
         /// The form field carrying it, e.g. `transactionId`.
         public let field: String
         public let isOptional: Bool
+        /// What the command line takes when the value is left out; a form must give every value it needs (the
+        /// page asks the tester to choose), so a form without it is refused.
+        public let commandLineDefault: String?
     }
 
     /// The command's name and the page's action name, e.g. `refund`.
@@ -42,11 +45,13 @@ public struct StoreControl: Sendable {
     public let help: String
     private let perform: @Sendable (LocalStore, ControlValues) throws -> ControlResult
 
-    init(_ name: String, _ parameters: [(String, String)], flags: [String] = [], arguments: String? = nil, help: String,
+    init(_ name: String, _ parameters: [(String, String)], flags: [String] = [], arguments: String? = nil,
+         commandLineDefaults: [String: String] = [:], help: String,
          perform: @escaping @Sendable (LocalStore, ControlValues) throws -> ControlResult) {
         self.name = name
         self.parameters = parameters.map { usage, field in
-            Parameter(usage: usage.hasSuffix("?") ? String(usage.dropLast()) : usage, field: field, isOptional: usage.hasSuffix("?"))
+            Parameter(usage: usage.hasSuffix("?") ? String(usage.dropLast()) : usage, field: field, isOptional: usage.hasSuffix("?"),
+                      commandLineDefault: commandLineDefaults[field])
         }
         self.flags = flags
         self.arguments = arguments ?? (flags.map { "[--\($0)]" } + self.parameters.map { $0.isOptional ? "[\($0.usage)]" : $0.usage })
@@ -68,8 +73,11 @@ public struct StoreControl: Sendable {
             switches[flag] = "on"
         }
         guard values.count <= parameters.count else { throw ControlInputError("unexpected '\(values[parameters.count])'") }
-        return try perform(store, ControlValues(Dictionary(uniqueKeysWithValues: zip(parameters.map(\.field), values)))
-            .merging(switches) { value, _ in value })
+        var given = Dictionary(uniqueKeysWithValues: zip(parameters.map(\.field), values))
+        for parameter in parameters.dropFirst(values.count) {
+            if let value = parameter.commandLineDefault { given[parameter.field] = value }
+        }
+        return try perform(store, ControlValues(given).merging(switches) { value, _ in value })
     }
 
     /// Runs the control with values given by field name (a form); fields it does not take are ignored.
@@ -171,9 +179,9 @@ extension StoreControl {
         return result
     }
 
-    /// Why a refund was made: `issue` (an issue in the app) or `other`, the default.
-    static func revocationReason(_ text: String?) throws -> RevocationReason {
-        switch text ?? "other" {
+    /// Why a refund was made: `issue` (an issue in the app) or `other`.
+    static func revocationReason(_ values: ControlValues) throws -> RevocationReason {
+        switch try values.text("reason", "REASON (issue or other)") {
         case "issue": return .refundedDueToIssue
         case "other": return .refundedForOtherReason
         default: throw ControlInputError("reason must be issue or other")
@@ -258,16 +266,18 @@ extension StoreControl {
             return ControlResult("resolved: transaction \(transaction.id)", transactionID: transaction.id)
         },
         StoreControl("refund", [("TRANSACTION_ID", "transactionId"), ("REASON?", "reason")], arguments: "TRANSACTION_ID [issue|other]",
-                     help: "Refunds a transaction; the game receives a revoked event.") { store, values in
+                     commandLineDefaults: ["reason": "other"],
+                     help: "Refunds a transaction (REASON: issue, or other by default); the game receives a revoked event.") { store, values in
             let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
-            let transaction = try store.refund(transactionID: id, reason: try revocationReason(values.optional("reason")))
+            let transaction = try store.refund(transactionID: id, reason: try revocationReason(values))
             return ControlResult("refunded transaction \(transaction.id)", transactionID: transaction.id)
         },
         StoreControl("approve-refund", [("TRANSACTION_ID", "transactionId"), ("REASON?", "reason")], arguments: "TRANSACTION_ID [issue|other]",
+                     commandLineDefaults: ["reason": "other"],
                      help: "Approves the game's pending refund request for a transaction (listed by refund-requests): it is refunded\n"
                          + "and the game receives a revoked event, at its next launch if it is not running.") { store, values in
             let id: UInt64 = try values.number("transactionId", "TRANSACTION_ID")
-            let transaction = try store.approveRefundRequest(transactionID: id, reason: try revocationReason(values.optional("reason")))
+            let transaction = try store.approveRefundRequest(transactionID: id, reason: try revocationReason(values))
             return ControlResult("approved the refund request: refunded transaction \(transaction.id)", transactionID: transaction.id)
         },
         StoreControl("decline-refund", [("TRANSACTION_ID", "transactionId")],

@@ -84,6 +84,10 @@ import Testing
         let control = try #require(StoreControl.named("buy"))
         #expect(try control.run(store, arguments: [Self.coins, "3"]).message.hasPrefix("bought \(Self.coins) x3"))
         #expect(throws: ControlInputError("unexpected 'more'")) { try control.run(store, arguments: [Self.coins, "3", "more"]) }
+        // The command line's refund takes "other" when no reason is given, as its usage line says; a form must choose.
+        let second = try store.buyProduct(Self.coins)
+        #expect(try #require(StoreControl.named("refund")).run(store, arguments: ["\(second.id)"]).message == "refunded transaction \(second.id)")
+        #expect(try store.history().first { $0.transaction.id == second.id }?.transaction.revocationReason == .refundedForOtherReason)
     }
 
     /// An ended period renews nothing: the page (and `iosiap-store transactions`) said "renews yes" for an expired
@@ -177,8 +181,11 @@ import Testing
         let cases: [(String, String, Int, String)] = [
             ("refund", "transactionId=one", 400, "refund: TRANSACTION_ID must be a number, not 'one'"),
             ("refund", "transactionId=\(bought.id)&reason=bored", 400, "refund: reason must be issue or other"),
+            // The page makes the tester choose a reason; a form without one is refused, never taken as "other".
+            ("refund", "transactionId=\(bought.id)", 400, "refund: missing REASON (issue or other)"),
+            ("approve-refund", "transactionId=\(bought.id)&reason=", 400, "approve-refund: missing REASON (issue or other)"),
             ("refund", "", 400, "refund: missing TRANSACTION_ID"),
-            ("refund", "transactionId=999", 409, ""),
+            ("refund", "transactionId=999&reason=other", 409, ""),
             ("buy", "product=\(Self.coins)&quantity=lots", 400, "buy: QUANTITY must be a number, not 'lots'"),
             ("buy", "product=\(Self.coins)&quantity=11", 400, "buy: QUANTITY must be 1 to 10 (StoreKit's limit), not 11"),
             ("ask-to-buy", "value=maybe", 400, "ask-to-buy: expected on or off, not 'maybe'"),
@@ -207,7 +214,7 @@ import Testing
 
     @Test func tokenHostAndOriginAreChecked() throws {
         let bought = try store.buyProduct(Self.coins)
-        let refund = "transactionId=\(bought.id)"
+        let refund = "transactionId=\(bought.id)&reason=other"
         // No token, a wrong one, one of another length: refused, for reading as for changing.
         for headers in [["host": "127.0.0.1"], ["host": "127.0.0.1", "x-iosiap-token": String(repeating: "ab", count: 31) + "ac"],
                         ["host": "127.0.0.1", "x-iosiap-token": "ab"]] {
