@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The transaction manager's page in a real browser (headless Chromium through Selenium), while the C++
 example game runs on the same state directory: the page shows the game's purchases, updates by itself when
-the command line buys, refuses bad input with a message, refunds the game's Pro Upgrade with a click (the game
-prints `revoked`, the page shows the refund), shows the signed payload on demand, and refuses a request
-without the page's token. Saves a screenshot of the page.
+the command line buys, keeps what the tester typed in a row through a redraw, refuses bad input with a message,
+refunds the game's Pro Upgrade with a click (the game prints `revoked`, the page shows the refund), shows the
+signed payload on demand, and refuses a request without the page's token. Saves a screenshot of the page.
 
 usage: transaction_manager.py IOSIAP_STORE GAME CATALOG WORK_DIRECTORY SCREENSHOT.png
 """
@@ -35,7 +35,10 @@ def wait_for(what, condition, seconds):
     """Polls condition() until it is true (returns its value) or `seconds` pass (fails, naming `what`)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        value = condition()
+        try:
+            value = condition()
+        except StaleElementReferenceException:  # the page drew the row again while it was read: read it again
+            value = None
         if value:
             return value
         time.sleep(0.05)
@@ -103,6 +106,29 @@ def main():
         shown_after = time.monotonic() - started
         if shown_after > 1.0:
             fail(f"the page showed the purchase after {shown_after:.2f} s")
+
+        # What the tester typed stays with its row while the table is drawn again: a quantity typed for the coins,
+        # then the storefront changed from the command line (every price, so the products table, drawn again).
+        def product(product_id):
+            return driver.find_element(By.CSS_SELECTOR, f'#products tr[data-product="{product_id}"]')
+
+        def quantities():
+            return {product_id: product(product_id).find_element(By.NAME, "quantity").get_attribute("value") for product_id in (COINS, PRO)}
+
+        typed = product(COINS).find_element(By.NAME, "quantity")
+        typed.clear()
+        typed.send_keys("3")
+        for storefront, currency in (("DEU", "€"), ("USA", "$")):
+            subprocess.run([store_bin, "--state", state, "storefront", storefront], check=True, stdout=subprocess.DEVNULL)
+            wait_for(f"the page shows the prices of {storefront}", lambda: currency in product(COINS).text, 3)
+            for attempt in range(3):
+                try:
+                    if quantities() != {COINS: "3", PRO: "1"}:
+                        fail(f"a redraw of the products moved or lost the typed quantity: {quantities()}")
+                    break
+                except StaleElementReferenceException:
+                    if attempt == 2:
+                        raise
 
         # Bad input: a clear message, nothing bought.
         product_row = driver.find_element(By.CSS_SELECTOR, f'#products tr[data-product="{COINS}"]')
@@ -175,7 +201,7 @@ def main():
         except urllib.error.HTTPError as error:
             if error.code != 403:
                 fail(f"a control without the page's token got {error.code}, not 403")
-        print(f"browser: the page showed the game's purchases, a command line purchase within {shown_after:.2f} s, "
+        print(f"browser: the page showed the game's purchases, a command line purchase within {shown_after:.2f} s, kept a typed quantity through redraws, "
               f"refused bad input, refunded transaction {pro_id} (the game printed revoked) and its payload, raised an App Store "
               f"message the game displayed; "
               f"screenshot {screenshot}")
