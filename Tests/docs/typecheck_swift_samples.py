@@ -23,8 +23,8 @@ struct SaveFile { var coins = 0; var grantedTransactionIDs: Set<UInt64> = []; fu
 func grant(_ transaction: StoreTransaction) {}
 func takeBack(_ transaction: StoreTransaction) {}
 func grantPaidEdition() {}
-func sendToServer<Signed>(_ signed: Signed) {}
-func showRenewal<Product, Reason>(_ product: Product, reason: Reason) {}
+func sendToServer(_ signedJWS: String) {}
+func showRenewal(_ renewsInto: String?, reason: StoreSubscriptionStatus.ExpirationReason?) {}
 func addRow(_ transaction: StoreTransaction) {}
 '''
 
