@@ -140,6 +140,8 @@ cmake -S Examples/cpp -B "$work/cmake" -DCMAKE_PREFIX_PATH="$sdk" >/dev/null
 cmake --build "$work/cmake" >/dev/null
 "$work/cmake/iosiap-example-game" "$catalog" "$work/state-cmake" >"$work/cmake.out"
 expect_in "$work/cmake.out" "coins: 200, pro: yes"
+python3 Tests/docs/build_cmake_samples.py "$sdk" "$catalog" "$work/cmake-samples"
+check "the example's CMakeLists.txt and every CMake sample of README.md and docs/ build against the SDK folder and run"
 
 echo "== docs/ci.md's job (Examples/ci/game-ci.sh) on the example game, with the SDK folder alone"
 python3 - "$root/docs/ci.md" "$root/Examples/ci/game-ci.sh" <<'PY'

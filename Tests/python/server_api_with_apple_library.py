@@ -9,6 +9,7 @@ endpoint receives; Apple's SignedDataVerifier, trusting the store's root, decode
 notification. Unknown ids get Apple's errors; every refused bearer token gets the same 401, naming no key; a request
 naming another host is refused. Then, on a state directory of its own at a fast time rate, a subscription bought and
 left alone while only serve runs renews on time: DID_RENEW is sent and Get All Subscription Statuses shows it active.
+The docs' Python samples run against the same serve.
 
 usage: server_api_with_apple_library.py IOSIAP_STORE CATALOG WORK_DIRECTORY
 """
@@ -101,6 +102,7 @@ def main():
         url = server.stdout.readline().split(" on ")[-1].strip()
         assert url.startswith("http://127.0.0.1:"), f"serve printed no URL: {url!r}"
         run_checks(url, signing_key, new_key(), state, store, subscription_id, received)
+        docs_python_samples(url, key_file, state)
         bad_clients(url)
         # Still serving after all that.
         client_for(url, signing_key).get_transaction_info("1")
@@ -210,6 +212,34 @@ def sent_while_down(url, signing_key, state, received, before):
     assert len(history.notificationHistory) == len(received), (len(history.notificationHistory), len(received))
     assert all(item.sendAttempts[-1].sendAttemptResult == SendAttemptResult.SUCCESS for item in history.notificationHistory)
     print("a purchase made while serve was down was notified when it served again; the history outlived serve")
+
+
+def docs_python_samples(url, key_file, state):
+    """Runs each Python sample of the docs (```python blocks of README.md and docs/*.md) as a backend would, against
+    this serve and its state directory. Only the places a sample leaves to the reader are filled in (the address,
+    the state directory, the key file, its ids); the names it uses from Apple's library are imported for it. A
+    sample that raises fails the test; one that reads a history must have verified the store's transactions."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs"))
+    from doc_samples import samples
+    filled_in = [('"http://127.0.0.1:8080"', repr(url)), ('"/tmp/iosiap-state/', json.dumps(state + "/")[:-1]),
+                 ('"key.p8"', repr(key_file)), ('"KEY_ID"', repr(KEY_ID)), ('"ISSUER_ID"', repr(ISSUER_ID))]
+    count = 0
+    for name, body in samples("python"):
+        count += 1
+        for placeholder, value in filled_in:
+            body = body.replace(placeholder, value)
+        names = {"AppStoreServerAPIClient": AppStoreServerAPIClient, "Environment": Environment,
+                 "SignedDataVerifier": SignedDataVerifier, "TransactionHistoryRequest": TransactionHistoryRequest,
+                 "GetTransactionHistoryVersion": GetTransactionHistoryVersion}
+        try:
+            exec(compile(body, name, "exec"), names)
+        except Exception as error:
+            raise AssertionError(f"the Python sample {name} failed: {error!r}") from error
+        if "transactions" in names:
+            ids = [transaction.transactionId for transaction in names["transactions"]]
+            assert "2" in ids and all(id.isdigit() for id in ids), f"the Python sample {name} read the history {ids}"
+    assert count > 0, "no Python sample found in the docs"
+    print(f"docs: {count} Python samples ran against serve with Apple's library")
 
 
 def client_for(url, key):
