@@ -254,9 +254,11 @@ typedef struct iosiap_transaction {
     const char *signed_jws;                /**< the store's signed transaction, or NULL */
     const char *signed_renewal_info;       /**< an auto-renewable's signed renewal info, or NULL */
     const char *reason;                    /**< "PURCHASE", or "RENEWAL" for a subscription's renewal */
-    /* Since 0.2: read these only when size > offsetof(iosiap_transaction, offer_id). */
-    int offer_type;                        /**< iosiap_offer_type the transaction was charged with, or 0 */
-    const char *offer_id;                  /**< the promotional or win-back offer id, the offer code's reference name, or NULL */
+    int offer_type;                        /**< since 0.2, read only when size > offsetof(iosiap_transaction,
+                                              offer_type): iosiap_offer_type the transaction was charged with, or 0 */
+    const char *offer_id;                  /**< since 0.2, read only when size > offsetof(iosiap_transaction,
+                                              offer_id): the promotional or win-back offer id, the offer code's
+                                              reference name, or NULL */
 } iosiap_transaction;
 
 /** The kind of subscription offer a transaction used (the signed payload's offerType). */
@@ -357,19 +359,32 @@ typedef struct iosiap_event {
     int64_t grant_amount;                  /**< GRANTED: how much of it (amount per unit x quantity) */
     const char *grant_entitlement;         /**< GRANTED: the entitlement granted, or NULL */
     int verified;                          /**< 1: the transaction passed the store's verification */
-    /* Since 0.4: read these only when size > offsetof(iosiap_event, refund_request_outcome). */
-    int refund_request_outcome;            /**< REFUND_REQUEST_FINISHED: iosiap_refund_request_outcome; else 0 */
-    uint64_t refund_transaction_id;        /**< REFUND_REQUEST_FINISHED: the transaction it asked about; else 0 */
-    const char *message_id;                /**< STOREKIT_MESSAGE: the id for iosiap_display_message; else NULL */
-    int message_reason;                    /**< STOREKIT_MESSAGE: iosiap_message_reason; else 0 */
-    const char *storefront;                /**< STOREFRONT_CHANGED: the new storefront (ISO 3166-1 alpha-3); else NULL */
-    /* Since 0.4: read these only when size > offsetof(iosiap_event, intent_offer_id). PURCHASE_INTENT's offer
-       (StoreKit: PurchaseIntent.offer, iOS 18, macOS 15), which Apple documents as set for a win-back offer the
-       user redeemed in the App Store: pay with iosiap_payment_options.win_back_offer_id = intent_offer_id. A
-       promotional one would need the game's server's signature, as any (offer_id and offer_*); an introductory
-       one applies by itself to a user eligible for it. */
-    int intent_offer_type;                 /**< PURCHASE_INTENT: iosiap_offer_type of the offer, or 0 for none */
-    const char *intent_offer_id;           /**< PURCHASE_INTENT: its id (NULL for an introductory offer); else NULL */
+    int refund_request_outcome;            /**< since 0.4, read only when size > offsetof(iosiap_event,
+                                              refund_request_outcome): REFUND_REQUEST_FINISHED's
+                                              iosiap_refund_request_outcome; else 0 */
+    uint64_t refund_transaction_id;        /**< since 0.4, read only when size > offsetof(iosiap_event,
+                                              refund_transaction_id): REFUND_REQUEST_FINISHED's transaction, the
+                                              one it asked about; else 0 */
+    const char *message_id;                /**< since 0.4, read only when size > offsetof(iosiap_event,
+                                              message_id): STOREKIT_MESSAGE's id for iosiap_display_message; else
+                                              NULL */
+    int message_reason;                    /**< since 0.4, read only when size > offsetof(iosiap_event,
+                                              message_reason): STOREKIT_MESSAGE's iosiap_message_reason; else 0 */
+    const char *storefront;                /**< since 0.4, read only when size > offsetof(iosiap_event,
+                                              storefront): STOREFRONT_CHANGED's new storefront (ISO 3166-1
+                                              alpha-3); else NULL */
+    int intent_offer_type;                 /**< since 0.4, read only when size > offsetof(iosiap_event,
+                                              intent_offer_type): PURCHASE_INTENT's offer (StoreKit:
+                                              PurchaseIntent.offer, iOS 18, macOS 15), as iosiap_offer_type, or 0
+                                              for none. Apple documents it as set for a win-back offer the user
+                                              redeemed in the App Store: pay with
+                                              iosiap_payment_options.win_back_offer_id = intent_offer_id. A
+                                              promotional one would need the game's server's signature, as any
+                                              (offer_id and offer_*); an introductory one applies by itself to a
+                                              user eligible for it. */
+    const char *intent_offer_id;           /**< since 0.4, read only when size > offsetof(iosiap_event,
+                                              intent_offer_id): PURCHASE_INTENT's offer id (NULL for an
+                                              introductory offer); else NULL */
 } iosiap_event;
 
 /** Receives one event. Must not call iosiap_store_close on the store that delivers it. An event counts as
