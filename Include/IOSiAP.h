@@ -42,6 +42,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iostream> /* the original included it: bridges written for it use std::cout without their own include */
 #include <string>
 #include <vector>
 

@@ -47,11 +47,11 @@ fi
 status=0
 swift build -c release ${build[@]+"${build[@]}"} --product iosiap -Xswiftc -static-stdlib \
     -Xlinker --version-script="$PWD/$exports" 2>&1 \
-    | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
+    | { grep --line-buffered -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
 [ "$status" -eq 0 ] || { echo "build-sdk: the library did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
 status=0
 swift build -c release ${build[@]+"${build[@]}"} --product iosiap-store -Xswiftc -static-stdlib 2>&1 \
-    | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
+    | { grep --line-buffered -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
 [ "$status" -eq 0 ] || { echo "build-sdk: iosiap-store did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
 bin=$(swift build -c release ${build[@]+"${build[@]}"} --show-bin-path)
 [ -f "$bin/libiosiap.so" ] || { echo "build-sdk: libiosiap.so was not built" >&2; exit 1; }
@@ -155,9 +155,12 @@ set_property(TARGET IOSiAP::iosiap APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS
 CMAKE
 fi
 
+# A game built for 0.3 or later builds against this one; one asking for 0.2 or older does not (0.3 refused a struct
+# size left 0: CHANGELOG.md). Raise it with the next change that breaks a game's build.
+oldest_compatible=0.3
 cat > "$out/lib/cmake/IOSiAP/IOSiAPConfigVersion.cmake" <<CMAKE
 set(PACKAGE_VERSION "$version")
-if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION OR PACKAGE_FIND_VERSION VERSION_LESS $oldest_compatible)
     set(PACKAGE_VERSION_COMPATIBLE FALSE)
 else()
     set(PACKAGE_VERSION_COMPATIBLE TRUE)

@@ -141,7 +141,13 @@ cmake --build "$work/cmake" >/dev/null
 "$work/cmake/iosiap-example-game" "$catalog" "$work/state-cmake" >"$work/cmake.out"
 expect_in "$work/cmake.out" "coins: 200, pro: yes"
 python3 Tests/docs/build_cmake_samples.py "$sdk" "$catalog" "$work/cmake-samples"
-check "the example's CMakeLists.txt and every CMake sample of README.md and docs/ build against the SDK folder and run"
+# A game asking for 0.2, whose structs 0.3 refuses, is told at configure time.
+mkdir "$work/cmake-0.2"
+printf 'cmake_minimum_required(VERSION 3.16)\nproject(old C)\nfind_package(IOSiAP 0.2 REQUIRED)\n' >"$work/cmake-0.2/CMakeLists.txt"
+if cmake -S "$work/cmake-0.2" -B "$work/cmake-0.2/build" -DCMAKE_PREFIX_PATH="$sdk" >"$work/cmake-0.2.out" 2>&1; then
+    fail "find_package(IOSiAP 0.2) was accepted, though 0.3 broke games built for 0.2"
+fi
+check "the example's CMakeLists.txt and every CMake sample of README.md and docs/ build against the SDK folder and run; find_package(IOSiAP 0.2) is refused"
 
 echo "== docs/ci.md's job (Examples/ci/game-ci.sh) on the example game, with the SDK folder alone"
 python3 - "$root/docs/ci.md" "$root/Examples/ci/game-ci.sh" <<'PY'
@@ -150,10 +156,19 @@ doc, script = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 block = doc.split("```bash\n", 1)[1].split("```", 1)[0] if "```bash\n" in doc else ""
 sys.exit(0 if block == script else "docs/ci.md does not show Examples/ci/game-ci.sh as it is")
 PY
-env -i PATH=/usr/bin:/bin bash Examples/ci/game-ci.sh "$sdk" Examples/cpp/game.cpp "$catalog" "$work/game-ci" >"$work/game-ci.out" 2>&1 \
-    || { cat "$work/game-ci.out" >&2; fail "docs/ci.md's job failed"; }
+# The SDK folder copied where a CI job keeps its artifacts, in folders whose names have spaces.
+cp -a "$sdk" "$work/ci artifacts"
+env -i PATH=/usr/bin:/bin bash Examples/ci/game-ci.sh "$work/ci artifacts" Examples/cpp/game.cpp "$catalog" "$work/game ci" \
+    >"$work/game-ci.out" 2>&1 || { cat "$work/game-ci.out" >&2; fail "docs/ci.md's job failed"; }
 expect_in "$work/game-ci.out" "game-ci: the game heard of every change"
-check "docs/ci.md's job builds the example game against the SDK folder and hears a purchase, a refund and a renewal"
+# A change the game never hears of fails the job: here the purchase made elsewhere is left out.
+sed 's/^change_and_expect "grant: +200 coins" buy .*/change_and_expect "grant: +200 coins" transactions/' Examples/ci/game-ci.sh >"$work/game-ci-no-buy.sh"
+! grep -q 'buy com.iosiap.example.coins_100 2' "$work/game-ci-no-buy.sh" || fail "the job without its purchase still buys"
+if env -i PATH=/usr/bin:/bin bash "$work/game-ci-no-buy.sh" "$sdk" Examples/cpp/game.cpp "$catalog" "$work/game-ci-no-buy" >"$work/game-ci-no-buy.out" 2>&1; then
+    fail "docs/ci.md's job passed though no purchase was made from outside"
+fi
+expect_in "$work/game-ci-no-buy.out" "game-ci: the game never printed 'grant: +200 coins'"
+check "docs/ci.md's job builds the example game against a copied SDK folder (paths with spaces) and hears a purchase, a refund and a renewal; without the purchase it fails"
 
 echo "== the README's quick start is Examples/cpp/quickstart.cpp, and it builds and buys"
 python3 - "$root/README.md" "$root/Examples/cpp/quickstart.cpp" <<'PY'
@@ -166,6 +181,12 @@ g++ -std=c++11 -Wall -Wextra -pedantic -Werror Examples/cpp/quickstart.cpp $(PKG
     -o "$work/quickstart"
 "$work/quickstart" "$catalog" "$work/state-quickstart" >"$work/quickstart.out"
 expect_in "$work/quickstart.out" "100 Coins: \$0.99" "coins: 100"
+# Offline (the products request fails), the quick start ends rather than waiting for ever.
+"$sdk/bin/iosiap-store" --state "$work/state-quickstart-offline" --catalog "$catalog" error set load-products store-unreachable >/dev/null
+got=0
+timeout 20 "$work/quickstart" "$catalog" "$work/state-quickstart-offline" >"$work/quickstart-offline.out" || got=$?
+[ "$got" -eq 1 ] || fail "the quick start offline exited $got (124: it never ended)"
+expect_in "$work/quickstart-offline.out" "no products (-12)"
 check "the README's quick start is the file, and it buys 100 coins"
 check "configured, built and run"
 

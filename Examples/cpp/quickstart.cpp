@@ -16,6 +16,10 @@ struct Shop : iosiap::StoreDelegate {
         for (const iosiap::Product &product : products) std::printf("%s: %s\n", product.title.c_str(), product.displayPrice.c_str());
         store->requestPayment("com.iosiap.example.coins_100");
     }
+    void onProductsFailed(std::uint64_t, int status, const std::string &message) override {
+        std::printf("no products (%d): %s\n", status, message.c_str());   // offline: show the shop later
+        done = true;
+    }
     void onPurchased(std::uint64_t, const iosiap::Transaction &transaction) override {
         coins += 100 * transaction.quantity;        // grant first ...
         store->finishTransaction(transaction.id);   // ... then finish: until then it comes back at every launch
@@ -26,6 +30,8 @@ struct Shop : iosiap::StoreDelegate {
         std::printf("%s failed (%d): %s\n", productId.c_str(), status, message.c_str());
         done = true;
     }
+    void onCancelled(std::uint64_t, const std::string &) override { done = true; }
+    void onDeferred(std::uint64_t, const std::string &) override { done = true; }  // Ask to Buy: onPurchased comes later
 };
 
 int main(int argc, char **argv) {

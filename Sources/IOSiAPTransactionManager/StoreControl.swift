@@ -77,12 +77,12 @@ public struct StoreControl: Sendable {
         for parameter in parameters.dropFirst(values.count) {
             if let value = parameter.commandLineDefault { given[parameter.field] = value }
         }
-        return try perform(store, ControlValues(given).merging(switches) { value, _ in value })
+        return try perform(store, ControlValues(given, from: .commandLine).merging(switches) { value, _ in value })
     }
 
     /// Runs the control with values given by field name (a form); fields it does not take are ignored.
     public func run(_ store: LocalStore, fields: [String: String]) throws -> ControlResult {
-        try perform(store, ControlValues(fields))
+        try perform(store, ControlValues(fields, from: .form))
     }
 
     /// The control named `name`, if any.
@@ -92,10 +92,21 @@ public struct StoreControl: Sendable {
 }
 
 /// A control's values by field name, with the parsers every control shares: each throws `ControlInputError`
-/// naming the parameter and what it expected.
+/// naming the parameter and what it expected, as its source names it (`TRANSACTION_ID` on the command line's
+/// usage line, "transaction id" for the page's tester).
 struct ControlValues {
+    enum Source { case commandLine, form }
     private let values: [String: String]
-    init(_ values: [String: String]) { self.values = values }
+    private let source: Source
+    init(_ values: [String: String], from source: Source) {
+        self.values = values
+        self.source = source
+    }
+
+    /// A parameter's usage name (`TRANSACTION_ID`) as this source's user knows it.
+    private func name(_ usage: String) -> String {
+        source == .commandLine ? usage : usage.lowercased().replacingOccurrences(of: "_", with: " ")
+    }
 
     /// The value of `field`, trimmed; nil when missing or empty.
     func optional(_ field: String) -> String? {
@@ -104,20 +115,20 @@ struct ControlValues {
     }
 
     func text(_ field: String, _ usage: String) throws -> String {
-        guard let value = optional(field) else { throw ControlInputError("missing \(usage)") }
+        guard let value = optional(field) else { throw ControlInputError("missing \(name(usage))") }
         return value
     }
 
     /// A whole number, within `allowed` if given (`why` says whose limit it is).
     func number<T: FixedWidthInteger>(_ field: String, _ usage: String, allowed: ClosedRange<T>? = nil, why: String = "") throws -> T {
         let text = try text(field, usage)
-        let outOfRange = ControlInputError("\(usage) must be \((allowed ?? T.min...T.max).lowerBound) to "
+        let outOfRange = ControlInputError("\(name(usage)) must be \((allowed ?? T.min...T.max).lowerBound) to "
             + "\((allowed ?? T.min...T.max).upperBound)\(why.isEmpty ? "" : " (\(why))"), not \(text)")
         guard let value = T(text) else {
             // Digits that do not fit are a number out of range, not "not a number".
             let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
             if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) { throw outOfRange }
-            throw ControlInputError("\(usage) must be a number, not '\(text)'")
+            throw ControlInputError("\(name(usage)) must be a number, not '\(text)'")
         }
         if let allowed, !allowed.contains(value) { throw outOfRange }
         return value
@@ -130,7 +141,7 @@ struct ControlValues {
 
     /// These values with `other`'s added (a value given twice keeps this one).
     func merging(_ other: [String: String], _ combine: (String, String) -> String) -> ControlValues {
-        ControlValues(values.merging(other, uniquingKeysWith: combine))
+        ControlValues(values.merging(other, uniquingKeysWith: combine), from: source)
     }
 
     func onOff(_ field: String) throws -> Bool {

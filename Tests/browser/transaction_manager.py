@@ -136,7 +136,7 @@ def main():
         quantity.clear()
         quantity.send_keys("lots")
         product_row.find_element(By.CSS_SELECTOR, "button.buy").click()
-        wait_for("the page says what is wrong with the quantity", lambda: "QUANTITY must be a number, not 'lots'" in message(), 5)
+        wait_for("the page says what is wrong with the quantity", lambda: "buy: quantity must be a number, not 'lots'" in message(), 5)
         time.sleep(0.6)  # a poll later: still no new transaction
         if len(driver.find_elements(By.CSS_SELECTOR, "#transactions tbody tr")) != before + 1:
             fail("bad input changed the history")

@@ -21,7 +21,8 @@ public:
     IAPBridge() : productsFinished(false), purchased(0) {}
     virtual ~IAPBridge() {}
     virtual void onRequestProductsFinish(void) { productsFinished = true; }
-    virtual void onRequestProductsError(int code) { std::printf("products error %d\n", code); }
+    // std::cout with no include of its own, as bridges written for the original header do.
+    virtual void onRequestProductsError(int code) { std::cout << "products error " << code << std::endl; }
     virtual void onPaymentEvent(std::string &identifier, IOSiAPPaymentEvent event, int quantity) {
         std::printf("payment %s event=%d quantity=%d\n", identifier.c_str(), static_cast<int>(event), quantity);
         if (event == IOSIAP_PAYMENT_PURCHAED) purchased += quantity;

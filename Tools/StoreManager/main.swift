@@ -33,11 +33,17 @@ func helpLine(_ command: Command) -> String {
     return lines.joined(separator: "\n")
 }
 
-/// The first sentence of a help text (which may run over several lines): up to the first ". " or the end.
+/// The first sentence of a help text (which may run over several lines): up to the first ". " that does not end
+/// an abbreviation ("e.g.", "i.e."), or the end.
 func summary(_ help: String) -> String {
     let text = help.replacingOccurrences(of: "\n", with: " ")
-    guard let end = text.range(of: ". ") else { return text }
-    return String(text[..<end.lowerBound]) + "."
+    var searchFrom = text.startIndex
+    while let end = text.range(of: ". ", range: searchFrom..<text.endIndex) {
+        let before = text[..<end.lowerBound]
+        if !before.hasSuffix("e.g"), !before.hasSuffix("i.e") { return before + "." }
+        searchFrom = end.upperBound
+    }
+    return text
 }
 
 /// The command names closest to a mistyped `name`: those it starts or that start it, else those one edit away.
