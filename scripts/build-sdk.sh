@@ -9,6 +9,7 @@
 #                                for a game's CI to drive the store from outside without our sources or a toolchain
 #   LICENSE, NOTICE              our licence, and what the library links in with its licences
 #   licenses/Swift-LICENSE.txt   the licence of the Swift runtime, Foundation and Dispatch linked in
+#   licenses/ICU-LICENSE.txt     ICU's licence (Unicode), for the ICU in iosiap-store and the price table from CLDR
 #
 # usage: scripts/build-sdk.sh [--storekit-standin] [DIR]
 # --storekit-standin builds a test SDK (default: sdk-storekit-standin/) whose libiosiap.so has the behavioural
@@ -87,6 +88,7 @@ mkdir -p "$out/licenses"
 swift_license=$(dirname "$(command -v swift)")/../share/swift/LICENSE.txt
 [ -f "$swift_license" ] || { echo "build-sdk: the toolchain's licence ($swift_license) is missing" >&2; exit 1; }
 cp "$swift_license" "$out/licenses/Swift-LICENSE.txt"
+cp licenses/ICU-LICENSE.txt "$out/licenses/"
 # Shipped without debug information or the static symbol table (14 MB of libiosiap.so's 75 MB); the dynamic symbol
 # table stays. Both go to a separate debug file beside it, which the shipped file names (its debug link), so that
 # a crash report can still be symbolicated with it.

@@ -26,7 +26,7 @@ echo "== SDK"
 bash scripts/build-sdk.sh "$work/sdk"
 sdk=$work/sdk
 lib=$sdk/lib/libiosiap.so
-for file in LICENSE NOTICE licenses/Swift-LICENSE.txt; do [ -s "$sdk/$file" ] || fail "the SDK folder lacks $file"; done
+for file in LICENSE NOTICE licenses/Swift-LICENSE.txt licenses/ICU-LICENSE.txt; do [ -s "$sdk/$file" ] || fail "the SDK folder lacks $file"; done
 expect_in "$sdk/LICENSE" "Apache License" "Version 2.0, January 2004"
 expect_in "$sdk/licenses/Swift-LICENSE.txt" "Runtime Library Exception"
 check "LICENSE, NOTICE and the Swift runtime's licence are in the SDK folder"
