@@ -102,6 +102,8 @@ echo "== the docs' C samples compile against the header"
 mkdir "$work/samples"
 for cc in gcc "$clang"; do python3 Tests/docs/compile_c_samples.py "$cc" "$sdk/include" "$work/samples"; done
 check "every C sample of README.md and docs/ compiles (gcc, clang)"
+for cxx in g++ "$clangxx"; do python3 Tests/docs/compile_cpp_samples.py "$cxx" "$sdk/include" "$work/cpp-samples"; done
+check "every C++ sample of README.md and docs/ compiles (g++, clang++; the classic ones as C++98 too)"
 swift build --product iosiap-verify -Xswiftc -warnings-as-errors >/dev/null
 python3 Tests/docs/run_shell_samples.py "$sdk" "$(swift build --show-bin-path)/iosiap-verify" "$catalog" "$work/shell-samples"
 check "every shell sample line of README.md and docs/ runs (the main job, the SDK build and quick start, iosiap-store, iosiap-verify)"
@@ -388,6 +390,19 @@ for cxx in g++ "$clangxx"; do
         || { cat "$work/refund-handlers.err" >&2; fail "refund handlers ($cxx)"; }
 done
 check "a refund is told until a handler returned: onRevoked that throws (poll, delivery thread), the classic onPaymentRevoked; finish refuses a VERIFICATION_FAILED's id (g++, clang++)"
+for cxx in g++ "$clangxx"; do
+    $cxx -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/request_ids.cpp -L"$sdk/lib" -liosiap \
+        -Wl,-rpath,"$sdk/lib" -o "$work/request_ids"
+    rm -rf "$work/state-request-ids"
+    "$work/request_ids" "$catalog" "$work/state-request-ids"
+    # A request id where beginRefundRequest takes the UI context would reach StoreKit as a window scene: refused.
+    printf '#include <iosiap/iosiap.hpp>\nvoid f(iosiap::Store &s) { std::uint64_t id = 0; s.beginRefundRequest(1, &id); }\n' \
+        >"$work/request_id_as_context.cpp"
+    if $cxx -std=c++11 -I"$sdk/include" -fsyntax-only "$work/request_id_as_context.cpp" 2>/dev/null; then
+        fail "beginRefundRequest(transactionId, &requestId) compiles ($cxx)"
+    fi
+done
+check "the C++ requests with the request id first fill the id their events carry; a request id given as a UI context does not compile (g++, clang++)"
 
 echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"

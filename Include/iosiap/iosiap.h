@@ -60,65 +60,80 @@ int iosiap_version(void);
 
 /** Status codes. Never renumbered; new codes take unused numbers. -100 - n is StoreKit's SKError code n. */
 typedef enum iosiap_status {
-    IOSIAP_OK = 0,
-    IOSIAP_E_INVALID_ARGUMENT = -1,          /**< NULL where a value is needed, empty id, count mismatch */
-    IOSIAP_E_INVALID_UTF8 = -2,
-    IOSIAP_E_UNKNOWN_PRODUCT = -3,           /**< not loaded by a products request */
-    IOSIAP_E_QUANTITY_OUT_OF_RANGE = -4,     /**< outside 1...10 */
-    IOSIAP_E_STORE_NOT_OPEN = -5,            /**< closed or invalid handle */
-    IOSIAP_E_UNKNOWN_TRANSACTION = -6,
-    IOSIAP_E_WRONG_STATE = -7,
-    IOSIAP_E_INVALID_CATALOG = -8,
-    IOSIAP_E_CATALOG_NOT_READABLE = -9,
-    IOSIAP_E_STORAGE = -10,
-    IOSIAP_E_QUANTITY_NOT_ALLOWED = -11,     /**< quantity above 1 for a non-consumable */
-    IOSIAP_E_STORE_UNREACHABLE = -12,
-    IOSIAP_E_SYSTEM = -13,
-    IOSIAP_E_NOT_ENTITLED = -14,
-    IOSIAP_E_STRING_TOO_LONG = -15,
-    IOSIAP_E_INSUFFICIENT_BALANCE = -16,     /**< a ledger spend larger than the balance */
-    IOSIAP_E_STATE_DIRECTORY_IN_USE = -17,   /**< another open store, in this or another process, uses it */
-    IOSIAP_E_UNSUPPORTED_PLATFORM = -18,     /**< not in this platform's library (see Platforms at the top) */
-    IOSIAP_E_DUPLICATE_REFUND_REQUEST = -19, /**< since 0.4: the transaction was refunded or has a refund request pending */
+    IOSIAP_OK = 0,                         /**< success */
+    IOSIAP_E_INVALID_ARGUMENT = -1,        /**< NULL where a value is needed, empty id, count mismatch */
+    IOSIAP_E_INVALID_UTF8 = -2,            /**< a string is not valid UTF-8 */
+    IOSIAP_E_UNKNOWN_PRODUCT = -3,         /**< not loaded by a products request */
+    IOSIAP_E_QUANTITY_OUT_OF_RANGE = -4,   /**< outside 1...10 */
+    IOSIAP_E_STORE_NOT_OPEN = -5,          /**< closed or invalid handle */
+    IOSIAP_E_UNKNOWN_TRANSACTION = -6,     /**< the store never recorded a transaction of that id */
+    IOSIAP_E_WRONG_STATE = -7,             /**< not allowed now (e.g. a product without the offer asked for, a
+                                                transaction already finished) */
+    IOSIAP_E_INVALID_CATALOG = -8,         /**< the .storekit file is malformed; the message names the key path */
+    IOSIAP_E_CATALOG_NOT_READABLE = -9,    /**< the .storekit file cannot be read */
+    IOSIAP_E_STORAGE = -10,                /**< the state directory cannot be read or written (a full disk, a
+                                                read-only folder) */
+    IOSIAP_E_QUANTITY_NOT_ALLOWED = -11,   /**< quantity above 1 for a non-consumable */
+    IOSIAP_E_STORE_UNREACHABLE = -12,      /**< the store cannot be reached (offline); try again later */
+    IOSIAP_E_SYSTEM = -13,                 /**< the system refused (a thread, a lock, memory); the message says which */
+    IOSIAP_E_NOT_ENTITLED = -14,           /**< the user does not own what the call needs */
+    IOSIAP_E_STRING_TOO_LONG = -15,        /**< a string above its limit (the IOSIAP_MAX_* below) */
+    IOSIAP_E_INSUFFICIENT_BALANCE = -16,   /**< a ledger spend larger than the balance */
+    IOSIAP_E_STATE_DIRECTORY_IN_USE = -17, /**< another open store, in this or another process, uses it */
+    IOSIAP_E_UNSUPPORTED_PLATFORM = -18,   /**< not in this platform's library (see Platforms at the top) */
+    IOSIAP_E_DUPLICATE_REFUND_REQUEST = -19, /**< since 0.4: the transaction was refunded or has a refund request
+                                                  pending */
     IOSIAP_E_NOT_DELIVERED = -20,            /**< since 0.4: iosiap_finish_transaction of a transaction never delivered
                                                 as PURCHASED or RESTORED (e.g. a VERIFICATION_FAILED's): refused */
-    IOSIAP_E_REFUND_REQUEST_INELIGIBLE = -21, /**< since 0.5: the App Store takes no refund request for the transaction */
-    IOSIAP_E_INVALID_PRESENTATION_CONTEXT = -22, /**< since 0.5: StoreKit cannot show its sheet from the UI context given, or none was found */
-    IOSIAP_E_SK_UNKNOWN = -100,
-    IOSIAP_E_SK_CLIENT_INVALID = -101,
-    IOSIAP_E_SK_PAYMENT_CANCELLED = -102,
-    IOSIAP_E_SK_PAYMENT_INVALID = -103,
-    IOSIAP_E_SK_PAYMENT_NOT_ALLOWED = -104,
-    IOSIAP_E_SK_STORE_PRODUCT_NOT_AVAILABLE = -105,
-    IOSIAP_E_SK_CLOUD_SERVICE_PERMISSION_DENIED = -106,
-    IOSIAP_E_SK_CLOUD_SERVICE_NETWORK_CONNECTION_FAILED = -107,
-    IOSIAP_E_SK_CLOUD_SERVICE_REVOKED = -108,
-    IOSIAP_E_SK_PRIVACY_ACKNOWLEDGEMENT_REQUIRED = -109,
-    IOSIAP_E_SK_UNAUTHORIZED_REQUEST_DATA = -110,
-    IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER = -111,
-    IOSIAP_E_SK_INVALID_SIGNATURE = -112,
-    IOSIAP_E_SK_MISSING_OFFER_PARAMS = -113,
-    IOSIAP_E_SK_INVALID_OFFER_PRICE = -114,
-    IOSIAP_E_SK_OVERLAY_CANCELLED = -115,
-    IOSIAP_E_SK_OVERLAY_INVALID_CONFIGURATION = -116,
-    IOSIAP_E_SK_OVERLAY_TIMEOUT = -117,
-    IOSIAP_E_SK_INELIGIBLE_FOR_OFFER = -118,
-    IOSIAP_E_SK_UNSUPPORTED_PLATFORM = -119,
-    IOSIAP_E_SK_OVERLAY_PRESENTED_IN_BACKGROUND_SCENE = -120,
-    IOSIAP_E_SK_PAYMENT_METHOD_BINDING_CONFIGURATION_REQUIRED = -121,
-    IOSIAP_E_VERIFY_INVALID_FORMAT = -200,             /**< not a three-part JWS, bad base64url or JSON */
-    IOSIAP_E_VERIFY_UNSUPPORTED_ALGORITHM = -201,      /**< alg is not ES256 */
-    IOSIAP_E_VERIFY_INVALID_CERTIFICATE = -202,        /**< an x5c entry is not a certificate */
-    IOSIAP_E_VERIFY_INVALID_CHAIN_LENGTH = -203,       /**< x5c does not hold exactly three */
-    IOSIAP_E_VERIFY_UNTRUSTED_CHAIN = -204,            /**< the chain does not lead to the trusted root */
-    IOSIAP_E_VERIFY_MISSING_APPLE_MARKER = -205,       /**< Apple's intermediate or leaf OID is missing */
-    IOSIAP_E_VERIFY_CERTIFICATE_NOT_VALID_AT_DATE = -206,
-    IOSIAP_E_VERIFY_INVALID_SIGNATURE = -207,
-    IOSIAP_E_VERIFY_INVALID_APP_IDENTIFIER = -208,     /**< another bundle id */
-    IOSIAP_E_VERIFY_INVALID_ENVIRONMENT = -209,
-    IOSIAP_E_VERIFY_RETRYABLE = -210,                  /**< could not complete (network); retried later */
-    IOSIAP_E_VERIFY_REJECTED_BY_SERVER = -211,
-    IOSIAP_E_VERIFY_INPUT_TOO_LARGE = -212
+    IOSIAP_E_REFUND_REQUEST_INELIGIBLE = -21, /**< since 0.5: the App Store takes no refund request for the
+                                                   transaction */
+    IOSIAP_E_INVALID_PRESENTATION_CONTEXT = -22, /**< since 0.5: StoreKit cannot show its sheet from the UI context
+                                                      given, or none was found */
+    IOSIAP_E_SK_UNKNOWN = -100,            /**< StoreKit's SKError.unknown (each IOSIAP_E_SK_* is -100 minus SKError's
+                                                code) */
+    IOSIAP_E_SK_CLIENT_INVALID = -101,     /**< SKError.clientInvalid: the client may not make the request */
+    IOSIAP_E_SK_PAYMENT_CANCELLED = -102,  /**< SKError.paymentCancelled: the user cancelled */
+    IOSIAP_E_SK_PAYMENT_INVALID = -103,    /**< SKError.paymentInvalid: a payment parameter was not recognized */
+    IOSIAP_E_SK_PAYMENT_NOT_ALLOWED = -104, /**< SKError.paymentNotAllowed: this device or user may not pay (e.g.
+                                                 parental controls) */
+    IOSIAP_E_SK_STORE_PRODUCT_NOT_AVAILABLE = -105, /**< SKError.storeProductNotAvailable: not sold in the current
+                                                         storefront */
+    IOSIAP_E_SK_CLOUD_SERVICE_PERMISSION_DENIED = -106, /**< SKError.cloudServicePermissionDenied */
+    IOSIAP_E_SK_CLOUD_SERVICE_NETWORK_CONNECTION_FAILED = -107, /**< SKError.cloudServiceNetworkConnectionFailed: no
+                                                                     network */
+    IOSIAP_E_SK_CLOUD_SERVICE_REVOKED = -108, /**< SKError.cloudServiceRevoked */
+    IOSIAP_E_SK_PRIVACY_ACKNOWLEDGEMENT_REQUIRED = -109, /**< SKError.privacyAcknowledgementRequired: the user has not
+                                                              accepted Apple's privacy policy */
+    IOSIAP_E_SK_UNAUTHORIZED_REQUEST_DATA = -110, /**< SKError.unauthorizedRequestData */
+    IOSIAP_E_SK_INVALID_OFFER_IDENTIFIER = -111, /**< SKError.invalidOfferIdentifier: no such offer for the product */
+    IOSIAP_E_SK_INVALID_SIGNATURE = -112,  /**< SKError.invalidSignature: the offer's signature was refused */
+    IOSIAP_E_SK_MISSING_OFFER_PARAMS = -113, /**< SKError.missingOfferParams: an offer without all its signed fields */
+    IOSIAP_E_SK_INVALID_OFFER_PRICE = -114, /**< SKError.invalidOfferPrice */
+    IOSIAP_E_SK_OVERLAY_CANCELLED = -115,  /**< SKError.overlayCancelled */
+    IOSIAP_E_SK_OVERLAY_INVALID_CONFIGURATION = -116, /**< SKError.overlayInvalidConfiguration */
+    IOSIAP_E_SK_OVERLAY_TIMEOUT = -117,    /**< SKError.overlayTimeout */
+    IOSIAP_E_SK_INELIGIBLE_FOR_OFFER = -118, /**< SKError.ineligibleForOffer: the user may not redeem the offer */
+    IOSIAP_E_SK_UNSUPPORTED_PLATFORM = -119, /**< SKError.unsupportedPlatform; also StoreKit where it does not exist
+                                                  (Linux) */
+    IOSIAP_E_SK_OVERLAY_PRESENTED_IN_BACKGROUND_SCENE = -120, /**< SKError.overlayPresentedInBackgroundScene */
+    IOSIAP_E_SK_PAYMENT_METHOD_BINDING_CONFIGURATION_REQUIRED = -121, /**< the user must add a payment method to their
+                                                                           Apple Account first (StoreKit's
+                                                                           paymentMethodBindingConfigurationRequired;
+                                                                           since 0.5 also Product.PurchaseError's) */
+    IOSIAP_E_VERIFY_INVALID_FORMAT = -200, /**< not a three-part JWS, bad base64url or JSON */
+    IOSIAP_E_VERIFY_UNSUPPORTED_ALGORITHM = -201, /**< alg is not ES256 */
+    IOSIAP_E_VERIFY_INVALID_CERTIFICATE = -202, /**< an x5c entry is not a certificate */
+    IOSIAP_E_VERIFY_INVALID_CHAIN_LENGTH = -203, /**< x5c does not hold exactly three */
+    IOSIAP_E_VERIFY_UNTRUSTED_CHAIN = -204, /**< the chain does not lead to the trusted root */
+    IOSIAP_E_VERIFY_MISSING_APPLE_MARKER = -205, /**< Apple's intermediate or leaf OID is missing */
+    IOSIAP_E_VERIFY_CERTIFICATE_NOT_VALID_AT_DATE = -206, /**< a certificate of the chain is not valid at the signing
+                                                               date */
+    IOSIAP_E_VERIFY_INVALID_SIGNATURE = -207, /**< the signature does not match the signed data (forged or damaged) */
+    IOSIAP_E_VERIFY_INVALID_APP_IDENTIFIER = -208, /**< another bundle id */
+    IOSIAP_E_VERIFY_INVALID_ENVIRONMENT = -209, /**< another environment (Sandbox against Production) */
+    IOSIAP_E_VERIFY_RETRYABLE = -210,      /**< could not complete (network); retried later */
+    IOSIAP_E_VERIFY_REJECTED_BY_SERVER = -211, /**< the game's verification server said no */
+    IOSIAP_E_VERIFY_INPUT_TOO_LARGE = -212 /**< the signed data is above its size limit */
 } iosiap_status;
 
 /** A static English description of a status code; never NULL, never to be freed. */
@@ -147,18 +162,18 @@ const char *iosiap_last_error_message(void);
 
 /** What a product is (StoreKit: Product.ProductType). */
 typedef enum iosiap_product_type {
-    IOSIAP_PRODUCT_CONSUMABLE = 0,
-    IOSIAP_PRODUCT_NON_CONSUMABLE = 1,
-    IOSIAP_PRODUCT_AUTO_RENEWABLE = 2,
-    IOSIAP_PRODUCT_NON_RENEWING = 3
+    IOSIAP_PRODUCT_CONSUMABLE = 0,         /**< bought again and again (coins) */
+    IOSIAP_PRODUCT_NON_CONSUMABLE = 1,     /**< bought once, owned for good */
+    IOSIAP_PRODUCT_AUTO_RENEWABLE = 2,     /**< an auto-renewable subscription */
+    IOSIAP_PRODUCT_NON_RENEWING = 3        /**< a non-renewing subscription */
 } iosiap_product_type;
 
 /** The unit of a subscription period or an offer period. */
 typedef enum iosiap_period_unit {
-    IOSIAP_PERIOD_DAY = 0,
-    IOSIAP_PERIOD_WEEK = 1,
-    IOSIAP_PERIOD_MONTH = 2,
-    IOSIAP_PERIOD_YEAR = 3
+    IOSIAP_PERIOD_DAY = 0,                 /**< days */
+    IOSIAP_PERIOD_WEEK = 1,                /**< weeks */
+    IOSIAP_PERIOD_MONTH = 2,               /**< months */
+    IOSIAP_PERIOD_YEAR = 3                 /**< years */
 } iosiap_period_unit;
 
 /** A product loaded by a products request. Owned by its store; valid until the store is closed. */
@@ -190,9 +205,9 @@ int iosiap_product_subscription_level(const iosiap_product *product);
 
 /** How an offer is paid (StoreKit: Product.SubscriptionOffer.PaymentMode). */
 typedef enum iosiap_offer_payment_mode {
-    IOSIAP_OFFER_FREE_TRIAL = 0,
-    IOSIAP_OFFER_PAY_AS_YOU_GO = 1,
-    IOSIAP_OFFER_PAY_UP_FRONT = 2
+    IOSIAP_OFFER_FREE_TRIAL = 0,           /**< free for its periods */
+    IOSIAP_OFFER_PAY_AS_YOU_GO = 1,        /**< a lower price each period */
+    IOSIAP_OFFER_PAY_UP_FRONT = 2          /**< one lower price for all its periods, paid at once */
 } iosiap_offer_payment_mode;
 
 /**
@@ -263,11 +278,11 @@ typedef struct iosiap_transaction {
 
 /** The kind of subscription offer a transaction used (the signed payload's offerType). */
 typedef enum iosiap_offer_type {
-    IOSIAP_OFFER_TYPE_NONE = 0,
-    IOSIAP_OFFER_TYPE_INTRODUCTORY = 1,
-    IOSIAP_OFFER_TYPE_PROMOTIONAL = 2,
-    IOSIAP_OFFER_TYPE_OFFER_CODE = 3,
-    IOSIAP_OFFER_TYPE_WIN_BACK = 4
+    IOSIAP_OFFER_TYPE_NONE = 0,            /**< no offer */
+    IOSIAP_OFFER_TYPE_INTRODUCTORY = 1,    /**< the introductory offer */
+    IOSIAP_OFFER_TYPE_PROMOTIONAL = 2,     /**< a promotional offer */
+    IOSIAP_OFFER_TYPE_OFFER_CODE = 3,      /**< an offer code the user redeemed */
+    IOSIAP_OFFER_TYPE_WIN_BACK = 4         /**< a win-back offer */
 } iosiap_offer_type;
 
 /* ---- Events ------------------------------------------------------------------------------------------- */
@@ -324,10 +339,10 @@ typedef enum iosiap_event_kind {
 
 /** Why the App Store sends a message (StoreKit: Message.Reason); iosiap_event.message_reason. Since 0.4. */
 typedef enum iosiap_message_reason {
-    IOSIAP_MESSAGE_REASON_GENERIC = 0,
+    IOSIAP_MESSAGE_REASON_GENERIC = 0,     /**< any other message */
     IOSIAP_MESSAGE_REASON_PRICE_INCREASE = 1, /**< a subscription's price rises: the user agrees or not */
-    IOSIAP_MESSAGE_REASON_BILLING_ISSUE = 2,  /**< a renewal could not be charged: the user fixes the payment */
-    IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER = 3  /**< a lapsed subscriber may redeem a win-back offer */
+    IOSIAP_MESSAGE_REASON_BILLING_ISSUE = 2, /**< a renewal could not be charged: the user fixes the payment */
+    IOSIAP_MESSAGE_REASON_WIN_BACK_OFFER = 3 /**< a lapsed subscriber may redeem a win-back offer */
 } iosiap_message_reason;
 
 /** How a refund request ended (iosiap_event.refund_request_outcome of IOSIAP_EVENT_REFUND_REQUEST_FINISHED). */
@@ -733,15 +748,15 @@ int iosiap_can_make_payments(iosiap_store *store);
 
 /** The APIs whose failure can be simulated (values of `iosiap_local_set_simulated_error`). */
 typedef enum iosiap_failable_api {
-    IOSIAP_API_LOAD_PRODUCTS = 0,
-    IOSIAP_API_PURCHASE = 1,
-    IOSIAP_API_VERIFICATION = 2,
-    IOSIAP_API_APP_STORE_SYNC = 3,
-    IOSIAP_API_SUBSCRIPTION_STATUS = 4,
-    IOSIAP_API_APP_TRANSACTION = 5,
-    IOSIAP_API_MANAGE_SUBSCRIPTIONS = 6,
-    IOSIAP_API_REFUND_REQUEST = 7,
-    IOSIAP_API_OFFER_CODE_REDEEM = 8
+    IOSIAP_API_LOAD_PRODUCTS = 0,          /**< products requests */
+    IOSIAP_API_PURCHASE = 1,               /**< payments */
+    IOSIAP_API_VERIFICATION = 2,           /**< the store's verification of a transaction */
+    IOSIAP_API_APP_STORE_SYNC = 3,         /**< the sync a restore starts with */
+    IOSIAP_API_SUBSCRIPTION_STATUS = 4,    /**< subscription status queries */
+    IOSIAP_API_APP_TRANSACTION = 5,        /**< iosiap_app_transaction */
+    IOSIAP_API_MANAGE_SUBSCRIPTIONS = 6,   /**< the manage subscriptions sheet */
+    IOSIAP_API_REFUND_REQUEST = 7,         /**< the refund request sheet */
+    IOSIAP_API_OFFER_CODE_REDEEM = 8       /**< the offer code sheet */
 } iosiap_failable_api;
 
 /** Ask to Buy on (1) or off (0): purchases wait for approval and end in IOSIAP_EVENT_DEFERRED. */
@@ -913,21 +928,21 @@ int iosiap_storefront(char **out_storefront, iosiap_store *store);
 
 /** A subscription's renewal state (StoreKit: Product.SubscriptionInfo.RenewalState). */
 typedef enum iosiap_subscription_state {
-    IOSIAP_SUBSCRIPTION_SUBSCRIBED = 1,
-    IOSIAP_SUBSCRIPTION_EXPIRED = 2,
+    IOSIAP_SUBSCRIPTION_SUBSCRIBED = 1,    /**< active */
+    IOSIAP_SUBSCRIPTION_EXPIRED = 2,       /**< ended */
     IOSIAP_SUBSCRIPTION_IN_BILLING_RETRY = 3, /**< a renewal could not be charged; not active */
-    IOSIAP_SUBSCRIPTION_IN_GRACE_PERIOD = 4,  /**< a renewal could not be charged; active until the grace ends */
-    IOSIAP_SUBSCRIPTION_REVOKED = 5           /**< refunded, or its Family Sharing ended */
+    IOSIAP_SUBSCRIPTION_IN_GRACE_PERIOD = 4, /**< a renewal could not be charged; active until the grace ends */
+    IOSIAP_SUBSCRIPTION_REVOKED = 5        /**< refunded, or its Family Sharing ended */
 } iosiap_subscription_state;
 
 /** Why a subscription expired (the renewal info's expirationIntent; StoreKit: RenewalInfo.ExpirationReason). */
 typedef enum iosiap_expiration_reason {
     IOSIAP_EXPIRATION_NONE = 0,            /**< not expired */
-    IOSIAP_EXPIRATION_AUTO_RENEW_DISABLED = 1,
-    IOSIAP_EXPIRATION_BILLING_ERROR = 2,
-    IOSIAP_EXPIRATION_PRICE_INCREASE_DECLINED = 3,
-    IOSIAP_EXPIRATION_PRODUCT_UNAVAILABLE = 4,
-    IOSIAP_EXPIRATION_UNKNOWN = 5
+    IOSIAP_EXPIRATION_AUTO_RENEW_DISABLED = 1, /**< the user turned auto-renew off */
+    IOSIAP_EXPIRATION_BILLING_ERROR = 2,   /**< the renewal could not be charged */
+    IOSIAP_EXPIRATION_PRICE_INCREASE_DECLINED = 3, /**< the user did not accept a price increase */
+    IOSIAP_EXPIRATION_PRODUCT_UNAVAILABLE = 4, /**< the product was no longer sold at renewal */
+    IOSIAP_EXPIRATION_UNKNOWN = 5          /**< another reason */
 } iosiap_expiration_reason;
 
 /**

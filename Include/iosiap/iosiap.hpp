@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -38,10 +39,21 @@
 namespace iosiap {
 
 /** The product types (values of iosiap_product_type). */
-enum class ProductType { Consumable = 0, NonConsumable = 1, AutoRenewable = 2, NonRenewing = 3 };
+enum class ProductType {
+    Consumable = 0,     /**< IOSIAP_PRODUCT_CONSUMABLE: bought again and again */
+    NonConsumable = 1,  /**< IOSIAP_PRODUCT_NON_CONSUMABLE: bought once, owned for good */
+    AutoRenewable = 2,  /**< IOSIAP_PRODUCT_AUTO_RENEWABLE: an auto-renewable subscription */
+    NonRenewing = 3     /**< IOSIAP_PRODUCT_NON_RENEWING: a non-renewing subscription */
+};
 
 /** The classic IOSiAP payment events, with their classic values. */
-enum class PaymentState { Purchasing = 0, Purchased = 1, Failed = 2, Restored = 3, Removed = 4 };
+enum class PaymentState {
+    Purchasing = 0,  /**< the payment sheet is up */
+    Purchased = 1,   /**< bought: grant it */
+    Failed = 2,      /**< failed, cancelled or declined: nothing charged */
+    Restored = 3,    /**< given back by a restore: grant it */
+    Removed = 4      /**< deferred (Ask to Buy): stop waiting; the purchase, if approved, comes later */
+};
 
 /** A product, copied out of the store. */
 struct Product {
@@ -500,6 +512,54 @@ public:
         options.win_back_offer_id = winBackOfferId.c_str();
         return iosiap_request_payment_with_options(requestId, store_, productId.c_str(), &options);
     }
+
+    /** @name The requests with the request id first
+        Since 0.5. As the C calls take it: *requestId (if not NULL) receives the id the request's events carry,
+        without spelling out the optional parameters before it. */
+    ///@{
+    /** requestProducts, the request id first. */
+    int requestProducts(std::uint64_t *requestId, const std::vector<std::string> &productIds) {
+        return requestProducts(productIds, requestId);
+    }
+    /** requestPayment, the request id first. */
+    int requestPayment(std::uint64_t *requestId, const std::string &productId, int quantity = 1,
+                       const std::string &appAccountToken = std::string(), void *uiContext = nullptr) {
+        return requestPayment(productId, quantity, appAccountToken, requestId, uiContext);
+    }
+    /** requestPayment with a promotional offer, the request id first. */
+    int requestPayment(std::uint64_t *requestId, const std::string &productId, const PromotionalOffer &offer,
+                       const std::string &appAccountToken = std::string(), void *uiContext = nullptr) {
+        return requestPayment(productId, offer, appAccountToken, requestId, uiContext);
+    }
+    /** requestPaymentWithIntroOfferEligibility, the request id first. */
+    int requestPaymentWithIntroOfferEligibility(std::uint64_t *requestId, const std::string &productId,
+                                                const std::string &introOfferEligibilityJWS,
+                                                const std::string &appAccountToken = std::string(), void *uiContext = nullptr) {
+        return requestPaymentWithIntroOfferEligibility(productId, introOfferEligibilityJWS, appAccountToken, requestId, uiContext);
+    }
+    /** requestWinBackPayment, the request id first. */
+    int requestWinBackPayment(std::uint64_t *requestId, const std::string &productId, const std::string &winBackOfferId,
+                              const std::string &appAccountToken = std::string(), void *uiContext = nullptr) {
+        return requestWinBackPayment(productId, winBackOfferId, appAccountToken, requestId, uiContext);
+    }
+    /** beginRefundRequest, the request id first. */
+    int beginRefundRequest(std::uint64_t *requestId, std::uint64_t transactionId, void *uiContext = nullptr) {
+        return iosiap_begin_refund_request(requestId, store_, transactionId, uiContext);
+    }
+    /** showManageSubscriptions, the request id first (a template only so that showManageSubscriptions(nullptr)
+        still means the UI context, as before 0.5). */
+    template <typename RequestId>
+    typename std::enable_if<std::is_same<RequestId, std::uint64_t>::value, int>::type
+    showManageSubscriptions(RequestId *requestId, void *uiContext = nullptr) {
+        return iosiap_show_manage_subscriptions(requestId, store_, uiContext);
+    }
+    /** A request id where beginRefundRequest takes the UI context (beginRefundRequest(transactionId, &requestId))
+        would be passed to StoreKit as a window scene: it does not compile. Write beginRefundRequest(&requestId,
+        transactionId). */
+    template <typename Integer>
+    typename std::enable_if<std::is_integral<Integer>::value, int>::type
+    beginRefundRequest(std::uint64_t transactionId, Integer *requestId) = delete;
+    ///@}
 
     /** Shows the App Store's offer code sheet in the game's UIWindowScene *; a code redeemed arrives as a
         purchase without a request (iosiap_present_offer_code_redeem_sheet). */

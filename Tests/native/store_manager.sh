@@ -51,9 +51,10 @@ grep -q "6 oneSecondIsOneDay" <<<"$("$store_bin" help time-rate)" || fail "help 
 help_text=$("$store_bin" help | tr -s ' \n' ' ')
 grep -q "as the user would in the App Store: the game receives a purchase with offer type 3." <<<"$help_text" \
     || fail "help's summaries end mid-sentence"
-grep -q "Sets how fast subscription time runs: a number or a name, e.g. 13 or monthlyRenewalEveryFiveMinutes." <<<"$help_text" \
-    || fail "help's summaries end at an abbreviation"
-! grep -qE '(e\.g|i\.e)\.$' <<<"$("$store_bin" help)" || fail "a summary of help ends at an abbreviation"
+for summary in "Sets how fast subscription time runs: a number or a name, e.g. 13 or monthlyRenewalEveryFiveMinutes." \
+    "Sets the locale titles and prices are shown in (e.g. de_DE)." "Sets the storefront (ISO 3166-1 alpha-3, e.g. DEU)."; do
+    grep -qF "$summary" <<<"$help_text" || fail "help's summaries end at an abbreviation: no '$summary'"
+done
 ok
 # A mistyped state directory is refused, not created; a new one is made only with a catalog, and said so.
 got=0
