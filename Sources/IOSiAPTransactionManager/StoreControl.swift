@@ -67,7 +67,14 @@ public struct StoreControl: Sendable {
         var values: [String] = []
         for argument in arguments {
             // Every "--" word is an option (a bare "--" too): never taken for a value, which would shift the others.
-            guard argument.hasPrefix("--") else { values.append(argument); continue }
+            guard argument.hasPrefix("--") else {
+                // An empty word ("") is a value left blank by mistake, not one left out: never its default.
+                if argument.allSatisfy(\.isWhitespace), values.count < parameters.count {
+                    throw ControlInputError("\(parameters[values.count].usage) is empty")
+                }
+                values.append(argument)
+                continue
+            }
             let flag = String(argument.dropFirst(2))
             guard !flag.isEmpty, flags.contains(flag) else { throw ControlInputError("unknown option '\(argument)'") }
             switches[flag] = "on"

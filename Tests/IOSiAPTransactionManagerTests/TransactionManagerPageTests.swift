@@ -84,6 +84,7 @@ import Testing
         let control = try #require(StoreControl.named("buy"))
         #expect(try control.run(store, arguments: [Self.coins, "3"]).message.hasPrefix("bought \(Self.coins) x3"))
         #expect(throws: ControlInputError("unexpected 'more'")) { try control.run(store, arguments: [Self.coins, "3", "more"]) }
+        #expect(throws: ControlInputError("QUANTITY is empty")) { try control.run(store, arguments: [Self.coins, ""]) }
         // The command line's refund takes "other" when no reason is given, as its usage line says; a form must choose.
         let second = try store.buyProduct(Self.coins)
         #expect(try #require(StoreControl.named("refund")).run(store, arguments: ["\(second.id)"]).message == "refunded transaction \(second.id)")

@@ -63,9 +63,17 @@ got=0
 grep -q "does not exist; give --catalog FILE to start a new store there" "$work/stderr" || fail "$(cat "$work/stderr")"
 "$store_bin" --state "$work/new-state" --catalog "$catalog" transactions >/dev/null 2>"$work/stderr"
 grep -q "started a new, empty store in $work/new-state" "$work/stderr" || fail "a new store is not said: $(cat "$work/stderr")"
+# A new store on a catalog that cannot be read: the catalog's error, and no directory left behind.
+head -c 300 "$catalog" >"$work/cut.storekit"
+got=0
+"$store_bin" --state "$work/new-state-cut" --catalog "$work/cut.storekit" transactions >/dev/null 2>"$work/stderr" || got=$?
+[ "$got" -ne 0 ] && [ ! -e "$work/new-state-cut" ] || fail "a new store on a cut catalog: status $got, $(cat "$work/stderr")"
+grep -q "cut.storekit: line" "$work/stderr" && ! grep -q "started a new" "$work/stderr" || fail "$(cat "$work/stderr")"
 ok
 expect_status 1 buy com.iosiap.example.nope
 expect_status 2 buy com.iosiap.example.coins_100 lots
+expect_status 2 buy com.iosiap.example.coins_100 ""
+grep -q "QUANTITY is empty" "$work/stderr" || fail "an empty quantity: $(cat "$work/stderr")"
 expect_status 1 intent com.iosiap.example.club_gold_monthly no_such_offer
 grep -q "no win-back offer 'no_such_offer'" "$work/stderr" || fail "an unknown offer's error: $(cat "$work/stderr")"
 expect_status 1 intent com.iosiap.example.club_gold_monthly club_gold_winback  # a promotional offer

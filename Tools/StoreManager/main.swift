@@ -112,6 +112,8 @@ do {
     if !exists, catalogPath == nil {
         fail("state directory \(statePath) does not exist; give --catalog FILE to start a new store there", 2)
     }
+    // A new store's catalog is read before its directory is made: a bad catalog leaves nothing behind.
+    if !exists, let catalogPath { _ = try Catalog.load(contentsOf: URL(fileURLWithPath: catalogPath)) }
     let directory = try StateDirectory(path: statePath)
     if !exists { FileHandle.standardError.write(Data("iosiap-store: started a new, empty store in \(statePath)\n".utf8)) }
     let remembered = try LocalStore.remembered(in: directory)
