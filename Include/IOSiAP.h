@@ -73,8 +73,9 @@ public:
 /** The classic payment events, with the original's names and values (its spelling of PURCHAED included). */
 enum IOSiAPPaymentEvent {
     IOSIAP_PAYMENT_PURCHASING = 0,         /**< the payment sheet is up */
-    IOSIAP_PAYMENT_PURCHAED = 1,           /**< bought (the original's spelling): grant it inside the callback */
-    IOSIAP_PAYMENT_FAILED = 2,             /**< failed, cancelled or declined: nothing charged */
+    IOSIAP_PAYMENT_PURCHAED = 1,           /**< bought (the original's spelling): grant it inside the callback; also a
+                                                purchase the grant ledger granted, for a product registered there */
+    IOSIAP_PAYMENT_FAILED = 2,             /**< failed, cancelled, declined or not verified: nothing to grant */
     IOSIAP_PAYMENT_RESTORED = 3,           /**< given back by a restore: grant it inside the callback */
     IOSIAP_PAYMENT_REMOVED = 4             /**< deferred (Ask to Buy): stop waiting; the purchase, if approved, comes
                                                 later */

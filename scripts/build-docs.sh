@@ -21,14 +21,19 @@ undocumented = []
 for header in sys.argv[1:]:
     text = pathlib.Path(header).read_text()
     for body in re.findall(r"^(?:typedef )?enum(?: class)? \w+[^{;]*\{(.*?)\}", text, re.S | re.M):
-        body = re.sub(r"/\*\*<.*?\*/", " @DOC@ ", body, flags=re.S)
+        body = re.sub(r"/\*\*<\s*\S.*?\*/", " @DOC@ ", body, flags=re.S)  # a documentation that says something
         body = re.sub(r"/\*.*?\*/|//[^\n]*", " ", body, flags=re.S)
         names, documented = [], set()
-        for token in re.finditer(r"@DOC@|(?:^|,)\s*([A-Za-z_]\w*)", body):
-            if token.group(1):
-                names.append(token.group(1))
-            elif names:
-                documented.add(names[-1])
+        for entry in body.split(","):  # a value's documentation follows it, before or after its comma
+            words = entry.split()
+            while words and words[0] == "@DOC@":
+                if names:
+                    documented.add(names[-1])
+                words.pop(0)
+            if words and re.match(r"[A-Za-z_]\w*$", words[0]):
+                names.append(words[0])
+                if "@DOC@" in words[1:]:
+                    documented.add(names[-1])
         undocumented += [f"{pathlib.Path(header).name}: {name}" for name in names if name not in documented]
 if undocumented:
     sys.exit("build-docs: enum values without documentation: " + ", ".join(undocumented))

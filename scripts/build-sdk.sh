@@ -157,9 +157,10 @@ set_property(TARGET IOSiAP::iosiap APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS
 CMAKE
 fi
 
-# A game built for 0.3 or later builds against this one; one asking for 0.2 or older does not (0.3 refused a struct
-# size left 0: CHANGELOG.md). Raise it with the next change that breaks a game's build.
-oldest_compatible=0.3
+# The oldest version a game may ask for: the last one whose games this one builds unchanged (CHANGELOG.md: 0.5 broke
+# classic games using iosiap:: names through IOSiAP.h, and a request id passed as a UI context). Raise it with the
+# next change that breaks a game's build.
+oldest_compatible=0.5
 cat > "$out/lib/cmake/IOSiAP/IOSiAPConfigVersion.cmake" <<CMAKE
 set(PACKAGE_VERSION "$version")
 if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION OR PACKAGE_FIND_VERSION VERSION_LESS $oldest_compatible)

@@ -143,13 +143,16 @@ cmake --build "$work/cmake" >/dev/null
 "$work/cmake/iosiap-example-game" "$catalog" "$work/state-cmake" >"$work/cmake.out"
 expect_in "$work/cmake.out" "coins: 200, pro: yes"
 python3 Tests/docs/build_cmake_samples.py "$sdk" "$catalog" "$work/cmake-samples"
-# A game asking for 0.2, whose structs 0.3 refuses, is told at configure time.
-mkdir "$work/cmake-0.2"
-printf 'cmake_minimum_required(VERSION 3.16)\nproject(old C)\nfind_package(IOSiAP 0.2 REQUIRED)\n' >"$work/cmake-0.2/CMakeLists.txt"
-if cmake -S "$work/cmake-0.2" -B "$work/cmake-0.2/build" -DCMAKE_PREFIX_PATH="$sdk" >"$work/cmake-0.2.out" 2>&1; then
-    fail "find_package(IOSiAP 0.2) was accepted, though 0.3 broke games built for 0.2"
-fi
-check "the example's CMakeLists.txt and every CMake sample of README.md and docs/ build against the SDK folder and run; find_package(IOSiAP 0.2) is refused"
+# A game asking for a version whose games this one breaks (0.2: structs 0.3 refuses; 0.4: CHANGELOG's migration
+# from 0.4) is told at configure time.
+for old in 0.2 0.4; do
+    mkdir "$work/cmake-$old"
+    printf 'cmake_minimum_required(VERSION 3.16)\nproject(old C)\nfind_package(IOSiAP %s REQUIRED)\n' "$old" >"$work/cmake-$old/CMakeLists.txt"
+    if cmake -S "$work/cmake-$old" -B "$work/cmake-$old/build" -DCMAKE_PREFIX_PATH="$sdk" >"$work/cmake-$old.out" 2>&1; then
+        fail "find_package(IOSiAP $old) was accepted, though later versions broke games built for it"
+    fi
+done
+check "the example's CMakeLists.txt and every CMake sample of README.md and docs/ build against the SDK folder and run; find_package(IOSiAP 0.2 or 0.4) is refused"
 
 echo "== docs/ci.md's job (Examples/ci/game-ci.sh) on the example game, with the SDK folder alone"
 python3 - "$root/docs/ci.md" "$root/Examples/ci/game-ci.sh" <<'PY'

@@ -26,6 +26,8 @@ change_and_expect() {
     wait_for "$text" $((before + 1))
 }
 
+# Each run starts from an empty store, so that runs do not depend on each other.
+rm -rf "$work/state"
 mkdir -p "$work"
 
 # 1. Build the game against the SDK folder (pkg-config --cflags --libs iosiap gives the same flags, for paths
@@ -46,4 +48,5 @@ gold="event: purchased #0 com.iosiap.example.club_gold_monthly"
 change_and_expect "$gold" buy com.iosiap.example.club_gold_monthly                # a subscription bought elsewhere ...
 change_and_expect "$gold" renew com.iosiap.example.club_gold_monthly              # ... renewed now
 "${store[@]}" transactions                                                       # the store's view, for the job's log
+kill -0 "$game" 2>/dev/null || fail "the game ended before the job did:"$'\n'"$(cat "$work/game.out")"
 echo "game-ci: the game heard of every change"

@@ -68,15 +68,15 @@ typedef enum iosiap_status {
     IOSIAP_E_STORE_NOT_OPEN = -5,          /**< closed or invalid handle */
     IOSIAP_E_UNKNOWN_TRANSACTION = -6,     /**< the store never recorded a transaction of that id */
     IOSIAP_E_WRONG_STATE = -7,             /**< not allowed now (e.g. a product without the offer asked for, a
-                                                transaction already finished) */
+                                                transaction already refunded) */
     IOSIAP_E_INVALID_CATALOG = -8,         /**< the .storekit file is malformed; the message names the key path */
     IOSIAP_E_CATALOG_NOT_READABLE = -9,    /**< the .storekit file cannot be read */
     IOSIAP_E_STORAGE = -10,                /**< the state directory cannot be read or written (a full disk, a
                                                 read-only folder) */
     IOSIAP_E_QUANTITY_NOT_ALLOWED = -11,   /**< quantity above 1 for a non-consumable */
     IOSIAP_E_STORE_UNREACHABLE = -12,      /**< the store cannot be reached (offline); try again later */
-    IOSIAP_E_SYSTEM = -13,                 /**< the system refused (a thread, a lock, memory); the message says which */
-    IOSIAP_E_NOT_ENTITLED = -14,           /**< the user does not own what the call needs */
+    IOSIAP_E_SYSTEM = -13,                 /**< the system refused (a lock, a file, memory); the message says which */
+    IOSIAP_E_NOT_ENTITLED = -14,           /**< StoreKit's notEntitled: the app lacks the entitlement the call needs */
     IOSIAP_E_STRING_TOO_LONG = -15,        /**< a string above its limit (the IOSIAP_MAX_* below) */
     IOSIAP_E_INSUFFICIENT_BALANCE = -16,   /**< a ledger spend larger than the balance */
     IOSIAP_E_STATE_DIRECTORY_IN_USE = -17, /**< another open store, in this or another process, uses it */

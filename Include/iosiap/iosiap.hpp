@@ -49,8 +49,8 @@ enum class ProductType {
 /** The classic IOSiAP payment events, with their classic values. */
 enum class PaymentState {
     Purchasing = 0,  /**< the payment sheet is up */
-    Purchased = 1,   /**< bought: grant it */
-    Failed = 2,      /**< failed, cancelled or declined: nothing charged */
+    Purchased = 1,   /**< bought: grant it; also a purchase the grant ledger granted, for a product registered there */
+    Failed = 2,      /**< failed, cancelled, declined or not verified: nothing to grant */
     Restored = 3,    /**< given back by a restore: grant it */
     Removed = 4      /**< deferred (Ask to Buy): stop waiting; the purchase, if approved, comes later */
 };
@@ -553,12 +553,35 @@ public:
     showManageSubscriptions(RequestId *requestId, void *uiContext = nullptr) {
         return iosiap_show_manage_subscriptions(requestId, store_, uiContext);
     }
-    /** A request id where beginRefundRequest takes the UI context (beginRefundRequest(transactionId, &requestId))
-        would be passed to StoreKit as a window scene: it does not compile. Write beginRefundRequest(&requestId,
+    ///@}
+
+    /** @name Integers where a UI context goes
+        A pointer to an integer (a request id) where a request takes its UI context would reach StoreKit as a
+        window scene: these forms do not compile. Pass the request id first, e.g. beginRefundRequest(&requestId,
         transactionId). */
+    ///@{
+    /** beginRefundRequest(transactionId, &requestId): refused. */
     template <typename Integer>
     typename std::enable_if<std::is_integral<Integer>::value, int>::type
-    beginRefundRequest(std::uint64_t transactionId, Integer *requestId) = delete;
+    beginRefundRequest(std::uint64_t transactionId, Integer *uiContext) = delete;
+    /** beginRefundRequest(transactionId, &requestId, ...): refused. */
+    template <typename Integer>
+    typename std::enable_if<std::is_integral<Integer>::value, int>::type
+    beginRefundRequest(std::uint64_t transactionId, Integer *uiContext, std::uint64_t *requestId) = delete;
+    /** showManageSubscriptions(&id) with an id of another integer type than std::uint64_t: refused. */
+    template <typename Integer>
+    typename std::enable_if<std::is_integral<Integer>::value && !std::is_same<Integer, std::uint64_t>::value, int>::type
+    showManageSubscriptions(Integer *requestId, void *uiContext = nullptr) = delete;
+    /** requestPayment(productId, quantity, token, requestId, &integer): refused. */
+    template <typename Integer>
+    typename std::enable_if<std::is_integral<Integer>::value, int>::type
+    requestPayment(const std::string &productId, int quantity, const std::string &appAccountToken, std::uint64_t *requestId,
+                   Integer *uiContext) = delete;
+    /** requestPayment(&requestId, productId, quantity, token, &integer): refused. */
+    template <typename Integer>
+    typename std::enable_if<std::is_integral<Integer>::value, int>::type
+    requestPayment(std::uint64_t *requestId, const std::string &productId, int quantity, const std::string &appAccountToken,
+                   Integer *uiContext) = delete;
     ///@}
 
     /** Shows the App Store's offer code sheet in the game's UIWindowScene *; a code redeemed arrives as a

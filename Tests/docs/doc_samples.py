@@ -11,9 +11,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 def samples(language):
     """(name, body) of each sample in `language`, named by its file and its number there."""
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
-        pattern = rf"^```{re.escape(language)}\n(.*?)^```$"
+        # A fence may be indented (a sample inside a list item): its lines lose that indentation.
+        pattern = rf"^([ \t]*)```{re.escape(language)}\n(.*?)^\1```$"
         for number, match in enumerate(re.finditer(pattern, path.read_text(), re.S | re.M), 1):
-            yield f"{path.relative_to(ROOT)} #{number}", match.group(1)
+            indent = match.group(1)
+            body = "".join(line[len(indent):] if line.startswith(indent) else line
+                           for line in match.group(2).splitlines(keepends=True))
+            yield f"{path.relative_to(ROOT)} #{number}", body
 
 
 def check_all(language, label, verb, work, source_for, command_for):
