@@ -69,11 +69,24 @@ got=0
 "$store_bin" --state "$work/new-state-cut" --catalog "$work/cut.storekit" transactions >/dev/null 2>"$work/stderr" || got=$?
 [ "$got" -ne 0 ] && [ ! -e "$work/new-state-cut" ] || fail "a new store on a cut catalog: status $got, $(cat "$work/stderr")"
 grep -q "cut.storekit: line" "$work/stderr" && ! grep -q "started a new" "$work/stderr" || fail "$(cat "$work/stderr")"
+# A new store whose command is refused (bad arguments, a refusal of the store): no directory left behind either.
+for arguments in "refund abc" "buy com.iosiap.example.nope"; do
+    got=0
+    # shellcheck disable=SC2086  # the arguments are words
+    "$store_bin" --state "$work/new-state-refused" --catalog "$catalog" $arguments >/dev/null 2>"$work/stderr" || got=$?
+    [ "$got" -ne 0 ] && [ ! -e "$work/new-state-refused" ] || fail "a new store with '$arguments': status $got, $(cat "$work/stderr")"
+    ! grep -q "started a new" "$work/stderr" || fail "a refused new store is said started: $(cat "$work/stderr")"
+done
 ok
 expect_status 1 buy com.iosiap.example.nope
 expect_status 2 buy com.iosiap.example.coins_100 lots
 expect_status 2 buy com.iosiap.example.coins_100 ""
 grep -q "QUANTITY is empty" "$work/stderr" || fail "an empty quantity: $(cat "$work/stderr")"
+# With --json a failure is JSON as well: its message and exit status.
+got=0
+"$store_bin" --state "$state" --json buy com.iosiap.example.nope >/dev/null 2>"$work/stderr" || got=$?
+python3 -c 'import json, sys; failure = json.load(open(sys.argv[1])); sys.exit(0 if failure["status"] == 1 and "nope" in failure["error"] else 1)' \
+    "$work/stderr" || fail "a failure under --json is not JSON: $(cat "$work/stderr")"
 expect_status 1 intent com.iosiap.example.club_gold_monthly no_such_offer
 grep -q "no win-back offer 'no_such_offer'" "$work/stderr" || fail "an unknown offer's error: $(cat "$work/stderr")"
 expect_status 1 intent com.iosiap.example.club_gold_monthly club_gold_winback  # a promotional offer
