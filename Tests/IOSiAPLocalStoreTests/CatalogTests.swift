@@ -110,10 +110,50 @@ import Testing
         #expect(settings.simulatedErrors == [.loadProducts: .storeUnreachable, .purchase: .paymentNotAllowed])
     }
 
+    /// What Foundation's decoder takes beyond JSON (a comma before a closing bracket, a tab inside a string) is
+    /// no syntax error to the scanner either.
+    @Test func theSyntaxScannerTakesWhatTheDecoderTakes() throws {
+        struct AnyObject: Decodable {}
+        for text in ["{\"a\": [1, 2,],}", "{\"b\": \"tab\there\"}", "\u{FEFF}{\"c\": [-0.5e+3, true, false, null, \"\\u00e9\"]}\n"] {
+            _ = try JSONDecoder().decode(AnyObject.self, from: Data(text.utf8))
+            #expect(JSONSyntax.firstProblem(in: Data(text.utf8)) == nil, "\(text)")
+        }
+    }
+
+    /// Slips inside values, which the decoder may not reach (it reads only the keys it knows): the scanner's own
+    /// findings, line and column included.
+    @Test func theSyntaxScannerPointsAtTheSlip() {
+        let cases: [(String, Int, Int, String)] = [
+            ("[01]", 1, 3, "unexpected '1' after a leading 0"),
+            ("[1.]", 1, 4, "unexpected ']' where a digit should be"),
+            ("[-", 1, 3, "the file ends"),
+            ("{\"a\": \"x\\qy\"}", 1, 10, "unexpected 'q' after '\\' (not an escape)"),
+            ("[\"\\u12G4\"]", 1, 7, "unexpected 'G' in a \\u escape"),
+            ("[nul", 1, 5, "the file ends"),
+            ("{\"a\" 1}", 1, 6, "unexpected '1' where ':' should be"),
+            ("{1: 2}", 1, 2, "unexpected '1' where a key in quotes or '}' should be"),
+            ("[1]\n\n  ]", 3, 3, "unexpected ']' after the end of the JSON"),
+            ("[\"é\", @]", 1, 7, "unexpected '@' where a value should be"),
+        ]
+        for (text, line, column, problem) in cases {
+            let found = JSONSyntax.firstProblem(in: Data(text.utf8))
+            #expect(found?.line == line && found?.column == column, "\(text): \(String(describing: found))")
+            #expect(found?.problem.hasPrefix(problem) == true, "\(text): \(String(describing: found))")
+        }
+    }
+
     @Test(arguments: [
         ("{", "bad.storekit: line 1, column 2: not valid JSON: the file ends before its JSON does (is it cut short?)"),
         ("{\"products\": [\n  {\"productID\": \"a\", \"displ", "bad.storekit: line 2, column 28: not valid JSON: the file ends"),
-        (#"{"products": [}"#, "bad.storekit: .: not valid JSON"),
+        (#"{"products": [}"#, "bad.storekit: line 1, column 15: not valid JSON: unexpected '}' where a value should be"),
+        // A slip in a file edited by hand: where it is, and what was found there.
+        ("{\n  \"products\": [\n    {\"productID\": \"a\" \"type\": \"Consumable\"}\n  ]\n}",
+         "bad.storekit: line 3, column 23: not valid JSON: unexpected '\"' where ',' or '}' should be"),
+        ("{\"products\": [], \"settings\": {\"_locale\": \"de_DE}}", "bad.storekit: line 1, column 50: not valid JSON: the file ends"),
+        ("{\"products\": [] \"settings\": {}}", "bad.storekit: line 1, column 17: not valid JSON: unexpected '\"' where ',' or '}' should be"),
+        ("{\"products\": []} x", "bad.storekit: line 1, column 18: not valid JSON: unexpected 'x' after the end of the JSON"),
+        ("{\"products\": [tru]}", "bad.storekit: line 1, column 18: not valid JSON: unexpected ']' in 'true'"),
+        (String(repeating: "[", count: 100_000), "bad.storekit: line 1, column 100001: not valid JSON: the file ends"),
         ("\u{FEFF}{\"name\": \"Münzen €", "bad.storekit: line 1, column 19: not valid JSON: the file ends"),
         ("[]", "bad.storekit: .: expected"),
         (#"{"products": [{"displayPrice": "1", "type": "Consumable"}]}"#, "bad.storekit: .products[0].productID: required key is missing"),

@@ -18,6 +18,21 @@ import Testing
         #expect(Fixtures.realWorldStoreKitNames.contains(Self.malformed))
     }
 
+    /// The scanner that locates a syntax error finds none in a file the decoder reads: it never points at text
+    /// the decoder took.
+    @Test(arguments: Fixtures.realWorldStoreKitNames)
+    func theSyntaxScannerFindsNothingWrongInJSONTheDecoderReads(_ name: String) throws {
+        var url = Fixtures.realWorldStoreKit(name)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            url.appendPathComponent("Configuration.storekit")
+        }
+        let data = try Data(contentsOf: url)
+        struct AnyObject: Decodable {}
+        #expect((try? JSONDecoder().decode(AnyObject.self, from: data)) != nil, "\(name)")
+        #expect(JSONSyntax.firstProblem(in: data) == nil, "\(name)")
+    }
+
     @Test(arguments: RealWorldCatalogTests.loadable)
     func loadsAsTheFileSays(_ name: String) throws {
         let url = Fixtures.realWorldStoreKit(name)

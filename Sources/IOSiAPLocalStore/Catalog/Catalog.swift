@@ -69,9 +69,8 @@ public struct Catalog: Sendable {
         do {
             file = try JSONDecoder().decode(StoreKitConfigurationFile.self, from: data)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let end = JSONCutShort.end(of: data) {
-                throw StoreError(.invalidCatalog, "\(fileName): line \(end.line), column \(end.column): not valid JSON: the "
-                                 + "file ends before its JSON does (is it cut short?)")
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let found = JSONSyntax.firstProblem(in: data) {
+                throw StoreError(.invalidCatalog, "\(fileName): line \(found.line), column \(found.column): not valid JSON: \(found.problem)")
             }
             throw Self.invalid(fileName, error)
         } catch {
