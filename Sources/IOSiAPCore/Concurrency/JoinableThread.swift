@@ -20,16 +20,38 @@ package final class JoinableThread: @unchecked Sendable {
     /// A thread is joined or detached once, and only one of them.
     private let state = Locked(State.running)
 
-    /// Starts `body` on a new thread named `name`.
-    package init(name: String, _ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new thread named `name`, or throws `systemError` when the system starts no more threads
+    /// (the process's or the user's limit): for the threads a request starts (a verification's POST, a blocking
+    /// wait), whose caller can fail that request and go on.
+    package init(trying name: String, _ body: @escaping @Sendable () -> Void) throws(StoreError) {
         let ended = self.ended
         let start = Unmanaged.passRetained(StartBox {
             nameCurrentThread(name)
             body()
             ended.signal()
         })
-        handle = Self.spawn(start)
+        var status: Int32 = 0
+        guard let handle = Self.spawn(start, named: name, status: &status) else {
+            start.release()
+            throw StoreError(.systemError, "cannot start a thread (\(name)): \(String(cString: strerror(status)))")
+        }
+        self.handle = handle
     }
+
+    /// Starts `body` on a new thread named `name`; stops the process when the system starts no more threads. For
+    /// the threads a store starts when it opens, once per store.
+    package convenience init(name: String, _ body: @escaping @Sendable () -> Void) {
+        do {
+            try self.init(trying: name, body)
+        } catch {
+            preconditionFailure(error.message)
+        }
+    }
+
+    /// How many of the next starts of a thread of each name fail as if the system had no thread left (EAGAIN): the
+    /// tests' way to reach that failure, which a process started as root cannot reach through its limits. By name,
+    /// so that a test refuses only its own threads, never those of the tests running beside it.
+    package static let refusedStarts = Locked([String: Int]())
 
     deinit {
         // Neither joined nor detached (its owner only asked it to stop): let go, so that it never lingers once ended.
@@ -79,24 +101,30 @@ package final class JoinableThread: @unchecked Sendable {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    private static func spawn(_ start: Unmanaged<StartBox>) -> pthread_t {
+    /// The new thread's handle, or nil when none could be started (`status`: pthread_create's error).
+    private static func spawn(_ start: Unmanaged<StartBox>, named name: String, status: inout Int32) -> pthread_t? {
+        if refusedStarts.withLock({ refused in
+            guard let count = refused[name], count > 0 else { return false }
+            refused[name] = count > 1 ? count - 1 : nil
+            return true
+        }) {
+            status = EAGAIN
+            return nil
+        }
         #if canImport(Darwin)
         var thread: pthread_t?
-        let status = pthread_create(&thread, nil, { argument in
+        status = pthread_create(&thread, nil, { argument in
             Unmanaged<StartBox>.fromOpaque(argument).takeRetainedValue().body()
             return nil
         }, start.toOpaque())
-        precondition(status == 0 && thread != nil, "cannot start a thread: error \(status)")
-        return thread!
         #else
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
+        status = pthread_create(&thread, nil, { argument in
             Unmanaged<StartBox>.fromOpaque(argument!).takeRetainedValue().body()
             return nil
         }, start.toOpaque())
-        precondition(status == 0, "cannot start a thread: error \(status)")
-        return thread
         #endif
+        return status == 0 ? thread : nil
     }
 }
 

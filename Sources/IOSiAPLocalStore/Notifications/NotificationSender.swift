@@ -117,7 +117,16 @@ final class NotificationSender: @unchecked Sendable {
             return !stopped
         }) else { return }
         started.withLock { $0.append(curl.attemptDate) }
-        let thread = JoinableThread(name: "iosiap.notifications.post") { [self] in end(id, post, code: curl.perform()) }
+        let thread: JoinableThread
+        do {
+            thread = try JoinableThread(trying: "iosiap.notifications.post") { [self] in end(id, post, code: curl.perform()) }
+        } catch {
+            // No thread to post from (the system's limit): a failed attempt, as when libcurl refuses to set it up.
+            record(id, attemptDate: curl.attemptDate, result: "NO_RESPONSE")
+            curl.close()
+            inFlight.withLock { _ = $0.removeValue(forKey: id) }
+            return
+        }
         // The thread is joined by stop() or detached when its POST ends, by whichever takes it from the POST first.
         inFlight.withLock { inFlight -> JoinableThread? in
             guard inFlight[id] === post else { return thread }

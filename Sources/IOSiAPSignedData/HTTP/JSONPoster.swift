@@ -23,7 +23,12 @@ package enum PostAnswer: Sendable, Equatable {
 package struct JSONPoster: Sendable {
     package static let maxAnswerBytes = 1024 * 1024
 
-    package init() {}
+    /// The name of the thread each POST runs on (libcurl's calls block it).
+    private let threadName: String
+
+    package init(threadName: String = "iosiap.verify") {
+        self.threadName = threadName
+    }
 
     package func post(_ body: Data, to url: URL, timeout: Duration) async -> PostAnswer {
         #if canImport(CCurl) && !canImport(Darwin)
@@ -35,11 +40,17 @@ package struct JSONPoster: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                JoinableThread(name: "iosiap.verify") {
-                    continuation.resume(returning: Self.answer(of: post))
-                    // After the answer: freeing the handles may wait for a name lookup still under way.
+                do throws(StoreError) {
+                    try JoinableThread(trying: threadName) {
+                        continuation.resume(returning: Self.answer(of: post))
+                        // After the answer: freeing the handles may wait for a name lookup still under way.
+                        post.close()
+                    }.detach()
+                } catch {
+                    // No thread to post from (the system's limit): an attempt without an answer, tried again later.
                     post.close()
-                }.detach()
+                    continuation.resume(returning: .noAnswer(error.message))
+                }
             }
         } onCancel: {
             stopped.withLock { $0 = true }
