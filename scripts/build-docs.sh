@@ -20,9 +20,10 @@ import pathlib, re, sys
 undocumented = []
 for header in sys.argv[1:]:
     text = pathlib.Path(header).read_text()
+    # Comments first, so that a '}' or ',' inside one ends nothing: a /**< */ that says something is a marker.
+    text = re.sub(r"/\*\*<(.*?)\*/", lambda doc: " @DOC@ " if doc.group(1).strip() else " ", text, flags=re.S)
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
     for body in re.findall(r"^(?:typedef )?enum(?: class)? \w+[^{;]*\{(.*?)\}", text, re.S | re.M):
-        body = re.sub(r"/\*\*<\s*\S.*?\*/", " @DOC@ ", body, flags=re.S)  # a documentation that says something
-        body = re.sub(r"/\*.*?\*/|//[^\n]*", " ", body, flags=re.S)
         names, documented = [], set()
         for entry in body.split(","):  # a value's documentation follows it, before or after its comma
             words = entry.split()

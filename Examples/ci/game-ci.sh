@@ -8,6 +8,7 @@
 # libmicrohttpd12).
 set -euo pipefail
 sdk=$1 source=$2 catalog=$3 work=$4
+if [ -z "$sdk" ] || [ -z "$work" ]; then echo "usage: game-ci.sh SDK_DIR GAME_SOURCE CATALOG WORK_DIR" >&2; exit 2; fi
 store=("$sdk/bin/iosiap-store" --state "$work/state")
 fail() { echo "game-ci: $*" >&2; exit 1; }
 # How many times the game's output holds TEXT so far.

@@ -148,16 +148,16 @@ final class StandInAppStore: Sendable {
         switch update {
         case .purchased(let transaction), .deferredPurchaseCompleted(let transaction), .revoked(let transaction):
             let result = verificationResult(transaction, local: local, verifier: verifier)
-            listeners.withLock { $0.transactions.values.forEach { $0.yield(result) } }
+            tell(result, to: \.transactions, of: listeners)
         case .declined, .expired, .entitled, .refundFound, .gracePeriodEnded:  // (the last three are StoreKit's, never the local store's)
             break
         case .purchaseIntent(let product, let offer):
             let intent = PurchaseIntent(product: Product(product), offerReference: offer)
-            listeners.withLock { $0.intents.values.forEach { $0.yield(intent) } }
+            tell(intent, to: \.intents, of: listeners)
         case .message(let message):
-            listeners.withLock { $0.messages.values.forEach { $0.yield(Message(message)) } }
+            tell(Message(message), to: \.messages, of: listeners)
         case .storefrontChanged(let code):
-            listeners.withLock { $0.storefronts.values.forEach { $0.yield(Storefront(countryCode: code)) } }
+            tell(Storefront(countryCode: code), to: \.storefronts, of: listeners)
         }
     }
 
@@ -193,7 +193,17 @@ final class StandInAppStore: Sendable {
               let statuses = try? await local.subscriptionStatuses(groupID: group),
               let status = statuses.first(where: { $0.transaction.id == transaction.id }) else { return }
         let reported = Product.SubscriptionInfo.storeKitStatus(status, local: local, verifier: verifier)
-        listeners.withLock { $0.statuses.values.forEach { $0.yield(reported) } }
+        tell(reported, to: \.statuses, of: listeners)
+    }
+
+    /// Gives `element` to each listener at `listenersOf`, outside the listeners' lock: a yield may take the
+    /// concurrency runtime's lock of the listening task, whose cancellation holds that lock while it runs the
+    /// stream's termination handler, which takes the listeners' lock (yielding under it deadlocked a close).
+    private static func tell<Element: Sendable>(_ element: Element,
+                                                to listenersOf: WritableKeyPath<Listeners, [UUID: AsyncStream<Element>.Continuation]>,
+                                                of listeners: Locked<Listeners>) {
+        let continuations = listeners.withLock { Array($0[keyPath: listenersOf].values) }
+        continuations.forEach { $0.yield(element) }
     }
 
     /// A stream of what the store reports to the listeners at `listenersOf`, for one listener, until it stops.

@@ -69,14 +69,6 @@ got=0
 "$store_bin" --state "$work/new-state-cut" --catalog "$work/cut.storekit" transactions >/dev/null 2>"$work/stderr" || got=$?
 [ "$got" -ne 0 ] && [ ! -e "$work/new-state-cut" ] || fail "a new store on a cut catalog: status $got, $(cat "$work/stderr")"
 grep -q "cut.storekit: line" "$work/stderr" && ! grep -q "started a new" "$work/stderr" || fail "$(cat "$work/stderr")"
-# A new store whose command is refused (bad arguments, a refusal of the store): no directory left behind either.
-for arguments in "refund abc" "buy com.iosiap.example.nope"; do
-    got=0
-    # shellcheck disable=SC2086  # the arguments are words
-    "$store_bin" --state "$work/new-state-refused" --catalog "$catalog" $arguments >/dev/null 2>"$work/stderr" || got=$?
-    [ "$got" -ne 0 ] && [ ! -e "$work/new-state-refused" ] || fail "a new store with '$arguments': status $got, $(cat "$work/stderr")"
-    ! grep -q "started a new" "$work/stderr" || fail "a refused new store is said started: $(cat "$work/stderr")"
-done
 ok
 expect_status 1 buy com.iosiap.example.nope
 expect_status 2 buy com.iosiap.example.coins_100 lots

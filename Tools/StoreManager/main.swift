@@ -112,19 +112,9 @@ guard let command = commands.first(where: { $0.name == name }) else {
 }
 guard let statePath else { fail("--state DIR is required", 2) }
 
-/// A state directory this run made, for a new store: a run that fails leaves none behind (nothing was kept in it
-/// that a later run could use, and the next run would take it for a store).
-nonisolated(unsafe) var madeStatePath: String?
-
-/// Removes the directory this run made (after its store closed), then exits as `fail` does.
-func failDiscardingNewStore(_ message: String, _ status: Int32) -> Never {
-    if let madeStatePath { try? FileManager.default.removeItem(atPath: madeStatePath) }
-    fail(message, status)
-}
-
 do {
     // A state directory that does not exist is made only for a new store, with its catalog: a mistyped path with
-    // no catalog is refused rather than created, and a new store is said so once its command has run.
+    // no catalog is refused rather than created, and a new store is said so.
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: statePath, isDirectory: &isDirectory)
     if exists, !isDirectory.boolValue { fail("\(statePath) is a file, not a state directory", 2) }
@@ -134,7 +124,7 @@ do {
     // A new store's catalog is read before its directory is made: a bad catalog leaves nothing behind.
     if !exists, let catalogPath { _ = try Catalog.load(contentsOf: URL(fileURLWithPath: catalogPath)) }
     let directory = try StateDirectory(path: statePath)
-    if !exists { madeStatePath = statePath }
+    if !exists { FileHandle.standardError.write(Data("iosiap-store: started a new, empty store in \(statePath)\n".utf8)) }
     let remembered = try LocalStore.remembered(in: directory)
     guard let catalogFile = catalogPath ?? remembered.catalogPath else {
         fail("--catalog FILE is required: no game has opened \(statePath) yet", 2)
@@ -162,13 +152,12 @@ do {
     // sender: two controls in a row are two notifications, also while nothing sends. The commands that only read
     // (lists, settings, help) do not look: they take no write lock.
     if command.isControl { _ = try? store.recordNotifications() }
-    if !exists { FileHandle.standardError.write(Data("iosiap-store: started a new, empty store in \(statePath)\n".utf8)) }
 } catch let error as UsageError {
-    failDiscardingNewStore("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
+    fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
 } catch let error as ControlInputError {
-    failDiscardingNewStore("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
+    fail("\(name): \(error.message)\n\nusage: iosiap-store --state DIR \(command.name) \(command.arguments)", 2)
 } catch let error as StoreError {
-    failDiscardingNewStore("\(error.message) [\(error.code.rawValue)]", 1)
+    fail("\(error.message) [\(error.code.rawValue)]", 1)
 } catch {
-    failDiscardingNewStore("\(error)", 1)
+    fail("\(error)", 1)
 }

@@ -7,11 +7,11 @@ import Foundation
 /// Where a JSON text stops being JSON. Foundation's decoder says only that the data is not valid JSON; a tester
 /// editing a `.storekit` file by hand wants the line and column of the slip (a missing comma, a stray quote) or,
 /// for a file saved halfway, where it is cut short. It accepts what Foundation's decoder accepts and JSON does not
-/// (a comma before a closing bracket, a control character inside a string), so that it never points at text the
-/// decoder took.
+/// (a comma before a closing bracket, a control character inside a string) and leaves alone what the decoder checks
+/// only in the values it decodes (escapes, the form of a number), so that it never points at text the decoder took.
 package enum JSONSyntax {
-    /// The first place `data` is not JSON: its line and column (from 1, in characters: UTF-8 continuation bytes
-    /// and a leading byte order mark do not count) and what is wrong there. `nil` when the scanner finds nothing
+    /// The first place `data` is not JSON: its line and column (from 1, in Unicode scalars: UTF-8 continuation
+    /// bytes and a leading byte order mark do not count) and what is wrong there. `nil` when the scanner finds nothing
     /// wrong (the decoder then failed for another reason, such as text that is not UTF-8).
     package static func firstProblem(in data: Data) -> (line: Int, column: Int, problem: String)? {
         let bytes = [UInt8](data)
@@ -107,6 +107,8 @@ package enum JSONSyntax {
             }
         }
 
+        /// A string: up to its closing quote, an escaped character never closing it. What follows a '\\' is not
+        /// checked: the decoder checks it only in a value it decodes, so a slip there may be no error to it.
         private mutating func string() -> (Int, String)? {
             index += 1  // the opening quote
             while index < bytes.count {
@@ -115,51 +117,16 @@ package enum JSONSyntax {
                     index += 1
                     return nil
                 }
-                if byte == UInt8(ascii: "\\") {
-                    index += 1
-                    guard index < bytes.count else { break }
-                    let escape = bytes[index]
-                    if escape == UInt8(ascii: "u") {
-                        for _ in 0..<4 {
-                            index += 1
-                            guard index < bytes.count else { return (index, JSONSyntax.cutShort) }
-                            guard isHexDigit(bytes[index]) else { return unexpected("in a \\u escape") }
-                        }
-                    } else if !Array(#""\/bfnrt"#.utf8).contains(escape) {
-                        return unexpected("after '\\' (not an escape)")
-                    }
-                }
-                index += 1
+                index += byte == UInt8(ascii: "\\") ? 2 : 1
             }
-            return (index, JSONSyntax.cutShort)
+            return (bytes.count, JSONSyntax.cutShort)
         }
 
+        /// A number: a run of what numbers are written with. Its form is not checked, for the same reason as a
+        /// string's escapes.
         private mutating func number() -> (Int, String)? {
-            if bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count else { return (index, JSONSyntax.cutShort) }
-            if bytes[index] == UInt8(ascii: "0") {
-                index += 1
-                if index < bytes.count, isDigit(bytes[index]) { return unexpected("after a leading 0") }
-            } else if let problem = digits() {
-                return problem
-            }
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                if let problem = digits() { return problem }
-            }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-                index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-                if let problem = digits() { return problem }
-            }
-            return nil
-        }
-
-        /// One digit or more at `index`.
-        private mutating func digits() -> (Int, String)? {
-            guard index < bytes.count else { return (index, JSONSyntax.cutShort) }
-            guard isDigit(bytes[index]) else { return unexpected("where a digit should be") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            let numberBytes = Array("0123456789+-.eE".utf8)
+            while index < bytes.count, numberBytes.contains(bytes[index]) { index += 1 }
             return nil
         }
 
@@ -178,9 +145,5 @@ package enum JSONSyntax {
             return (index, "unexpected \(shown) \(context)")
         }
 
-        private func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        private func isHexDigit(_ byte: UInt8) -> Bool {
-            isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
-        }
     }
 }
