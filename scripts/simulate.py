@@ -12,7 +12,8 @@ Sharing purchases and their ends; a verification server that passes, fails, fail
 seeds run the grant ledger. Over StoreKit (--storekit) traces also reinstall the app (its journal deleted, the
 store kept: entitled at the next launch from StoreKit's current entitlements), move between two devices (each with
 its journal, one App Store: what the other device bought or refunded reaches this one from StoreKit) and have the
-user dismiss the sign-in of restores (AppStore.sync() cancelled: the restore still gives what is owned).
+user dismiss the sign-in of restores (AppStore.sync() cancelled: the restore still gives what is owned); half of
+them run at a fast time rate, so that periods renew, fall into billing retry and grace, and end by their dates.
 
 The game (Tests/native/sim_game.c) prints each event as its callback is entered and again as it returns, so
 the model sees what the game was told. What is checked, as the run goes and at a last clean launch:
@@ -313,6 +314,15 @@ class World:
         self.storekit = args.storekit
         if self.storekit:
             os.makedirs(self.state)
+        if trace.get("time_rate"):
+            # The catalog's time rate (Xcode's "Subscription Renewal Rate"): periods renew, fail to renew into
+            # billing retry and grace, and end by their dates while the game runs or is closed.
+            with open(self.catalog) as file:
+                catalog = json.load(file)
+            catalog["settings"]["_timeRate"] = trace["time_rate"]
+            self.catalog = os.path.join(self.work, "timed.storekit")
+            with open(self.catalog, "w") as file:
+                json.dump(catalog, file, indent=2)
         self.verifier = Verifier()
         self.ledger = trace["ledger"]
         self.verifying = trace["verifying"]
@@ -572,7 +582,8 @@ class World:
             # The user dismisses the sign-in of every restore's AppStore.sync() in this launch (or no longer).
             self.running.command(f"sync-cancelled {pick % 2}")
         elif name == "settle" and running:
-            self.running.wait(lambda: False, timeout=pick / 1000.0)
+            # With a time rate, long enough for a period or two to renew or end while the game runs.
+            self.running.wait(lambda: False, timeout=pick / (100.0 if self.trace.get("time_rate") else 1000.0))
 
     def agree_before_leaving(self, running):
         """Before the game leaves a journal (a reinstall deletes it, another device sets it aside), that install must
@@ -721,7 +732,12 @@ def make_trace(seed, length, storekit=False):
         else:
             pick = rng.randrange(1 << 16)
         steps.append([name, pick])
-    return {"seed": seed, "ledger": rng.random() < 0.5, "verifying": rng.random() < 0.6, "steps": steps}
+    trace = {"seed": seed, "ledger": rng.random() < 0.5, "verifying": rng.random() < 0.6, "steps": steps}
+    if storekit and rng.random() < 0.5:
+        # Over StoreKit no control ends a period early (see "expire"): half the seeds let time end them, each
+        # period lasting two or ten seconds (TimeRate's oneRenewalEvery...), drawn last so the steps stay as they were.
+        trace["time_rate"] = rng.choice([1004, 1005])
+    return trace
 
 
 def run_trace(args, trace):
