@@ -157,6 +157,31 @@ classic classic_ui_context_clang classic-ui-clang
 # The kill -9 campaign over StoreKit: nothing paid is lost, nothing is granted twice.
 IOSIAP_CRASH_STOREKIT=1 bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
 
+# A journal that cannot be written over StoreKit (Tests/native/faults.c): the open is refused with a clear storage
+# error, the App Store beside it untouched; once it can be written again, nothing bought before is lost.
+for test in faults crash_game; do
+    gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.c" \
+        -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
+done
+faulty=$work/state-read-only
+python3 scripts/crash-campaign.py --storekit --game "$work/crash_game" --catalog "$catalog" --state "$faulty" --rounds 3 --seed 7 >/dev/null
+chmod 444 "$faulty"/device/*
+chmod 555 "$faulty/device"
+if [ "$(id -u)" -eq 0 ]; then
+    # root writes anywhere: the launch runs as nobody, who may write the App Store's files but not the journal.
+    chmod 755 "$work"
+    cp "$catalog" "$work/Products.storekit"
+    chmod 644 "$work/Products.storekit"
+    find "$faulty" -path "$faulty/device" -prune -o -type d -exec chmod 777 {} + -o -type f -exec chmod 666 {} +
+    IOSIAP_STOREKIT_CONFIGURATION=$work/Products.storekit IOSIAP_STOREKIT_STATE=$faulty \
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$work/faults" "$work/Products.storekit" "$faulty" read-only
+else
+    IOSIAP_STOREKIT_CONFIGURATION=$catalog IOSIAP_STOREKIT_STATE=$faulty "$work/faults" "$catalog" "$faulty" read-only
+fi
+chmod 755 "$faulty/device"
+chmod 644 "$faulty"/device/*
+python3 scripts/crash-campaign.py --storekit --game "$work/crash_game" --catalog "$catalog" --state "$faulty" --rounds 0
+
 # About half a minute of the lifecycle simulation with the game over StoreKit (scripts/simulate.sh runs longer ones).
 IOSIAP_SIMULATE_STOREKIT=1 IOSIAP_SIMULATE_SECONDS=${IOSIAP_SIMULATE_STOREKIT_SECONDS:-30} \
     bash scripts/simulate.sh 100000 "${IOSIAP_SIMULATE_FIRST_SEED:-$((RANDOM * 10))}"

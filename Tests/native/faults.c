@@ -1,5 +1,8 @@
 /*
- * Storage faults through the C ABI: each must give a clear error and lose nothing.
+ * Storage faults through the C ABI: each must give a clear error and lose nothing. Built with
+ * IOSIAP_STOREKIT_STANDIN it opens StoreKit (open_store.h), its journal in STATE/device: there only the read-only
+ * journal is tested, since the stand-in's App Store writes from the game's process and would meet the file-size
+ * limit first (a phone's App Store is another process).
  *   faults CATALOG STATE full-disk   buys until the file-size limit stops a write; the failure must be
  *                                    IOSIAP_E_STORAGE with a message, and every charge must survive
  *   faults CATALOG STATE read-only   the state directory cannot be written: open, or the first purchase,
@@ -8,6 +11,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <iosiap/iosiap.h>
+
+#include "open_store.h"
+#include "wait_for.h"
 
 #include <inttypes.h>
 #include <signal.h>
@@ -20,8 +26,8 @@
 
 #define COINS "com.iosiap.example.coins_100"
 
-static int ended, granted, storage_failures;
-static char failure[512];
+static int ended, granted, storage_failures, other_failures;
+static char failure[512], other_failure[512];
 
 static void on_event(const iosiap_event *event, void *user_data) {
     (void)user_data;
@@ -29,6 +35,8 @@ static void on_event(const iosiap_event *event, void *user_data) {
     if ((event->kind == IOSIAP_EVENT_FAILED || event->kind == IOSIAP_EVENT_PRODUCTS_FAILED) && event->status == IOSIAP_E_STORAGE) {
         storage_failures++;
         snprintf(failure, sizeof failure, "%s", event->message);
+    } else if (event->kind == IOSIAP_EVENT_FAILED && other_failures++ == 0) {
+        snprintf(other_failure, sizeof other_failure, "%d: %s", event->status, event->message);
     }
     if (event->request_id != 0 && event->kind != IOSIAP_EVENT_PURCHASING) ended++;
 }
@@ -50,27 +58,24 @@ static long largest_file(const char *directory) {
 }
 
 static int poll_until(iosiap_store *store, int count) {
-    struct timespec pause = {0, 1000 * 1000};
     int waited;
     for (waited = 0; ended < count && waited < 10000; waited++) {
         iosiap_poll(store, 0);
-        nanosleep(&pause, NULL);
+        between_frames(1);
     }
     return ended >= count;
 }
 
 int main(int argc, char **argv) {
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    test_store_options how = {NULL, IOSIAP_DELIVERY_POLL, NULL, NULL};
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     iosiap_store *store = NULL;
     const char *ids[] = {COINS};
     int status, round, requests = 0;
 
     if (argc != 4) return 2;
-    options.catalog_path = argv[1];
-    options.state_directory = argv[2];
     callbacks.on_event = on_event;
-    status = iosiap_store_open_local(&store, &options, &callbacks);
+    status = open_test_store_with(&store, argv[1], argv[2], &how, &callbacks);
     if (strcmp(argv[3], "read-only") == 0 && status != IOSIAP_OK) {
         printf("read-only: open refused (%d): %s\n", status, iosiap_last_error_message());
         return status == IOSIAP_E_STORAGE && strlen(iosiap_last_error_message()) > 0 ? 0 : 1;
@@ -99,5 +104,6 @@ int main(int argc, char **argv) {
     }
     iosiap_store_close(store);
     printf("%s: %d granted, then a storage failure: %s\n", argv[3], granted, storage_failures ? failure : "(none)");
+    if (other_failures) printf("%s: %d other failures, the first %s\n", argv[3], other_failures, other_failure);
     return storage_failures > 0 && strlen(failure) > 0 ? 0 : 1;
 }
