@@ -48,6 +48,12 @@ for test in owned_outcomes refund_requests store_queries app_transaction message
     esac
     "$work/$test" "$test_catalog" "$work/state-$test" "$bin/iosiap-store" ${extra[@]+"${extra[@]}"}
 done
+# Eight threads requesting while the main thread polls and runs the main run loop (scripts/tsan-storekit.sh runs it
+# under ThreadSanitizer).
+gcc -std=c11 -Wall -Wextra -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native Tests/native/stress.c \
+    -L"$bin" -liosiap -Wl,-rpath,"$bin" -lpthread -o "$work/stress"
+mkdir "$work/state-stress"
+"$work/stress" "$catalog" "$work/state-stress" 10
 for test in ledger delegate_on_open refund_handlers purchase_intent callback_exceptions; do
     g++ -std=c++11 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native "Tests/native/$test.cpp" \
         -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"

@@ -1,6 +1,7 @@
 /*
  * Eight threads issue requests while the main thread polls, for ThreadSanitizer: every accepted request
- * must end in exactly one terminal event, and every purchase is finished exactly once.
+ * must end in exactly one terminal event, and every purchase is finished exactly once. Built with
+ * IOSIAP_STOREKIT_STANDIN it runs over StoreKit (open_store.h), the main run loop turning between frames.
  * usage: stress CATALOG.storekit STATE_DIRECTORY [ROUNDS]
  */
 #define _POSIX_C_SOURCE 200809L
@@ -12,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "open_store.h"
+#include "wait_for.h"
 
 #define THREADS 8
 
@@ -64,19 +68,16 @@ static void *hammer(void *argument) {
 }
 
 int main(int argc, char **argv) {
-    iosiap_local_store_options options = IOSIAP_LOCAL_STORE_OPTIONS_INIT;
+    test_store_options how = {NULL, IOSIAP_DELIVERY_POLL, NULL, NULL};
     iosiap_callbacks callbacks = IOSIAP_CALLBACKS_INIT;
     pthread_t threads[THREADS];
-    struct timespec pause = {0, 1000 * 1000};
     const char *first[] = {"com.iosiap.example.coins_100"};
     int i, waited;
 
     if (argc < 3) return 2;
     if (argc > 3) rounds = atoi(argv[3]);
-    options.catalog_path = argv[1];
-    options.state_directory = argv[2];
     callbacks.on_event = on_event;
-    if (iosiap_store_open_local(&store, &options, &callbacks) != IOSIAP_OK) {
+    if (open_test_store_with(&store, argv[1], argv[2], &how, &callbacks) != IOSIAP_OK) {
         fprintf(stderr, "open: %s\n", iosiap_last_error_message());
         return 1;
     }
@@ -84,14 +85,14 @@ int main(int argc, char **argv) {
     if (iosiap_request_products(NULL, store, first, 1) == IOSIAP_OK) atomic_fetch_add(&accepted, 1);
     while (terminal_events == 0) {
         iosiap_poll(store, 0);
-        nanosleep(&pause, NULL);
+        between_frames(1);
     }
     for (i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, hammer, NULL);
     /* The game loop: poll while the threads work, then until every request has ended (at most 60 s). */
     for (waited = 0; waited < 60000; waited++) {
         iosiap_poll(store, 0);
         if (atomic_load(&threads_done) == THREADS && terminal_events >= atomic_load(&accepted)) break;
-        nanosleep(&pause, NULL);
+        between_frames(1);
     }
     for (i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
     iosiap_store_close(store);
