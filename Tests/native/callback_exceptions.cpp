@@ -15,19 +15,12 @@
 
 #include "test_store.hpp"
 
+#define TEST_NAME "callback_exceptions"
+#include "expect.hpp"
+
 namespace {
 
 thread_local bool failAllocations = false;
-int checks = 0, failures = 0;
-
-void expect(bool condition, const char *what) {
-    checks++;
-    if (!condition) {
-        failures++;
-        std::fprintf(stderr, "callback_exceptions: expected %s\n", what);
-    }
-}
-
 class Counter : public iosiap::StoreDelegate {
 public:
     int products = 0, purchased = 0, deferred = 0;
@@ -121,6 +114,5 @@ int main(int argc, char **argv) {
     expect(counter.purchased == 2, "the approved purchase delivered");
 
     store.close();
-    std::printf("callback_exceptions: %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return report();
 }

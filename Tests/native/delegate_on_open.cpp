@@ -14,19 +14,12 @@
 
 #include "test_store.hpp"
 
+#define TEST_NAME "delegate on open"
+#include "expect.hpp"
+
 namespace {
 
 const char *const coins = "com.iosiap.example.coins_100";
-int checks = 0, failures = 0;
-
-void expect(bool condition, const char *what) {
-    checks++;
-    if (!condition) {
-        failures++;
-        std::fprintf(stderr, "delegate on open: expected %s (last error: %s)\n", what, iosiap_last_error_message());
-    }
-}
-
 class Game : public iosiap::StoreDelegate {
 public:
     std::atomic<int> granted, purchased, events, eventsAtOpen;
@@ -123,6 +116,5 @@ int main(int argc, char **argv) {
     expect(openTestStore(store, options, &reopening) == IOSIAP_OK && store.isOpen() && reopening.reopenStatus == IOSIAP_E_WRONG_STATE,
            "opening the store again from onOpen is refused, and the open goes on");
     expect(store.balance("coins") == 100 * perLaunch * (launches + 1), "the store opened is the one onOpen was given");
-    std::printf("delegate on open: %d passed, %d failed\n", checks - failures, failures);
-    return failures == 0 ? 0 : 1;
+    return report();
 }

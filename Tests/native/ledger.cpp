@@ -13,17 +13,10 @@
 
 #include "test_store.hpp"
 
+#define TEST_NAME "ledger"
+#include "expect.hpp"
+
 namespace {
-
-int checks = 0, failures = 0;
-
-void expect(bool condition, const char *what) {
-    checks++;
-    if (!condition) {
-        failures++;
-        std::fprintf(stderr, "ledger: expected %s (last error: %s)\n", what, iosiap_last_error_message());
-    }
-}
 
 class Counter : public iosiap::StoreDelegate {
 public:
@@ -190,6 +183,5 @@ int main(int argc, char **argv) {
     expect(store.localSetTimeRate(7) == IOSIAP_E_INVALID_ARGUMENT, "an unknown time rate is refused");
     expect(store.localReset() == IOSIAP_OK, "the store resets");
 #endif
-    std::printf("ledger: %d passed, %d failed\n", checks - failures, failures);
-    return failures == 0 ? 0 : 1;
+    return report();
 }

@@ -13,17 +13,10 @@
 
 #include "test_store.hpp"
 
+#define TEST_NAME "purchase_intent"
+#include "expect.hpp"
+
 namespace {
-
-int checks = 0, failures = 0;
-
-void expect(bool condition, const char *what) {
-    checks++;
-    if (!condition) {
-        failures++;
-        std::fprintf(stderr, "purchase_intent: expected %s\n", what);
-    }
-}
 
 const std::string gold = "com.iosiap.example.club_gold_monthly";
 
@@ -131,6 +124,5 @@ int main(int argc, char **argv) {
     expect(older.intentProduct == gold, "the older game's onPurchaseIntent hears of it");
     olderStore.close();
 
-    std::printf("purchase_intent: %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return report();
 }

@@ -24,17 +24,10 @@
 
 #include "test_store.hpp"
 
+#define TEST_NAME "refund_handlers"
+#include "expect.hpp"
+
 namespace {
-
-int checks = 0, failures = 0;
-
-void expect(bool condition, const char *what) {
-    checks++;
-    if (!condition) {
-        failures++;
-        std::fprintf(stderr, "refund_handlers: expected %s (last error: %s)\n", what, iosiap_last_error_message());
-    }
-}
 
 const std::string coins = "com.iosiap.example.coins_100";
 const std::string pro = "com.iosiap.example.pro_upgrade";
@@ -231,6 +224,5 @@ int main(int argc, char **argv) {
         store.close();
     }
 
-    std::printf("refund_handlers: %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return report();
 }

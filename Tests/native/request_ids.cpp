@@ -10,17 +10,10 @@
 #include <thread>
 #include <vector>
 
+#define TEST_NAME "request_ids"
+#include "expect.hpp"
+
 namespace {
-
-int checks = 0, failures = 0;
-
-void expect(bool condition, const char *what) {
-    checks++;
-    if (!condition) {
-        failures++;
-        std::fprintf(stderr, "request_ids: expected %s (last error: %s)\n", what, iosiap_last_error_message());
-    }
-}
 
 const std::string coins = "com.iosiap.example.coins_100";
 
@@ -81,6 +74,5 @@ int main(int argc, char **argv) {
     pump(store, [&] { return game.manageClosed != 0; });
     expect(game.manageClosed == manageId, "the sheet's closing to carry the request id (not taken for a UI context)");
 
-    std::printf("request_ids: %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return report();
 }

@@ -9,17 +9,10 @@
 
 #include "test_store.hpp"
 
+#define TEST_NAME "restore_overloads"
+#include "expect.hpp"
+
 namespace {
-
-int checks = 0, failures = 0;
-
-void expect(bool condition, const char *what) {
-    checks++;
-    if (!condition) {
-        failures++;
-        std::fprintf(stderr, "restore_overloads: expected %s\n", what);
-    }
-}
 
 /** Overrides the rich overload only. */
 class RichGame : public iosiap::StoreDelegate {
@@ -69,6 +62,5 @@ int main(int argc, char **argv) {
     ClassicGame classic;
     restore(argv[1], std::string(argv[2]) + "/classic", classic);
     expect(classic.finished == 1 && classic.succeeded, "the classic override hears the restore end, once");
-    std::printf("restore_overloads: %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return report();
 }
