@@ -66,12 +66,12 @@ func closeCommands(to name: String) -> [String] {
     return names.filter { distance($0, name) <= 2 }
 }
 
-/// With --json, a failure is JSON too (`{"error": MESSAGE, "status": EXIT_STATUS}` on stderr), for a job that parses
-/// what the command says.
-nonisolated(unsafe) var failuresAsJSON = false
+/// --json: the command's output is JSON, and so is a failure (`{"error": MESSAGE, "status": EXIT_STATUS}` on stderr),
+/// for a job that parses what the command says. Read by `fail` wherever it is called from.
+nonisolated(unsafe) var json = false
 
 func fail(_ message: String, _ status: Int32) -> Never {
-    if failuresAsJSON, let object = try? JSONSerialization.data(withJSONObject: ["error": message, "status": status] as [String: Any],
+    if json, let object = try? JSONSerialization.data(withJSONObject: ["error": message, "status": status] as [String: Any],
                                                                 options: [.sortedKeys]) {
         FileHandle.standardError.write(object + Data("\n".utf8))
     } else {
@@ -83,14 +83,13 @@ func fail(_ message: String, _ status: Int32) -> Never {
 var arguments = Array(CommandLine.arguments.dropFirst())
 var statePath: String?
 var catalogPath: String?
-var json = false
 var rest: [String] = []
 while !arguments.isEmpty {
     let next = arguments.removeFirst()
     switch next {
     case "--state": statePath = arguments.isEmpty ? nil : arguments.removeFirst()
     case "--catalog": catalogPath = arguments.isEmpty ? nil : arguments.removeFirst()
-    case "--json": json = true; failuresAsJSON = true
+    case "--json": json = true
     case "--help", "-h": rest.insert("help", at: 0)
     default: rest.append(next)
     }
