@@ -15,30 +15,7 @@ rm -rf "$out/html"
 { cat docs/Doxyfile; echo "OUTPUT_DIRECTORY = \"$out\""; } | doxygen -
 # Doxygen does not warn about an enum value without documentation: each value of a public enum (one declared at
 # the start of a line) must have its /**< */ here.
-python3 - Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp Include/IOSiAP.h <<'PY'
-import pathlib, re, sys
-undocumented = []
-for header in sys.argv[1:]:
-    text = pathlib.Path(header).read_text()
-    # Comments first, so that a '}' or ',' inside one ends nothing: a /**< */ that says something is a marker.
-    text = re.sub(r"/\*\*<(.*?)\*/", lambda doc: " @DOC@ " if doc.group(1).strip() else " ", text, flags=re.S)
-    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
-    for body in re.findall(r"^(?:typedef )?enum(?: class)? \w+[^{;]*\{(.*?)\}", text, re.S | re.M):
-        names, documented = [], set()
-        for entry in body.split(","):  # a value's documentation follows it, before or after its comma
-            words = entry.split()
-            while words and words[0] == "@DOC@":
-                if names:
-                    documented.add(names[-1])
-                words.pop(0)
-            if words and re.match(r"[A-Za-z_]\w*$", words[0]):
-                names.append(words[0])
-                if "@DOC@" in words[1:]:
-                    documented.add(names[-1])
-        undocumented += [f"{pathlib.Path(header).name}: {name}" for name in names if name not in documented]
-if undocumented:
-    sys.exit("build-docs: enum values without documentation: " + ", ".join(undocumented))
-PY
+python3 Tests/docs/check_enum_docs.py Include/iosiap/iosiap.h Include/iosiap/iosiap.hpp Include/IOSiAP.h
 # A field added to a struct the library fills (one that starts with size_t size) after its first layout says when
 # a caller may read it; the reference must show that gate, not leave it to the header's plain comments.
 python3 - Include/iosiap/iosiap.h "$out/html" <<'PY'
