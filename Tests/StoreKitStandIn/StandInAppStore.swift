@@ -163,14 +163,21 @@ final class StandInAppStore: Sendable {
 
     /// `Transaction.updates` for one listener. "If your app has unfinished transactions, the updates listener
     /// receives them once, immediately after the app launches" ("Transaction.updates"): the first listener of
-    /// this process gets them first.
-    func transactionUpdates() async -> AsyncStream<VerificationResult<Transaction>> {
+    /// this process gets them first. They are read as it is registered, under the listeners' lock that each report
+    /// takes: a renewal the store's clock makes meanwhile is in what is read, or reported to it, or both (told
+    /// twice, as a purchase may be), never neither (read before, registered after lost it: simulation seed 8013).
+    func transactionUpdates() -> AsyncStream<VerificationResult<Transaction>> {
         let first = launchTold.withLock { told in
             defer { told = true }
             return !told
         }
-        let unfinished = first ? ((try? await local.unfinishedTransactions()) ?? []).map(verificationResult) : []
-        return listen(\.transactions, first: unfinished)
+        guard first else { return listen(\.transactions) }
+        let (local, verifier) = (self.local, self.verifier)
+        return listen(\.transactions) {
+            ((try? local.history()) ?? []).filter { !$0.isFinished }.map {
+                Self.verificationResult($0.transaction, local: local, verifier: verifier)
+            }
+        }
     }
 
     func intents() -> AsyncStream<PurchaseIntent> { listen(\.intents) }
@@ -206,15 +213,17 @@ final class StandInAppStore: Sendable {
         continuations.forEach { $0.yield(element) }
     }
 
-    /// A stream of what the store reports to the listeners at `listenersOf`, for one listener, until it stops.
+    /// A stream of what the store reports to the listeners at `listenersOf`, for one listener, until it stops;
+    /// `first` is read and given to it first under the listeners' lock (the stream is not returned yet, so no
+    /// cancellation can wait on that lock while it is yielded to).
     private func listen<Element: Sendable>(_ listenersOf: WritableKeyPath<Listeners, [UUID: AsyncStream<Element>.Continuation]> & Sendable,
-                                 first: [Element] = []) -> AsyncStream<Element> {
+                                           first: () -> [Element] = { [] }) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream()
-        for element in first { continuation.yield(element) }
         let id = UUID()
         let listeners = self.listeners
         continuation.onTermination = { _ in listeners.withLock { _ = $0[keyPath: listenersOf].removeValue(forKey: id) } }
         let isClosed = listeners.withLock { listeners in
+            for element in first() { continuation.yield(element) }
             if !listeners.isClosed { listeners[keyPath: listenersOf][id] = continuation }
             return listeners.isClosed
         }

@@ -170,7 +170,7 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     public static var updates: Transactions {
         Transactions {
             guard let store = try? StandInAppStore.shared() else { return AsyncStream { $0.finish() } }
-            return await store.transactionUpdates()
+            return store.transactionUpdates()
         }
     }
 
