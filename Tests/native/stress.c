@@ -21,13 +21,15 @@
 
 static iosiap_store *store;
 static atomic_int accepted;     /* requests the library accepted */
+static atomic_int payments;     /* of them, payments */
 static atomic_int refused;      /* requests refused on purpose (quantity 11) */
 static atomic_int threads_done;
 static int rounds = 20;
 
 /* Touched only by the polling thread, inside callbacks. */
-static int terminal_events;
-static int purchases;
+static int terminal_events;     /* the final events of requests */
+static int purchases;           /* PURCHASED answering a payment */
+static int unrequested;         /* events no request asked for (none is expected: every purchase is finished) */
 static int finish_failures;
 
 static void on_event(const iosiap_event *event, void *user_data) {
@@ -37,12 +39,17 @@ static void on_event(const iosiap_event *event, void *user_data) {
     case IOSIAP_EVENT_RESTORED:
         break;
     case IOSIAP_EVENT_PURCHASED:
-        purchases++;
         if (iosiap_finish_transaction(store, event->transaction->id) != IOSIAP_OK) finish_failures++;
-        if (event->request_id != 0) terminal_events++;
+        if (event->request_id != 0) {
+            purchases++;
+            terminal_events++;
+        } else {
+            unrequested++;
+        }
         break;
     default:
-        terminal_events++;
+        if (event->request_id != 0) terminal_events++;
+        else unrequested++;
         break;
     }
 }
@@ -54,7 +61,10 @@ static void *hammer(void *argument) {
     (void)argument;
     for (round = 0; round < rounds; round++) {
         if (iosiap_request_products(NULL, store, ids, 2) == IOSIAP_OK) atomic_fetch_add(&accepted, 1);
-        if (iosiap_request_payment(NULL, store, ids[0], 1 + round % 10, NULL) == IOSIAP_OK) atomic_fetch_add(&accepted, 1);
+        if (iosiap_request_payment(NULL, store, ids[0], 1 + round % 10, NULL) == IOSIAP_OK) {
+            atomic_fetch_add(&accepted, 1);
+            atomic_fetch_add(&payments, 1);
+        }
         if (iosiap_request_payment(NULL, store, ids[0], 11, NULL) == IOSIAP_E_QUANTITY_OUT_OF_RANGE) atomic_fetch_add(&refused, 1);
         if (round % 5 == 0 && iosiap_request_restore(NULL, store) == IOSIAP_OK) atomic_fetch_add(&accepted, 1);
         iosiap_is_entitled(&entitled, store, ids[1]);
@@ -96,9 +106,12 @@ int main(int argc, char **argv) {
     }
     for (i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
     iosiap_store_close(store);
-    printf("stress: %d threads, %d requests accepted, %d refused, %d terminal events, %d purchases, %d finish failures\n",
-           THREADS, atomic_load(&accepted), atomic_load(&refused), terminal_events, purchases, finish_failures);
-    if (terminal_events != atomic_load(&accepted) || finish_failures != 0 || atomic_load(&refused) != THREADS * rounds) {
+    printf("stress: %d threads, %d requests accepted, %d refused, %d terminal events, %d purchases of %d payments, "
+           "%d unrequested events, %d finish failures\n", THREADS, atomic_load(&accepted), atomic_load(&refused),
+           terminal_events, purchases, atomic_load(&payments), unrequested, finish_failures);
+    /* Each payment is charged once and told once; nothing else arrives. */
+    if (rounds < 1 || terminal_events != atomic_load(&accepted) || purchases != atomic_load(&payments) || unrequested != 0
+        || finish_failures != 0 || atomic_load(&refused) != THREADS * rounds) {
         printf("stress: 0 passed, 1 failed\n");
         return 1;
     }
