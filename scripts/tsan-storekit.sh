@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 rounds=${1:-20}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/tsan-storekit.sh [ROUNDS] (a positive number)" >&2; exit 2; }
 export IOSIAP_STOREKIT_STANDIN=1
 toolchain=$(dirname "$(dirname "$(command -v swift)")")   # e.g. /opt/swift/usr
 clang=$toolchain/bin/clang
@@ -26,7 +27,8 @@ for test in stress delivery_thread ledger_at_open; do
     mkdir "$work/state-$test"
 done
 export TSAN_OPTIONS=halt_on_error=1:exitcode=66
-"$work/stress" "$catalog" "$work/state-stress" "$rounds"
-"$work/delivery_thread" "$catalog" "$work/state-delivery_thread" "$bin/iosiap-store"
-"$work/ledger_at_open" "$catalog" "$work/state-ledger_at_open" "$bin/iosiap-store" 4
+# Each with a deadline far above its time: one that hangs fails with its threads printed.
+bash scripts/within.sh 600 "$work/stress" "$catalog" "$work/state-stress" "$rounds"
+bash scripts/within.sh 300 "$work/delivery_thread" "$catalog" "$work/state-delivery_thread" "$bin/iosiap-store"
+bash scripts/within.sh 300 "$work/ledger_at_open" "$catalog" "$work/state-ledger_at_open" "$bin/iosiap-store" 4
 echo "tsan over StoreKit: stress, the delivery thread and on_open clean"
