@@ -265,6 +265,10 @@ if standInGraph && !appleGraph {
         swiftSettings: [.unsafeFlags(["-user-module-version", "816.0.47.2.3"])]
     ))
     package.targets.first { $0.name == "IOSiAPStoreKit" }!.dependencies += ["StoreKit", "UIKit"]
+    // iosiap_store_open_storekit asks the stand-in for its App Store as it opens (StoreKitExports.swift).
+    let exports = package.targets.first { $0.name == "IOSiAPExports" }!
+    exports.dependencies += ["StoreKit"]
+    exports.swiftSettings = (exports.swiftSettings ?? []) + [.define("IOSIAP_STOREKIT_STANDIN")]
     package.targets.append(.testTarget(
         name: "IOSiAPStoreKitStandInTests",
         dependencies: ["IOSiAPCore", "IOSiAPLocalStore", "IOSiAPStoreKit", "IOSiAPTestSupport", "StoreKit", "UIKit"],

@@ -107,6 +107,11 @@ expect_lines "$work/example-cpp.out" "transactions verified: yes" "event: purcha
     "coins: 200, pro: yes" "event: revoked com.iosiap.example.pro_upgrade"
 unset IOSIAP_STOREKIT_CONFIGURATION IOSIAP_STOREKIT_STATE PKG_CONFIG_PATH
 echo "stand-in SDK: the C and C++ examples bought, restored and heard an outside refund over StoreKit"
+# Without its App Store named, the stand-in's StoreKit cannot open: iosiap_store_open_storekit fails, saying why.
+if "$work/example-c" "$work/journal-unnamed" >"$work/unnamed.out" 2>&1; then
+    cat "$work/unnamed.out" >&2; echo "stand-in SDK: opened without IOSIAP_STOREKIT_CONFIGURATION" >&2; exit 1
+fi
+expect_lines "$work/unnamed.out" "system error" "needs IOSIAP_STOREKIT_CONFIGURATION"
 
 # Verification over StoreKit: StoreKit's verdict, then a server's (Tests/python/verification_server.py).
 python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &

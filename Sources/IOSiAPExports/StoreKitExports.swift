@@ -8,6 +8,9 @@ import IOSiAPCore
 #if canImport(StoreKit)
 import IOSiAPStoreKit
 #endif
+#if IOSIAP_STOREKIT_STANDIN
+import StoreKit
+#endif
 
 @c(iosiap_store_open_storekit)
 public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer?>?,
@@ -29,6 +32,11 @@ public func iosiap_store_open_storekit(_ out: UnsafeMutablePointer<OpaquePointer
         let path = try CStringInput.optional(settings.state_directory, "options.state_directory")
         #if canImport(StoreKit)
         let directory = try path.map { path throws(StoreError) in try StateDirectory(path: path) }
+        #if IOSIAP_STOREKIT_STANDIN
+        // The test graph's StoreKit (Tests/StoreKitStandIn) finds its App Store in the environment: without one the
+        // open fails here, with its reason, not every call after it.
+        try StoreKitStandIn.requireAppStore()
+        #endif
         let store = try StoreKitPurchaseStore.open(api: LiveStoreKit(), stateDirectory: directory, serverVerifier: serverVerifier)
         let handle = StoreHandle(store: store, localStore: nil, callbacks: gameCallbacks, usesDeliveryThread: usesDeliveryThread)
         return handle.open(into: out)

@@ -349,8 +349,9 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         do { outcome = try await store.local.purchase(request, product: storeProduct) } catch { throw storeKitError(error) }
         switch outcome {
         case .purchased(let transaction):
-            // Returned here only: "after a successful in-app purchase on the same device, StoreKit returns the
-            // transaction through Product.PurchaseResult.success(_:)" ("Transaction.updates"), not the updates.
+            // Returned here: "after a successful in-app purchase on the same device, StoreKit returns the
+            // transaction through Product.PurchaseResult.success(_:)" ("Transaction.updates"), not the updates;
+            // also there only while a test's echo switch says so (StoreKitStandIn.PurchaseEcho).
             store.noteReported(transaction)
             return .success(store.verificationResult(transaction))
         case .cancelled:

@@ -26,6 +26,10 @@ final class StandInAppStore: Sendable {
     private let launchTold = Locked(false)
     /// `AppStore.sync()` throws `userCancelled` while set: the user dismisses the sign-in.
     let syncCancelled = Locked(false)
+    /// Whether, and when, a purchase's transaction is also reported through `Transaction.updates` (see
+    /// `StoreKitStandIn.PurchaseEcho`), and how many such echoes were reported, so a test can wait for one.
+    let purchaseEcho = Locked<StoreKitStandIn.PurchaseEcho?>(nil)
+    let echoesReported = Locked(0)
     /// What each transaction said when the app last got it (`reportedFields`), through an update or a purchase's
     /// result: the local store re-reports a subscription entering billing retry within its grace period (for the
     /// game's record), but StoreKit creates or updates no transaction then, only the renewal info
@@ -76,9 +80,20 @@ final class StandInAppStore: Sendable {
         }
     }
 
-    /// Notes a transaction handed to the app as a purchase's result.
+    /// Notes a transaction handed to the app as a purchase's result, and echoes it to `Transaction.updates` when
+    /// the switch says so: before the result is returned, or from a task of its own after.
     func noteReported(_ transaction: StoreTransaction) {
         reported.withLock { $0[transaction.id] = Self.reportedFields(transaction) }
+        switch purchaseEcho.withLock({ $0 }) {
+        case nil: break
+        case .beforeResult?: echo(transaction)
+        case .afterResult?: Task { self.echo(transaction) }
+        }
+    }
+
+    private func echo(_ transaction: StoreTransaction) {
+        Self.tell(verificationResult(transaction), to: \.transactions, of: listeners)
+        echoesReported.withLock { $0 += 1 }
     }
 
     /// The fields of a transaction that StoreKit reports a change of: its dates of expiry and revocation.
@@ -271,9 +286,42 @@ public enum StoreKitStandIn {
         StandInAppStore.install(nil)
     }
 
+    /// The store in use, opened from the environment (`IOSIAP_STOREKIT_CONFIGURATION`, `IOSIAP_STOREKIT_STATE`) if
+    /// none is: `iosiap_store_open_storekit` fails with this error when it cannot be.
+    public static func requireAppStore() throws(StoreError) {
+        do {
+            _ = try StandInAppStore.shared()
+        } catch {
+            guard case .systemError(let reason) = error else { throw StoreError(.systemError, "\(error)") }
+            throw StoreError(.systemError, "\(reason)")
+        }
+    }
+
     /// While set, `AppStore.sync()` throws `StoreKitError.userCancelled`, as when the user dismisses the sign-in.
     public static func setSyncCancelled(_ cancelled: Bool) throws {
         try StandInAppStore.shared().syncCancelled.withLock { $0 = cancelled }
+    }
+
+    /// When a purchase made in the app is also reported through `Transaction.updates`. Apple documents that it is
+    /// not ("Transaction.updates": the purchase's transaction comes through `Product.PurchaseResult.success`), and
+    /// that is the stand-in's default; users report seeing it on both (Apple Developer Forums thread 746629,
+    /// react-native-iap issue 2713), so a game's handling of the same transaction told twice is tested with this
+    /// (the echo switch ../shared/reference/storekit2-behaviour.md recommends).
+    public enum PurchaseEcho: Sendable {
+        /// Reported to the updates before `purchase` returns its result.
+        case beforeResult
+        /// Reported to the updates from a task of its own, after the result.
+        case afterResult
+    }
+
+    /// Sets whether and when a purchase's transaction is also reported through `Transaction.updates`.
+    public static func setPurchaseEcho(_ echo: PurchaseEcho?) throws {
+        try StandInAppStore.shared().purchaseEcho.withLock { $0 = echo }
+    }
+
+    /// How many purchases were echoed to `Transaction.updates` since the store in use opened.
+    public static func purchaseEchoesReported() throws -> Int {
+        try StandInAppStore.shared().echoesReported.withLock { $0 }
     }
 }
 
