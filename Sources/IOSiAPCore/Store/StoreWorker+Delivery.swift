@@ -77,12 +77,14 @@ extension StoreWorker {
         let quiet = requestID == nil && written.found == .knownFinished
         switch outcome {
         case .failed(let error):
-            if !quiet { events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error)) }
+            if !quiet && firstTelling(.failureTold, transaction, requestID) {
+                events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
+            }
             return
         case .retryLater(let error):
             // Nothing is lost: the journal holds it unfinished, or finished with the verdict it had. Said once,
             // retried quietly until it completes; a finished one only while no verifier has passed the copy held.
-            if attempt == 0 && !quiet {
+            if attempt == 0 && !quiet && firstTelling(.retryableFailureTold, transaction, requestID) {
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
             }
@@ -119,6 +121,12 @@ extension StoreWorker {
         } else {
             queuePurchasedOnce(transaction, requestID: nil)
         }
+    }
+
+    /// Whether a failure marked `told` is told now: always in answer to a request (which must end), else once
+    /// per transaction in a launch.
+    private func firstTelling(_ told: TransactionFlights.Mark, _ transaction: StoreTransaction, _ requestID: RequestID?) -> Bool {
+        requestID != nil || flights.withLock { $0.insert(told, transaction.id) }
     }
 
     /// Checks `transaction` again on the retry timer, through `deliver`, unless a chain of retries of it is

@@ -40,6 +40,11 @@ struct TransactionFlights {
         static let endsDeferral = Mark(rawValue: 1 << 9)
         /// Queued as `expired`: a transaction ends once, however many reports of its end pass in this launch.
         static let expiryTold = Mark(rawValue: 1 << 10)
+        /// Queued as `verificationFailed` outside a request, for a failed verdict, or for a check that could not
+        /// complete (`retryableFailureTold`): StoreKit hands an unfinished transaction over twice at launch (its
+        /// updates and its unfinished list), and the game hears each once per launch.
+        static let failureTold = Mark(rawValue: 1 << 11)
+        static let retryableFailureTold = Mark(rawValue: 1 << 12)
     }
 
     /// One transaction's flight: a few bytes, since a launch keeps one for each purchase it delivered (a copy held

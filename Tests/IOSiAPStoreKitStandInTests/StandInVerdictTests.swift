@@ -1,0 +1,151 @@
+import Foundation
+import IOSiAPCore
+import IOSiAPLocalStore
+import IOSiAPStoreKit
+import IOSiAPTestSupport
+import StoreKit
+import Testing
+
+/// What `StoreKitBackendTests` claims of StoreKit's verdicts and of a transaction told twice, checked through
+/// LiveStoreKit on the stand-in: StoreKit calls a copy unverified (`VerificationResult.unverified`, here through the
+/// store's simulated verification error, StoreKitTest's `failTransactionsEnabled`), and reports a purchase on
+/// `Transaction.updates` as well as in its result (the stand-in's echo switch). One at a time, as the suite.
+extension StandInTests {
+    static func purchases(of id: UInt64, in events: [StoreEvent]) -> Int {
+        events.filter { if case .purchased(_, let transaction) = $0 { transaction.id == id } else { false } }.count
+    }
+
+    static func failures(in events: [StoreEvent]) -> [(id: UInt64, code: StoreErrorCode)] {
+        events.compactMap { if case .verificationFailed(_, let transaction, let error) = $0 { (transaction.id, error.code) } else { nil } }
+    }
+
+    /// StoreKit's next launch on the same App Store, the game's journal kept.
+    func relaunchStoreKit() throws {
+        StoreKitStandIn.close()
+        let clock = self.clock
+        try StoreKitStandIn.open(configuration: Fixtures.exampleCatalog, stateDirectory: appStore.url, now: { clock.now })
+    }
+
+    /// A purchase StoreKit calls unverified is a verification failure with StoreKit's reason: not granted, not
+    /// finished, no entitlement.
+    @Test func aPurchaseStoreKitCallsUnverifiedIsAVerificationFailure() async throws {
+        try outside().setSimulatedError(.verificationInvalidSignature, for: .verification)
+        let store = try openGame()
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.pro]))
+        let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.pro))
+        guard case .verificationFailed(_, let transaction, let error) = events.last else { Issue.record("\(events)"); return }
+        #expect(error.code == .verificationInvalidSignature)
+        #expect(Self.purchases(of: transaction.id, in: events) == 0)
+        #expect(try store.unfinishedTransactions().map(\.id) == [transaction.id])
+        #expect(try !store.isEntitled(to: Self.pro))
+        #expect(await Transaction.unfinished.reduce(into: 0) { count, _ in count += 1 } == 1, "StoreKit keeps it unfinished")
+    }
+
+    /// An unverified purchase stays a failure at each launch StoreKit still calls it unverified (told once each
+    /// launch, never entitling), and is purchased at the launch StoreKit verifies it.
+    @Test func anUnverifiedPurchaseStaysFailedUntilStoreKitVerifiesIt() async throws {
+        try outside().setSimulatedError(.verificationInvalidSignature, for: .verification)
+        let id: UInt64
+        do {
+            let store = try openGame()
+            defer { store.close() }
+            _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.pro]))
+            let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.pro))
+            id = try #require(Self.failures(in: events).first?.id)
+        }
+        try relaunchStoreKit()
+        do {
+            let store = try openGame()
+            defer { store.close() }
+            var events = try await store.pollUntil { _ in true }
+            try await Task.sleep(for: .milliseconds(300))  // a second telling would have come by now
+            events += await store.pollSettled()
+            #expect(Self.failures(in: events).map(\.id) == [id], "\(events)")
+            #expect(Self.purchases(of: id, in: events) == 0)
+            #expect(try !store.isEntitled(to: Self.pro) && store.currentEntitlements().isEmpty)
+        }
+        try outside().setSimulatedError(nil, for: .verification)
+        try relaunchStoreKit()
+        let store = try openGame()
+        defer { store.close() }
+        let events = try await store.pollUntil { Self.purchases(of: id, in: [$0]) == 1 } + store.pollSettled()
+        #expect(Self.purchases(of: id, in: events) == 1, "\(events)")
+        #expect(try store.isEntitled(to: Self.pro))
+    }
+
+    /// An unfinished purchase whose server check cannot complete at the next launch is told as retryable once,
+    /// though StoreKit hands it over twice then (its updates and its unfinished list).
+    @Test func anUnfinishedPurchaseWhoseCheckCannotCompleteIsToldOnceAtLaunch() async throws {
+        let bought: StoreTransaction
+        do {
+            let store = try openGame()
+            bought = try #require(try await buy(store, Self.pro))
+            store.close()
+        }
+        try relaunchStoreKit()
+        let unreachable = ScriptedVerifier(Array(repeating: .retryLater(StoreError(.verificationRetryable, "the server cannot be reached")), count: 50))
+        let store = try openGame(serverVerifier: unreachable)
+        defer { store.close() }
+        var events = try await store.pollUntil { _ in true }
+        try await Task.sleep(for: .milliseconds(300))  // a second telling would have come by now
+        events += await store.pollSettled()
+        let told = events.filter {
+            if case .verificationFailed(nil, let transaction, let error) = $0 { transaction.id == bought.id && error.code == .verificationRetryable } else { false }
+        }
+        #expect(told.count == 1, "\(events)")
+        #expect(Self.purchases(of: bought.id, in: events) == 0)
+    }
+
+    /// After a reinstall, a restore whose copies StoreKit calls unverified restores nothing and entitles nothing,
+    /// at the restore and at the next launch; once StoreKit verifies them, a restore gives the purchase.
+    @Test func aRestoreStoreKitCallsUnverifiedEntitlesNothingUntilItVerifies() async throws {
+        let bought = try await buyProFinishAndClose()
+        device = TemporaryDirectory()  // reinstalled
+        try outside().setSimulatedError(.verificationInvalidSignature, for: .verification)
+        func restored(_ events: [StoreEvent]) -> [UInt64] {
+            events.compactMap { if case .restored(_, let transaction) = $0 { transaction.id } else { nil } }
+        }
+        do {
+            let store = try openGame()
+            defer { store.close() }
+            let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+            #expect(restored(events).isEmpty, "\(events)")
+            #expect(try !store.isEntitled(to: Self.pro))
+        }
+        try relaunchStoreKit()
+        do {
+            let store = try openGame()
+            defer { store.close() }
+            try await Task.sleep(for: .milliseconds(300))  // the launch's read of StoreKit's entitlements
+            _ = await store.pollSettled()
+            #expect(try !store.isEntitled(to: Self.pro))
+        }
+        try outside().setSimulatedError(nil, for: .verification)
+        let store = try openGame()
+        defer { store.close() }
+        let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+        #expect(restored(events) == [bought.id], "\(events)")
+        #expect(try store.isEntitled(to: Self.pro))
+    }
+
+    /// A purchase StoreKit also reports on `Transaction.updates` (before its result, or after it) is told to the
+    /// game once, and a consumable's grant is made once.
+    @Test(arguments: [StoreKitStandIn.PurchaseEcho.beforeResult, .afterResult])
+    func aPurchaseAlsoReportedOnTheUpdatesIsToldOnce(echo: StoreKitStandIn.PurchaseEcho) async throws {
+        try StoreKitStandIn.setPurchaseEcho(echo)
+        let store = try openGame()
+        defer { store.close() }
+        _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.coins]))
+        var events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins))
+        guard case .purchased(_, let bought) = events.last else { Issue.record("\(events)"); return }
+        await Self.waitUntil { (try? StoreKitStandIn.purchaseEchoesReported()) == 1 }
+        #expect(try StoreKitStandIn.purchaseEchoesReported() == 1)
+        try await Task.sleep(for: .milliseconds(300))  // the echo's handling takes milliseconds
+        events += await store.pollSettled()
+        #expect(Self.purchases(of: bought.id, in: events) == 1, "\(events)")
+        try store.finish(transactionID: bought.id)
+        _ = await store.pollSettled()
+        #expect(try store.unfinishedTransactions().isEmpty)
+    }
+}
