@@ -114,9 +114,12 @@ class Game:
     def __init__(self, world, mode):
         self.world, self.mode = world, mode
         url = world.verifier.url if world.verifying else "-"
-        # With the StoreKit stand-in, its App Store is the store whose database the model reads.
+        # With the StoreKit stand-in, its App Store is the store whose database the model reads; the game is an app
+        # whose Info.plist sets SKIncludeConsumableInAppPurchaseHistory, so coins refunded while it is closed are
+        # taken back at the next launch, as the model says (docs/ios.md).
         environment = dict(os.environ, IOSIAP_STOREKIT_CONFIGURATION=os.path.abspath(world.catalog),
-                           IOSIAP_STOREKIT_STATE=world.state) if world.storekit else None
+                           IOSIAP_STOREKIT_STATE=world.state,
+                           IOSIAP_STOREKIT_CONSUMABLE_HISTORY="1") if world.storekit else None
         self.process = subprocess.Popen([world.game, world.catalog, world.state, mode, str(int(world.ledger)), url],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True, bufsize=1, env=environment)

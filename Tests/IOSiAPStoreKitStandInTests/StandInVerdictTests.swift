@@ -148,4 +148,33 @@ extension StandInTests {
         _ = await store.pollSettled()
         #expect(try store.unfinishedTransactions().isEmpty)
     }
+
+    /// A coin purchase refunded while the game is closed, finished before: StoreKit leaves finished consumables out
+    /// of `Transaction.all` unless the app's Info.plist sets `SKIncludeConsumableInAppPurchaseHistory`, and its
+    /// updates are not documented to report a refund made while the app was closed. With the key the next launch
+    /// tells the refund (the ledger takes the coins back); without it the game never learns of it on the device (the
+    /// developer's server hears it as a REFUND notification), as docs/ios.md tells studios.
+    @Test(arguments: [false, true])
+    func aCoinPurchaseRefundedWhileClosed(includesConsumableHistory: Bool) async throws {
+        let bought: StoreTransaction
+        do {
+            let store = try openGame()
+            defer { store.close() }
+            bought = try #require(try await buy(store, Self.coins))
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()
+        }
+        do {
+            let outside = try outside()
+            _ = try outside.refund(transactionID: bought.id)
+            outside.close()
+        }
+        try relaunchStoreKit()
+        try StoreKitStandIn.setIncludesConsumableHistory(includesConsumableHistory)
+        let store = try openGame()
+        defer { store.close() }
+        try await Task.sleep(for: .seconds(1))  // the launch report has run (it takes milliseconds)
+        let revoked = await store.pollSettled().compactMap { if case .revoked(let transaction) = $0 { transaction.id } else { nil } }
+        #expect(revoked == (includesConsumableHistory ? [bought.id] : []))
+    }
 }

@@ -30,6 +30,9 @@ final class StandInAppStore: Sendable {
     /// `StoreKitStandIn.PurchaseEcho`), and how many such echoes were reported, so a test can wait for one.
     let purchaseEcho = Locked<StoreKitStandIn.PurchaseEcho?>(nil)
     let echoesReported = Locked(0)
+    /// Whether `Transaction.all` keeps finished consumables (`StoreKitStandIn.setIncludesConsumableHistory`, or
+    /// `IOSIAP_STOREKIT_CONSUMABLE_HISTORY=1` for a store opened from the environment).
+    let includesConsumableHistory = Locked(false)
     /// What each transaction said when the app last got it (`reportedFields`), through an update or a purchase's
     /// result: the local store re-reports a subscription entering billing retry within its grace period (for the
     /// game's record), but StoreKit creates or updates no transaction then, only the renewal info
@@ -113,6 +116,8 @@ final class StandInAppStore: Sendable {
             do throws(StoreError) {
                 let store = try StandInAppStore(local: LocalStore(catalogURL: URL(fileURLWithPath: configuration),
                                                                   stateDirectory: StateDirectory(path: state)))
+                // The app's Info.plist key SKIncludeConsumableInAppPurchaseHistory, as the environment stands for it.
+                store.includesConsumableHistory.withLock { $0 = environment["IOSIAP_STOREKIT_CONSUMABLE_HISTORY"] == "1" }
                 current = store
                 return store
             } catch {
@@ -317,6 +322,12 @@ public enum StoreKitStandIn {
     /// Sets whether and when a purchase's transaction is also reported through `Transaction.updates`.
     public static func setPurchaseEcho(_ echo: PurchaseEcho?) throws {
         try StandInAppStore.shared().purchaseEcho.withLock { $0 = echo }
+    }
+
+    /// Whether `Transaction.all` keeps finished consumables, as for an app whose Info.plist sets
+    /// `SKIncludeConsumableInAppPurchaseHistory` (iOS 18 and later); off, as by default.
+    public static func setIncludesConsumableHistory(_ included: Bool) throws {
+        try StandInAppStore.shared().includesConsumableHistory.withLock { $0 = included }
     }
 
     /// How many purchases were echoed to `Transaction.updates` since the store in use opened.

@@ -137,10 +137,17 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
         }
     }
 
-    /// Every transaction of the user for this app, refunded and finished ones too ("Transaction.all"; consumables
-    /// stay only until finished unless the app's Info.plist asks otherwise; the local store keeps them, as
-    /// `SKIncludeConsumableInAppPurchaseHistory` does).
-    public static var all: Transactions { .of { try await $0.local.transactionHistory() } }
+    /// Every transaction of the user for this app, refunded and finished ones too, but a consumable only until it
+    /// is finished ("Transaction.all": finished consumables are left out unless the app's Info.plist sets
+    /// `SKIncludeConsumableInAppPurchaseHistory`, which `StoreKitStandIn.setIncludesConsumableHistory` stands for).
+    public static var all: Transactions {
+        .of { store in
+            let history = try await store.local.transactionHistory()
+            guard !store.includesConsumableHistory.withLock({ $0 }) else { return history }
+            let finished = Set(try store.local.history().filter(\.isFinished).map(\.transaction.id))
+            return history.filter { $0.productType != .consumable || !finished.contains($0.id) }
+        }
+    }
 
     /// "The latest transaction for each product the customer is entitled to": non-consumables, non-renewing
     /// subscriptions, and auto-renewable subscriptions that are active or in a billing grace period; never a
