@@ -245,16 +245,18 @@ import Testing
         #expect(error.code == .invalidPresentationContext)
         #expect(try await outside().transactionHistory().isEmpty)
 
-        await MainActor.run {
+        let foreground = await MainActor.run {
             let background = UIWindowScene()
             background.activationState = .background
             let foreground = UIWindowScene()
             foreground.activationState = .foregroundActive
             UIApplication.shared.connectedScenes = [background, foreground]
+            return ObjectIdentifier(foreground)
         }
         guard case .purchased(_, let transaction) = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins)).last
         else { Issue.record("not purchased"); return }
         #expect(transaction.productID == Self.coins)
+        #expect(try StoreKitStandIn.lastConfirmationScene() == foreground, "confirmed in the foreground scene")
     }
 
     /// A refund made while the game was closed (iosiap-store refund) reaches the journal at the next launch: StoreKit's

@@ -304,21 +304,28 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         case paymentMethodBindingConfigurationRequired
     }
 
-    /// Buys the product with `options` ("Product.purchase(options:)"): the local store charges it and answers as its
-    /// purchase dialog and Ask to Buy controls say (`pending` for Ask to Buy and interrupted purchases,
-    /// `userCancelled`).
+    /// "Product.purchase(options:)" as iOS 18.2 and later answer it in an app with scenes: public reports have it
+    /// fail, finding no scene to confirm in ("Could not get confirmation scene ID": RevenueCat purchases-ios #4611,
+    /// Adapty #105; Apple's page is silent). The stand-in stands for iOS 27, so it always fails and charges nothing:
+    /// code that calls it on iOS is caught here.
     @MainActor public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
-        try await buy(options)
+        throw StoreKitError.systemError(StandInError(message: "Could not get confirmation scene ID (purchase(options:) on iOS 18.2 and later)"))
     }
 
-    /// The same, with the confirmation shown in `scene` ("Product.purchase(confirmIn:options:)", iOS 17).
+    /// Buys the product with `options`, the confirmation shown in `scene` ("Product.purchase(confirmIn:options:)",
+    /// iOS 17): the local store charges it and answers as its purchase dialog and Ask to Buy controls say (`pending`
+    /// for Ask to Buy and interrupted purchases, `userCancelled`). The scene is noted for tests
+    /// (`StoreKitStandIn.lastConfirmationScene`).
     @MainActor public func purchase(confirmIn scene: some UIScene, options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
-        try await buy(options)
+        try StandInAppStore.shared().lastConfirmationScene.withLock { $0 = ObjectIdentifier(scene) }
+        return try await buy(options)
     }
 
-    /// The same, over `viewController` (iOS 18.2).
+    /// The same, over `viewController` (iOS 18.2), noted as its window's scene, if it has one.
     public func purchase(confirmIn viewController: UIViewController, options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
-        try await buy(options)
+        let scene = await MainActor.run { viewController.viewIfLoaded?.window?.windowScene.map(ObjectIdentifier.init) }
+        try StandInAppStore.shared().lastConfirmationScene.withLock { $0 = scene }
+        return try await buy(options)
     }
 
     private func buy(_ options: Set<PurchaseOption>) async throws -> PurchaseResult {

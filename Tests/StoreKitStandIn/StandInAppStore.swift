@@ -30,6 +30,8 @@ final class StandInAppStore: Sendable {
     /// `StoreKitStandIn.PurchaseEcho`), and how many such echoes were reported, so a test can wait for one.
     let purchaseEcho = Locked<StoreKitStandIn.PurchaseEcho?>(nil)
     let echoesReported = Locked(0)
+    /// The window scene the last purchase confirmed in (`purchase(confirmIn:)`), by identity.
+    let lastConfirmationScene = Locked<ObjectIdentifier?>(nil)
     /// Whether `Transaction.all` keeps finished consumables (`StoreKitStandIn.setIncludesConsumableHistory`, or
     /// `IOSIAP_STOREKIT_CONSUMABLE_HISTORY=1` for a store opened from the environment).
     let includesConsumableHistory = Locked(false)
@@ -328,6 +330,12 @@ public enum StoreKitStandIn {
     /// `SKIncludeConsumableInAppPurchaseHistory` (iOS 18 and later); off, as by default.
     public static func setIncludesConsumableHistory(_ included: Bool) throws {
         try StandInAppStore.shared().includesConsumableHistory.withLock { $0 = included }
+    }
+
+    /// The scene the last purchase confirmed in, by identity (`ObjectIdentifier(scene)`); `nil` before any, or for
+    /// a view controller outside any window.
+    public static func lastConfirmationScene() throws -> ObjectIdentifier? {
+        try StandInAppStore.shared().lastConfirmationScene.withLock { $0 }
     }
 
     /// How many purchases were echoed to `Transaction.updates` since the store in use opened.
