@@ -81,6 +81,31 @@ import Testing
         #expect(try !store.isEntitled(to: "pro"))
     }
 
+    /// A transaction reported twice in a launch (StoreKit's updates and its unfinished list) whose check fails is
+    /// told once; a failure after a check of it passed is told again, since it takes away what the pass gave.
+    @Test func aRepeatedFailureIsToldOnceAndAFailureAfterAPassAgain() async throws {
+        let forged = StoreError(.verificationInvalidSignature, "forged")
+        let verifier = ScriptedVerifier([.failed(forged), .failed(forged), .verified, .failed(forged)])
+        let store = try await openLoadedStore(verifier)
+        let approved = backend.makeTransaction("pro")
+        func failures(_ events: [StoreEvent]) -> Int {
+            events.filter { if case .verificationFailed(nil, let transaction, _) = $0 { transaction.id == approved.id } else { false } }.count
+        }
+        backend.send(.purchased(approved))
+        backend.send(.purchased(approved))
+        try await waitUntil { verifier.verifiedIDs.count == 2 }
+        await store.waitUntilWorkerIdle()
+        #expect(failures(await store.pollSettled()) == 1)
+        backend.send(.purchased(approved))
+        _ = try await store.pollUntil { if case .purchased = $0 { true } else { false } }
+        #expect(try store.isEntitled(to: "pro"))
+        backend.send(.purchased(approved))
+        try await waitUntil { verifier.verifiedIDs.count == 4 }
+        await store.waitUntilWorkerIdle()
+        #expect(failures(await store.pollSettled()) == 1, "the entitlement ended: the game hears why")
+        #expect(try !store.isEntitled(to: "pro"))
+    }
+
     @Test func aVerificationThatCannotCompleteIsRetriedUntilItDoes() async throws {
         let offline = StoreError(.storeUnreachable, "offline")
         let verifier = ScriptedVerifier([.retryLater(offline), .retryLater(offline), .retryLater(offline)])

@@ -77,14 +77,14 @@ extension StoreWorker {
         let quiet = requestID == nil && written.found == .knownFinished
         switch outcome {
         case .failed(let error):
-            if !quiet && firstTelling(.failureTold, transaction, requestID) {
+            if !quiet && firstTelling(.failureTold, transaction, requestID, endsDeferral) {
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction, error: error))
             }
             return
         case .retryLater(let error):
             // Nothing is lost: the journal holds it unfinished, or finished with the verdict it had. Said once,
             // retried quietly until it completes; a finished one only while no verifier has passed the copy held.
-            if attempt == 0 && !quiet && firstTelling(.retryableFailureTold, transaction, requestID) {
+            if attempt == 0 && !quiet && firstTelling(.retryableFailureTold, transaction, requestID, endsDeferral) {
                 events.push(.verificationFailed(requestID: requestID, transaction: transaction,
                                                 error: StoreError(.verificationRetryable, error.message)))
             }
@@ -96,6 +96,8 @@ extension StoreWorker {
             }
             return
         case .verified, nil:
+            // A failure after this pass is news again (a flaky server: fail, pass, fail).
+            flights.withLock { $0.remove([.failureTold, .retryableFailureTold], transaction.id) }
             if quiet { return }
         }
         if let requestID {
@@ -123,10 +125,11 @@ extension StoreWorker {
         }
     }
 
-    /// Whether a failure marked `told` is told now: always in answer to a request (which must end), else once
-    /// per transaction in a launch.
-    private func firstTelling(_ told: TransactionFlights.Mark, _ transaction: StoreTransaction, _ requestID: RequestID?) -> Bool {
-        requestID != nil || flights.withLock { $0.insert(told, transaction.id) }
+    /// Whether a failure marked `told` is told now: always in answer to a request or as the end of a deferral the
+    /// game was told of (each must end), else once per transaction in a launch until a check passes it.
+    private func firstTelling(_ told: TransactionFlights.Mark, _ transaction: StoreTransaction, _ requestID: RequestID?,
+                              _ endsDeferral: Bool) -> Bool {
+        requestID != nil || endsDeferral || flights.withLock { $0.insert(told, transaction.id) }
     }
 
     /// Checks `transaction` again on the retry timer, through `deliver`, unless a chain of retries of it is

@@ -42,7 +42,8 @@ struct TransactionFlights {
         static let expiryTold = Mark(rawValue: 1 << 10)
         /// Queued as `verificationFailed` outside a request, for a failed verdict, or for a check that could not
         /// complete (`retryableFailureTold`): StoreKit hands an unfinished transaction over twice at launch (its
-        /// updates and its unfinished list), and the game hears each once per launch.
+        /// updates and its unfinished list), and the game hears each once per launch, or again after a check of
+        /// it passed.
         static let failureTold = Mark(rawValue: 1 << 11)
         static let retryableFailureTold = Mark(rawValue: 1 << 12)
     }
