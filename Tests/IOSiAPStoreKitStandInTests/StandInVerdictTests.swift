@@ -19,6 +19,19 @@ extension StandInTests {
         events.compactMap { if case .verificationFailed(_, let transaction, let error) = $0 { (transaction.id, error.code) } else { nil } }
     }
 
+    /// The events once `condition` holds (StoreKit read as the test needs, say) and the core has handled what it
+    /// gave: a positive sign in place of a sleep, which a busy machine could outlast.
+    func settled(_ store: PurchaseStore, once condition: () -> Bool) async throws -> [StoreEvent] {
+        await Self.waitUntil(condition)
+        try #require(condition(), "what the test waits for never happened")
+        await store.waitUntilWorkerIdle()
+        return await store.pollSettled()
+    }
+
+    static func read(_ done: (StoreKitStandIn.Reads) -> Bool) -> Bool {
+        (try? StoreKitStandIn.reads()).map(done) ?? false
+    }
+
     /// StoreKit's next launch on the same App Store, the game's journal kept.
     func relaunchStoreKit() throws {
         StoreKitStandIn.close()
@@ -58,9 +71,8 @@ extension StandInTests {
         do {
             let store = try openGame()
             defer { store.close() }
-            var events = try await store.pollUntil { _ in true }
-            try await Task.sleep(for: .milliseconds(300))  // a second telling would have come by now
-            events += await store.pollSettled()
+            // Both of StoreKit's launch hand-overs read: the updates' and the unfinished list's.
+            let events = try await settled(store) { Self.read { $0.launchUpdates == 1 && $0.unfinished >= 1 } }
             #expect(Self.failures(in: events).map(\.id) == [id], "\(events)")
             #expect(Self.purchases(of: id, in: events) == 0)
             #expect(try !store.isEntitled(to: Self.pro) && store.currentEntitlements().isEmpty)
@@ -87,9 +99,8 @@ extension StandInTests {
         let unreachable = ScriptedVerifier(Array(repeating: .retryLater(StoreError(.verificationRetryable, "the server cannot be reached")), count: 50))
         let store = try openGame(serverVerifier: unreachable)
         defer { store.close() }
-        var events = try await store.pollUntil { _ in true }
-        try await Task.sleep(for: .milliseconds(300))  // a second telling would have come by now
-        events += await store.pollSettled()
+        // Both hand-overs checked: the updates' and the unfinished list's.
+        let events = try await settled(store) { unreachable.verifiedIDs.filter { $0 == bought.id }.count >= 2 }
         let told = events.filter {
             if case .verificationFailed(nil, let transaction, let error) = $0 { transaction.id == bought.id && error.code == .verificationRetryable } else { false }
         }
@@ -117,8 +128,7 @@ extension StandInTests {
         do {
             let store = try openGame()
             defer { store.close() }
-            try await Task.sleep(for: .milliseconds(300))  // the launch's read of StoreKit's entitlements
-            _ = await store.pollSettled()
+            _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 } }
             #expect(try !store.isEntitled(to: Self.pro))
         }
         try outside().setSimulatedError(nil, for: .verification)
@@ -139,10 +149,7 @@ extension StandInTests {
         _ = try await store.pollUntilTerminal(of: try store.requestProducts([Self.coins]))
         var events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: Self.coins))
         guard case .purchased(_, let bought) = events.last else { Issue.record("\(events)"); return }
-        await Self.waitUntil { (try? StoreKitStandIn.purchaseEchoesReported()) == 1 }
-        #expect(try StoreKitStandIn.purchaseEchoesReported() == 1)
-        try await Task.sleep(for: .milliseconds(300))  // the echo's handling takes milliseconds
-        events += await store.pollSettled()
+        events += try await settled(store) { (try? StoreKitStandIn.purchaseEchoesReported()) == 1 }
         #expect(Self.purchases(of: bought.id, in: events) == 1, "\(events)")
         try store.finish(transactionID: bought.id)
         _ = await store.pollSettled()
@@ -173,8 +180,10 @@ extension StandInTests {
         try StoreKitStandIn.setIncludesConsumableHistory(includesConsumableHistory)
         let store = try openGame()
         defer { store.close() }
-        try await Task.sleep(for: .seconds(1))  // the launch report has run (it takes milliseconds)
-        let revoked = await store.pollSettled().compactMap { if case .revoked(let transaction) = $0 { transaction.id } else { nil } }
+        // With the key the refund is told; without it, nothing once the launch has read Transaction.all to its end.
+        let events = includesConsumableHistory ? try await store.pollUntil { if case .revoked = $0 { true } else { false } }
+            : try await settled(store) { Self.read { $0.all >= 1 } }
+        let revoked = events.compactMap { if case .revoked(let transaction) = $0 { transaction.id } else { nil } }
         #expect(revoked == (includesConsumableHistory ? [bought.id] : []))
     }
 }

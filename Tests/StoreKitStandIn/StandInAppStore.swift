@@ -30,6 +30,8 @@ final class StandInAppStore: Sendable {
     /// `StoreKitStandIn.PurchaseEcho`), and how many such echoes were reported, so a test can wait for one.
     let purchaseEcho = Locked<StoreKitStandIn.PurchaseEcho?>(nil)
     let echoesReported = Locked(0)
+    /// What the app has read of StoreKit (`StoreKitStandIn.reads()`).
+    let reads = Locked(StoreKitStandIn.Reads())
     /// The window scene the last purchase confirmed in (`purchase(confirmIn:)`), by identity.
     let lastConfirmationScene = Locked<ObjectIdentifier?>(nil)
     /// Whether `Transaction.all` keeps finished consumables (`StoreKitStandIn.setIncludesConsumableHistory`, or
@@ -92,13 +94,19 @@ final class StandInAppStore: Sendable {
         switch purchaseEcho.withLock({ $0 }) {
         case nil: break
         case .beforeResult?: echo(transaction)
-        case .afterResult?: Task { self.echo(transaction) }
+        case .afterResult?:
+            Task {
+                try? await Task.sleep(for: .milliseconds(100))  // users report the echo seconds after the result
+                self.echo(transaction)
+            }
         }
     }
 
+    /// Reports `transaction` to the updates' listeners, counted when one was listening.
     private func echo(_ transaction: StoreTransaction) {
-        Self.tell(verificationResult(transaction), to: \.transactions, of: listeners)
-        echoesReported.withLock { $0 += 1 }
+        if Self.tell(verificationResult(transaction), to: \.transactions, of: listeners) > 0 {
+            echoesReported.withLock { $0 += 1 }
+        }
     }
 
     /// The fields of a transaction that StoreKit reports a change of: its dates of expiry and revocation.
@@ -195,6 +203,7 @@ final class StandInAppStore: Sendable {
         }
         guard first else { return listen(\.transactions) }
         let (local, verifier) = (self.local, self.verifier)
+        defer { reads.withLock { $0.launchUpdates += 1 } }
         return listen(\.transactions) {
             ((try? local.history()) ?? []).filter { !$0.isFinished }.map {
                 Self.verificationResult($0.transaction, local: local, verifier: verifier)
@@ -228,11 +237,13 @@ final class StandInAppStore: Sendable {
     /// Gives `element` to each listener at `listenersOf`, outside the listeners' lock: a yield may take the
     /// concurrency runtime's lock of the listening task, whose cancellation holds that lock while it runs the
     /// stream's termination handler, which takes the listeners' lock (yielding under it deadlocked a close).
+    @discardableResult
     private static func tell<Element: Sendable>(_ element: Element,
                                                 to listenersOf: WritableKeyPath<Listeners, [UUID: AsyncStream<Element>.Continuation]>,
-                                                of listeners: Locked<Listeners>) {
+                                                of listeners: Locked<Listeners>) -> Int {
         let continuations = listeners.withLock { Array($0[keyPath: listenersOf].values) }
         continuations.forEach { $0.yield(element) }
+        return continuations.count
     }
 
     /// A stream of what the store reports to the listeners at `listenersOf`, for one listener, until it stops;
@@ -338,7 +349,22 @@ public enum StoreKitStandIn {
         try StandInAppStore.shared().lastConfirmationScene.withLock { $0 }
     }
 
-    /// How many purchases were echoed to `Transaction.updates` since the store in use opened.
+    /// What the app has read of the store in use since it opened: a test waits for a read, then for the core to
+    /// have handled what it gave, instead of sleeping.
+    public struct Reads: Sendable {
+        /// `Transaction.updates` listeners given the launch's unfinished transactions (one per process).
+        public var launchUpdates = 0
+        /// `Transaction.unfinished`, `Transaction.currentEntitlements` and `Transaction.all` read to their end.
+        public var unfinished = 0
+        public var currentEntitlements = 0
+        public var all = 0
+    }
+
+    public static func reads() throws -> Reads {
+        try StandInAppStore.shared().reads.withLock { $0 }
+    }
+
+    /// How many purchases were echoed to a `Transaction.updates` listener since the store in use opened.
     public static func purchaseEchoesReported() throws -> Int {
         try StandInAppStore.shared().echoesReported.withLock { $0 }
     }

@@ -105,27 +105,37 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
 
     // MARK: - The sequences
 
-    /// An asynchronous sequence of verification results, made when it is first iterated.
+    /// An asynchronous sequence of verification results, made when it is first iterated; a read of the local
+    /// store's transactions (`of(counting:_:)`) counts in `StoreKitStandIn.reads()` when its reader reaches its end.
     public struct Transactions: AsyncSequence, Sendable {
         public typealias Element = VerificationResult<Transaction>
         let make: @Sendable () async -> AsyncStream<VerificationResult<Transaction>>
+        var counter: (WritableKeyPath<StoreKitStandIn.Reads, Int> & Sendable)?
 
         public struct AsyncIterator: AsyncIteratorProtocol {
             let make: @Sendable () async -> AsyncStream<VerificationResult<Transaction>>
+            let counter: (WritableKeyPath<StoreKitStandIn.Reads, Int> & Sendable)?
             var stream: AsyncStream<VerificationResult<Transaction>>.AsyncIterator?
+            var ended = false
 
             public mutating func next() async -> VerificationResult<Transaction>? {
                 if stream == nil { stream = await make().makeAsyncIterator() }
-                return await stream?.next()
+                if let element = await stream?.next() { return element }
+                if !ended, let counter, let store = try? StandInAppStore.shared() {
+                    store.reads.withLock { $0[keyPath: counter] += 1 }
+                }
+                ended = true
+                return nil
             }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(make: make) }
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(make: make, counter: counter) }
 
         /// The results for the local store's transactions `read` gives when iterated; none when the store cannot
         /// be opened or read (StoreKit's sequences throw nothing either).
-        static func of(_ read: @escaping @Sendable (StandInAppStore) async throws -> [StoreTransaction]) -> Transactions {
-            Transactions {
+        static func of(counting counter: WritableKeyPath<StoreKitStandIn.Reads, Int> & Sendable,
+                       _ read: @escaping @Sendable (StandInAppStore) async throws -> [StoreTransaction]) -> Transactions {
+            Transactions(make: {
                 guard let store = try? StandInAppStore.shared(), let transactions = try? await read(store) else {
                     return AsyncStream { $0.finish() }
                 }
@@ -133,7 +143,7 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
                     transactions.forEach { continuation.yield(store.verificationResult($0)) }
                     continuation.finish()
                 }
-            }
+            }, counter: counter)
         }
     }
 
@@ -141,7 +151,7 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// is finished ("Transaction.all": finished consumables are left out unless the app's Info.plist sets
     /// `SKIncludeConsumableInAppPurchaseHistory`, which `StoreKitStandIn.setIncludesConsumableHistory` stands for).
     public static var all: Transactions {
-        .of { store in
+        .of(counting: \.all) { store in
             let history = try await store.local.transactionHistory()
             guard !store.includesConsumableHistory.withLock({ $0 }) else { return history }
             let finished = Set(try store.local.history().filter(\.isFinished).map(\.transaction.id))
@@ -153,7 +163,7 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// subscriptions, and auto-renewable subscriptions that are active or in a billing grace period; never a
     /// refunded or revoked one, nor a consumable ("Transaction.currentEntitlements"). It needs no sign-in.
     public static var currentEntitlements: Transactions {
-        .of { store in try await Self.entitled(store) }
+        .of(counting: \.currentEntitlements) { store in try await Self.entitled(store) }
     }
 
     /// The customer's current entitlement to `productID`, if any ("Transaction.currentEntitlement(for:)").
@@ -170,7 +180,7 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     }
 
     /// Transactions not finished yet ("Transaction.unfinished").
-    public static var unfinished: Transactions { .of { try await $0.local.unfinishedTransactions() } }
+    public static var unfinished: Transactions { .of(counting: \.unfinished) { try await $0.local.unfinishedTransactions() } }
 
     /// What the App Store creates or updates outside the app's purchase calls; the unfinished ones first for the
     /// first listener after launch (`StandInAppStore.transactionUpdates`).
