@@ -176,7 +176,7 @@ for test in faults crash_game; do
         -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/$test"
 done
 faulty=$work/state-read-only
-"$bin/iosiap-store" --state "$faulty" --catalog "$catalog" buy com.iosiap.example.coins_100 2 >/dev/null 2>&1
+"$bin/iosiap-store" --state "$faulty" --catalog "$catalog" buy com.iosiap.example.coins_100 2 >/dev/null
 "$work/crash_game" "$catalog" "$faulty" recover >/dev/null
 python3 scripts/crash-campaign.py --storekit --game "$work/crash_game" --catalog "$catalog" --state "$faulty" --rounds 0
 chmod 444 "$faulty"/device/*

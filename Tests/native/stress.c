@@ -92,8 +92,12 @@ int main(int argc, char **argv) {
         return 1;
     }
     /* Load the products once so that payments from the threads are accepted. */
-    if (iosiap_request_products(NULL, store, first, 1) == IOSIAP_OK) atomic_fetch_add(&accepted, 1);
-    while (terminal_events == 0) {
+    if (iosiap_request_products(NULL, store, first, 1) != IOSIAP_OK) {
+        fprintf(stderr, "products: %s\n", iosiap_last_error_message());
+        return 1;
+    }
+    atomic_fetch_add(&accepted, 1);
+    for (waited = 0; terminal_events == 0 && waited < 60000; waited++) {
         iosiap_poll(store, 0);
         between_frames(1);
     }
@@ -105,6 +109,11 @@ int main(int argc, char **argv) {
         between_frames(1);
     }
     for (i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
+    /* Half a second more of frames: an event nobody asked for, or a second telling, would arrive in it. */
+    for (waited = 0; waited < 500; waited++) {
+        iosiap_poll(store, 0);
+        between_frames(1);
+    }
     iosiap_store_close(store);
     printf("stress: %d threads, %d requests accepted, %d refused, %d terminal events, %d purchases of %d payments, "
            "%d unrequested events, %d finish failures\n", THREADS, atomic_load(&accepted), atomic_load(&refused),
