@@ -232,6 +232,35 @@ import Testing
         #expect(try !store.isEntitled(to: Self.gold))
     }
 
+    /// A grace period that ends early while the game is closed (the App Store expires the subscription in billing
+    /// retry): at the next launch StoreKit no longer lists it among the current entitlements ("Transaction.
+    /// currentEntitlements": subscribed or in grace only), and the entitlement ends then, not at the grace end the
+    /// game's record holds.
+    @Test func aGracePeriodThatEndsWhileTheGameIsClosedEndsAtLaunch() async throws {
+        let outside = try outside()
+        defer { outside.close() }
+        try outside.setBillingIssuesEnabled(true)
+        try outside.setBillingGracePeriodEnabled(true)
+        do {
+            let store = try openGame(now: clock)
+            defer { store.close() }
+            let bought = try #require(try await buy(store, Self.gold))
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()
+            clock.advance(by: try #require(bought.expirationDate).timeIntervalSince(clock.now) + 86_400)
+            #expect(try await Product.SubscriptionInfo.status(for: try #require(bought.subscriptionGroupID)).first?.state == .inGracePeriod)
+            await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }
+            try #require(try store.isEntitled(to: Self.gold), "entitled in the grace period")
+        }
+        try outside.expireSubscription(productID: Self.gold)
+        try relaunchStoreKit()
+        let store = try openGame(now: clock)
+        defer { store.close() }
+        _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 && $0.all >= 1 } }
+        await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == false }
+        #expect(try !store.isEntitled(to: Self.gold))
+    }
+
     /// Issue 34, item 4: a purchase without a UI context confirms in the app's foreground-active window scene; with
     /// none it is refused with IOSIAP_E_INVALID_PRESENTATION_CONTEXT and nothing is charged (StoreKit's
     /// `purchase(options:)` fails from iOS 18.2 when it finds no scene, so it is never called on iOS).
