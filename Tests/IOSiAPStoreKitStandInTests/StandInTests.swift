@@ -252,12 +252,20 @@ import Testing
             await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }
             try #require(try store.isEntitled(to: Self.gold), "entitled in the grace period")
         }
+        // A launch while the grace period runs keeps the entitlement: the launch's report ends only what it must.
+        try relaunchStoreKit()
+        do {
+            let store = try openGame(now: clock)
+            defer { store.close() }
+            _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 && $0.all >= 1 } }
+            #expect(try store.isEntitled(to: Self.gold))
+        }
         try outside.expireSubscription(productID: Self.gold)
         try relaunchStoreKit()
         let store = try openGame(now: clock)
         defer { store.close() }
-        _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 && $0.all >= 1 } }
-        await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == false }
+        let events = try await store.pollUntil { if case .expired = $0 { true } else { false } }
+        #expect(events.contains { if case .expired(let transaction) = $0 { transaction.productID == Self.gold } else { false } })
         #expect(try !store.isEntitled(to: Self.gold))
     }
 
@@ -311,8 +319,7 @@ import Testing
         device = TemporaryDirectory()  // a reinstall: nothing to take back, nothing told
         let store = try openGame()
         defer { store.close() }
-        try await Task.sleep(for: .seconds(1))  // the launch report has run (it takes milliseconds)
-        #expect(await store.pollSettled().isEmpty)
+        #expect(try await settled(store) { Self.read { $0.currentEntitlements >= 1 && $0.all >= 1 } }.isEmpty)
         #expect(try !store.isEntitled(to: Self.pro))
     }
 }

@@ -21,10 +21,15 @@ extension StandInTests {
 
     /// The events once `condition` holds (StoreKit read as the test needs, say) and the core has handled what it
     /// gave: a positive sign in place of a sleep, which a busy machine could outlast.
+    /// The library's tasks (LiveStoreKit's listeners and launch report) hand what they read to the worker: both
+    /// are waited for, in turn, until neither had anything left (a few rounds, since each can give the other work).
     func settled(_ store: PurchaseStore, once condition: () -> Bool) async throws -> [StoreEvent] {
         await Self.waitUntil(condition)
         try #require(condition(), "what the test waits for never happened")
-        await store.waitUntilWorkerIdle()
+        for _ in 0..<3 {
+            await SerialThreadExecutor.libraryTasks.waitUntilIdle()
+            await store.waitUntilWorkerIdle()
+        }
         return await store.pollSettled()
     }
 
@@ -100,7 +105,9 @@ extension StandInTests {
         let store = try openGame(serverVerifier: unreachable)
         defer { store.close() }
         // Both hand-overs checked: the updates' and the unfinished list's.
-        let events = try await settled(store) { unreachable.verifiedIDs.filter { $0 == bought.id }.count >= 2 }
+        let events = try await settled(store) {
+            Self.read { $0.launchUpdates == 1 && $0.unfinished >= 1 } && unreachable.verifiedIDs.filter { $0 == bought.id }.count >= 2
+        }
         let told = events.filter {
             if case .verificationFailed(nil, let transaction, let error) = $0 { transaction.id == bought.id && error.code == .verificationRetryable } else { false }
         }

@@ -116,20 +116,23 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
             let make: @Sendable () async -> AsyncStream<VerificationResult<Transaction>>
             let counter: (WritableKeyPath<StoreKitStandIn.Reads, Int> & Sendable)?
             var stream: AsyncStream<VerificationResult<Transaction>>.AsyncIterator?
+            /// The store the read began on (a read ending after a relaunch counts there, not in the new one).
+            var store: StandInAppStore?
             var ended = false
 
             public mutating func next() async -> VerificationResult<Transaction>? {
-                if stream == nil { stream = await make().makeAsyncIterator() }
-                if let element = await stream?.next() { return element }
-                if !ended, let counter, let store = try? StandInAppStore.shared() {
-                    store.reads.withLock { $0[keyPath: counter] += 1 }
+                if stream == nil {
+                    store = try? StandInAppStore.shared()
+                    stream = await make().makeAsyncIterator()
                 }
+                if let element = await stream?.next() { return element }
+                if !ended, let counter, let store { store.reads.withLock { $0[keyPath: counter] += 1 } }
                 ended = true
                 return nil
             }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(make: make, counter: counter) }
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(make: make, counter: counter, store: nil) }
 
         /// The results for the local store's transactions `read` gives when iterated; none when the store cannot
         /// be opened or read (StoreKit's sequences throw nothing either).
