@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The lifecycle simulation (see scripts/simulate.py): scripts/simulate.sh [SEEDS] [FIRST_SEED].
 # Runs SEEDS seeds (default 100) from FIRST_SEED (default 1); IOSIAP_SIMULATE_SECONDS=S stops starting seeds after
-# S seconds (the test command runs about a minute). A divergence prints its seed and a shrunk trace, which
+# S seconds (the test command runs half a minute). A divergence prints its seed and a shrunk trace, which
 # `python3 scripts/simulate.py --replay TRACE.json --verbose ...` runs again.
 # IOSIAP_SIMULATE_JOBS=N splits the seeds into N runs side by side (a seed mostly waits on the game, so several
 # share two cores well), each printing its result when all have ended.

@@ -410,9 +410,9 @@ check "the C++ requests with the request id first fill the id their events carry
 echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
 check "30 rounds of SIGKILL: nothing lost, nothing granted twice"
-IOSIAP_SDK=$sdk IOSIAP_SIMULATE_SECONDS=${IOSIAP_SIMULATE_SECONDS:-60} \
+IOSIAP_SDK=$sdk IOSIAP_SIMULATE_SECONDS=${IOSIAP_SIMULATE_SECONDS:-30} \
     bash scripts/simulate.sh 100000 "${IOSIAP_SIMULATE_FIRST_SEED:-$((RANDOM * 10))}"
-check "about a minute of lifecycle simulation seeds: what the game was told agrees with the model"
+check "half a minute of lifecycle simulation seeds: what the game was told agrees with the model"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/crash_game.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/crash_game"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/faults.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/faults"
 recover_and_check() {
