@@ -28,3 +28,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
+
+# step TITLE: names the step a test script begins, with the seconds the script has run so far (the test command
+# must end within 30 minutes on 2 cores; these figures show where the time goes).
+step() { printf '== %s  [%d s]\n' "$*" "$SECONDS"; }

@@ -22,7 +22,7 @@ expect_in() {  # expect_in FILE TEXT...
     for text in "$@"; do grep -qF -- "$text" "$file" || { cat "$file" >&2; fail "$file lacks: $text"; }; done
 }
 
-echo "== SDK"
+step "SDK"
 bash scripts/build-sdk.sh "$work/sdk"
 sdk=$work/sdk
 lib=$sdk/lib/libiosiap.so
@@ -31,7 +31,7 @@ expect_in "$sdk/LICENSE" "Apache License" "Version 2.0, January 2004"
 expect_in "$sdk/licenses/Swift-LICENSE.txt" "Runtime Library Exception"
 check "LICENSE, NOTICE and the Swift runtime's licence are in the SDK folder"
 
-echo "== the library exports the C ABI only and needs no Swift toolchain"
+step "the library exports the C ABI only and needs no Swift toolchain"
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sort)
 stray=$(grep -v '^iosiap_' <<<"$exported" || true)
 [ -z "$stray" ] || fail "symbols outside the C ABI are exported: $(head -5 <<<"$stray")"
@@ -42,14 +42,14 @@ if ldd "$lib" | grep -F "$toolchain"; then fail "libiosiap.so resolves into the 
 ldd "$lib" | grep -q "not found" && fail "libiosiap.so has unresolved dependencies"
 check "ldd: $(ldd "$lib" | awk '{print $1}' | tr '\n' ' ')"
 
-echo "== the shipped library carries no static symbol table; its debug file, named by its debug link, does"
+step "the shipped library carries no static symbol table; its debug file, named by its debug link, does"
 [ -z "$(nm "$lib" 2>/dev/null | head -1)" ] || fail "libiosiap.so still carries its static symbol table"
 [ "$(readelf --string-dump=.gnu_debuglink "$lib" | grep -o 'libiosiap.so.debug')" = libiosiap.so.debug ] || fail "no debug link"
 # (grep reads nm's whole output: with pipefail, a grep -q that stops early would fail the pipe with SIGPIPE.)
 [ "$(nm "$lib.debug" | grep -c " T iosiap_store_open_local$")" = 1 ] || fail "libiosiap.so.debug lacks the symbols"
 check "libiosiap.so $(stat -c %s "$lib") bytes, its debug file $(stat -c %s "$lib.debug") bytes"
 
-echo "== bin/iosiap-store runs from a copy of the SDK folder, without the toolchain"
+step "bin/iosiap-store runs from a copy of the SDK folder, without the toolchain"
 store_tool=$sdk/bin/iosiap-store
 if ldd "$store_tool" | grep -F "$toolchain"; then fail "bin/iosiap-store resolves into the toolchain ($toolchain)"; fi
 ldd "$store_tool" | grep -q "not found" && fail "bin/iosiap-store has unresolved dependencies"
@@ -59,7 +59,7 @@ env -i PATH=/usr/bin:/bin "$work/sdk-elsewhere/bin/iosiap-store" --state "$work/
 expect_in "$work/sdk-tool.out" "bought com.iosiap.example.pro_upgrade x1: transaction 1"
 check "the SDK's iosiap-store buys from a copied folder with a bare PATH; ldd: $(ldd "$store_tool" | awk '{print $1}' | tr '\n' ' ')"
 
-echo "== the hand-written header matches the Swift exports"
+step "the hand-written header matches the Swift exports"
 swift build --target IOSiAPExports -Xswiftc -warnings-as-errors >/dev/null
 # The exports use `package` declarations of the core, so the check needs SwiftPM's package name.
 # IOSIAP_LOCAL_STORE: Package.swift sets it on Linux, where the local store's functions are the real ones
@@ -74,7 +74,7 @@ python3 Tests/native/compare_headers.py Include/iosiap/iosiap.h "$work/generated
     Sources/IOSiAPCore/Errors/StoreErrorCode.swift Sources/IOSiAPCore/Store/RequestValidation.swift
 check "no drift"
 
-echo "== headers compile in every language mode"
+step "headers compile in every language mode"
 for cc in gcc "$clang"; do
     for std in c99 c11; do
         $cc -std=$std -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/header_test.c -o "$work/h" -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib"
@@ -98,7 +98,7 @@ for cc in gcc "$clang"; do  # the C header alone, as C89 and C++98 (IOSiAP.h's C
 done
 check "C89, C99, C11 (gcc, clang); C++98 (the C header), 11, 14, 17, 20 (g++, clang++); C++11 without exceptions"
 
-echo "== the docs' C samples compile against the header"
+step "the docs' C samples compile against the header"
 mkdir "$work/samples"
 for cc in gcc "$clang"; do python3 Tests/docs/compile_c_samples.py "$cc" "$sdk/include" "$work/samples"; done
 check "every C sample of README.md and docs/ compiles (gcc, clang)"
@@ -108,7 +108,7 @@ swift build --product iosiap-verify -Xswiftc -warnings-as-errors >/dev/null
 python3 Tests/docs/run_shell_samples.py "$sdk" "$(swift build --show-bin-path)/iosiap-verify" "$catalog" "$work/shell-samples"
 check "every shell sample line of README.md and docs/ runs (the main job, the SDK build and quick start, iosiap-store, iosiap-verify)"
 
-echo "== examples, with gcc and clang, through pkg-config"
+step "examples, with gcc and clang, through pkg-config"
 export PKG_CONFIG_PATH=$sdk/lib/pkgconfig
 for pair in "gcc g++" "$clang $clangxx"; do
     read -r cc cxx <<<"$pair"
@@ -137,7 +137,7 @@ for pair in "gcc g++" "$clang $clangxx"; do
     check "C example, C++ example and classic game built with $name and run"
 done
 
-echo "== a CMake consumer: find_package(IOSiAP) and IOSiAP::iosiap"
+step "a CMake consumer: find_package(IOSiAP) and IOSiAP::iosiap"
 cmake -S Examples/cpp -B "$work/cmake" -DCMAKE_PREFIX_PATH="$sdk" >/dev/null
 cmake --build "$work/cmake" >/dev/null
 "$work/cmake/iosiap-example-game" "$catalog" "$work/state-cmake" >"$work/cmake.out"
@@ -154,7 +154,7 @@ for old in 0.2 0.4; do
 done
 check "the example's CMakeLists.txt and every CMake sample of README.md and docs/ build against the SDK folder and run; find_package(IOSiAP 0.2 or 0.4) is refused"
 
-echo "== docs/ci.md's job (Examples/ci/game-ci.sh) on the example game, with the SDK folder alone"
+step "docs/ci.md's job (Examples/ci/game-ci.sh) on the example game, with the SDK folder alone"
 python3 - "$root/docs/ci.md" "$root/Examples/ci/game-ci.sh" <<'PY'
 import sys
 doc, script = open(sys.argv[1]).read(), open(sys.argv[2]).read()
@@ -175,7 +175,7 @@ fi
 expect_in "$work/game-ci-no-buy.out" "game-ci: the game never printed 'grant: +200 coins'"
 check "docs/ci.md's job builds the example game against a copied SDK folder (paths with spaces) and hears a purchase, a refund and a renewal; without the purchase it fails"
 
-echo "== the README's quick start is Examples/cpp/quickstart.cpp, and it builds and buys"
+step "the README's quick start is Examples/cpp/quickstart.cpp, and it builds and buys"
 python3 - "$root/README.md" "$root/Examples/cpp/quickstart.cpp" <<'PY'
 import sys
 readme, source = open(sys.argv[1]).read(), open(sys.argv[2]).read()
@@ -195,7 +195,7 @@ expect_in "$work/quickstart-offline.out" "no products (-12)"
 check "the README's quick start is the file, and it buys 100 coins"
 check "configured, built and run"
 
-echo "== bad input through the C ABI"
+step "bad input through the C ABI"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/bad_input.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/bad_input"
 "$work/bad_input" "$catalog" "$work/state-bad"
 check "every bad input refused with its status and message"
@@ -222,7 +222,7 @@ g++ -std=c++11 -Wall -Wextra -pedantic -Werror -fsanitize=leak -g -I"$sdk/includ
 "$work/callback_exceptions" "$catalog" "$work/state-callback-exceptions" "$store_tool"
 check "exceptions in C++ visitors are caught at the C boundary and rethrown after the call"
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
+step "AddressSanitizer + UndefinedBehaviorSanitizer"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # shellcheck disable=SC2086
@@ -238,7 +238,7 @@ gcc -std=c99 -Wall -Wextra -Werror $sanitize -I"$sdk/include" Tests/native/bad_i
 "$work/bad-asan" "$catalog" "$work/state-bad-asan" >/dev/null
 check "C example, C++ example and bad-input test clean"
 
-echo "== ThreadSanitizer: 8 threads request while the main thread polls; the delivery thread"
+step "ThreadSanitizer: 8 threads request while the main thread polls; the delivery thread"
 # The library itself is instrumented here (a debug build with the toolchain's runtime), so TSan sees
 # both sides of every lock.
 swift build --build-path .build-tsan --sanitize=thread --product iosiap >/dev/null
@@ -257,7 +257,7 @@ TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/delivery_thread" "$catalog" "$wo
 TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/ledger_at_open_tsan" "$catalog" "$work/state-ledger-at-open-tsan" "$store_tool" 4
 check "stress, the delivery thread and on_open clean under TSan"
 
-echo "== verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
+step "verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
 python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
 server=$!
 for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
@@ -325,17 +325,17 @@ swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
 "$work/family_sharing" "$catalog" "$work/state-family-sharing" "$(swift build --show-bin-path)/iosiap-store"
 check "Family Sharing (a shared purchase FAMILY_SHARED, a product not shareable refused, the sharing ended by the C control and by iosiap-store while the game is closed) through the C ABI"
 
-echo "== the transaction manager, also while the C++ example game runs"
+step "the transaction manager, also while the C++ example game runs"
 swift build --product iosiap-store -Xswiftc -warnings-as-errors >/dev/null
 g++ -std=c++11 -Wall -Wextra -Werror -I"$sdk/include" Examples/cpp/game.cpp -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/game"
 bash Tests/native/store_manager.sh "$(swift build --show-bin-path)/iosiap-store" "$work/game" "$catalog" "$work"
 check "iosiap-store: every control, its errors, and a running game that hears of it"
 
-echo "== the App Store Server API (iosiap-store serve) with Apple's own client and verifier"
+step "the App Store Server API (iosiap-store serve) with Apple's own client and verifier"
 python3 Tests/python/server_api_with_apple_library.py "$(swift build --show-bin-path)/iosiap-store" "$catalog" "$work"
 check "Apple's AppStoreServerAPIClient reads transaction info, history, statuses and refunds; 404, 400 and 401 as Apple's"
 
-echo "== a bridge written for the original cocos2d-x IOSiAP (three callbacks, no restore, C++98) compiles and buys unchanged"
+step "a bridge written for the original cocos2d-x IOSiAP (three callbacks, no restore, C++98) compiles and buys unchanged"
 for cxx in g++ "$clangxx"; do
     for std in c++98 c++11; do
         $cxx -std=$std -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_three_callbacks.cpp -L"$sdk/lib" -liosiap \
@@ -347,7 +347,7 @@ for cxx in g++ "$clangxx"; do
 done
 check "a three-callback bridge of the original IOSiAP compiles against IOSiAP.h as C++98 and C++11 (g++, clang++) and buys"
 
-echo "== the classic IOSiAP.h finishes only what a delegate was given, and passes the game's UI context"
+step "the classic IOSiAP.h finishes only what a delegate was given, and passes the game's UI context"
 g++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/classic_lifecycle.cpp -L"$sdk/lib" -liosiap \
     -Wl,-rpath,"$sdk/lib" -o "$work/classic_lifecycle"
 lifecycle() {  # lifecycle STATE PHASE: one launch of the classic game
@@ -407,7 +407,7 @@ for cxx in g++ "$clangxx"; do
 done
 check "the C++ requests with the request id first fill the id their events carry; a request id given as a UI context does not compile (g++, clang++)"
 
-echo "== durability: the kill -9 campaign, a full disk, a read-only state directory"
+step "durability: the kill -9 campaign, a full disk, a read-only state directory"
 IOSIAP_SDK=$sdk bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
 check "30 rounds of SIGKILL: nothing lost, nothing granted twice"
 IOSIAP_SDK=$sdk IOSIAP_SIMULATE_SECONDS=${IOSIAP_SIMULATE_SECONDS:-30} \

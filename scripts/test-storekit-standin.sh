@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 # Warnings are errors in LiveStoreKit and the stand-in alike.
 export IOSIAP_STOREKIT_STANDIN=1
+step "the stand-in graph: build, and its Swift tests"
 swift build --build-path .build-standin --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build --build-path .build-standin "$@"
 
+step "a C game and the native tests over StoreKit"
 swift build --build-path .build-standin --product iosiap -Xswiftc -warnings-as-errors
 swift build --build-path .build-standin --product iosiap-store -Xswiftc -warnings-as-errors
 bin=$(swift build --build-path .build-standin --show-bin-path)
@@ -66,7 +68,7 @@ done
 # The stand-in's SDK folder (scripts/build-sdk.sh --storekit-standin), as a game's build consumes it: the C and C++
 # examples built through its pkg-config open the store over StoreKit, buy, restore, and hear a refund made from
 # outside with the folder's own iosiap-store.
-echo "== the C and C++ examples over StoreKit, from the stand-in's SDK folder"
+step "the C and C++ examples over StoreKit, from the stand-in's SDK folder"
 bash scripts/build-sdk.sh --storekit-standin "$work/sdk"
 sdk=$work/sdk
 [ -f "$sdk/NOT-FOR-RELEASE" ] || { echo "stand-in SDK: no NOT-FOR-RELEASE file" >&2; exit 1; }
@@ -113,6 +115,7 @@ if "$work/example-c" "$work/journal-unnamed" >"$work/unnamed.out" 2>&1; then
 fi
 expect_lines "$work/unnamed.out" "system error" "needs IOSIAP_STOREKIT_CONFIGURATION"
 
+step "verification over StoreKit"
 # Verification over StoreKit: StoreKit's verdict, then a server's (Tests/python/verification_server.py).
 python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
 server=$!
@@ -124,6 +127,7 @@ mkdir "$work/state-verification"
 kill "$server" 2>/dev/null || true
 server=""
 
+step "the classic IOSiAP.h over StoreKit"
 # The classic IOSiAP.h over StoreKit (as on an iPhone): its App Store named as an Xcode scheme names a configuration,
 # its journal in IOSIAP_STATE_DIR; the same lines as scripts/test-native.sh expects of the local store.
 classic() {  # classic TEST STATE [PHASE]: one launch, its output appended to STATE.out
@@ -165,6 +169,7 @@ classic_expects classic-retry "retry: 50 polls returned, 50 failures"
 classic classic_ui_context classic-ui
 classic classic_ui_context_clang classic-ui-clang
 
+step "the kill -9 campaign and a journal that cannot be written, over StoreKit"
 # The kill -9 campaign over StoreKit: nothing paid is lost, nothing is granted twice.
 IOSIAP_CRASH_STOREKIT=1 bash scripts/crash-campaign.sh 30 "${IOSIAP_CRASH_SEED:-$RANDOM}"
 
@@ -196,6 +201,7 @@ chmod 755 "$faulty/device"
 chmod 644 "$faulty"/device/*
 python3 scripts/crash-campaign.py --storekit --game "$work/crash_game" --catalog "$catalog" --state "$faulty" --rounds 0
 
+step "the lifecycle simulation over StoreKit"
 # About half a minute of the lifecycle simulation with the game over StoreKit (scripts/simulate.sh runs longer ones).
 IOSIAP_SIMULATE_STOREKIT=1 IOSIAP_SIMULATE_SECONDS=${IOSIAP_SIMULATE_STOREKIT_SECONDS:-30} \
     bash scripts/simulate.sh 100000 "${IOSIAP_SIMULATE_FIRST_SEED:-$((RANDOM * 10))}"

@@ -12,10 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 IOSIAP_SETUP_PACKAGES="shellcheck libmicrohttpd-dev" source scripts/setup.sh
 
-echo "== build (warnings are errors)"
+step "build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
-echo "== example session"
+step "example session"
 output=$(swift run --skip-build iosiap-example-session)
 echo "$output"
 expect() {
@@ -36,34 +36,35 @@ localized=$(swift run --skip-build iosiap-example-session --locale de_DE --store
 nbsp=$(printf '\xc2\xa0')  # ICU separates the amount and the euro sign with a no-break space
 grep -qF "100 Münzen — 0,99${nbsp}€" <<<"$localized" || { echo "example session: no German prices" >&2; exit 1; }
 
-echo "== unit tests"
+step "unit tests"
 bash scripts/within.sh 600 swift test --skip-build
 
-echo "== StoreKit backend, Live/ included, type-checked against the transcribed StoreKit declarations (iOS, macOS, tvOS, visionOS)"
+step "StoreKit backend, Live/ included, type-checked against the transcribed StoreKit declarations (iOS, macOS, tvOS, visionOS)"
 bash scripts/within.sh 600 bash scripts/check-storekit.sh
 
-echo "== LiveStoreKit run on the behavioural StoreKit stand-in (backed by the local store)"
+step "LiveStoreKit run on the behavioural StoreKit stand-in (backed by the local store)"
 bash scripts/within.sh 900 bash scripts/test-storekit-standin.sh
 
-echo "== the Apple graph (libiosiap as iOS builds it: no OpenSSL, no local store, StoreKit's branch): same symbols as Linux"
+step "the Apple graph (libiosiap as iOS builds it: no OpenSSL, no local store, StoreKit's branch): same symbols as Linux"
 bash scripts/within.sh 600 bash scripts/check-apple-graph.sh
 
-echo "== scripts/build-xcframework.sh (it runs on macOS only: here it is parsed and linted)"
+step "scripts/build-xcframework.sh (it runs on macOS only: here it is parsed and linted)"
 bash -n scripts/build-xcframework.sh
 shellcheck --shell=bash scripts/build-xcframework.sh
 
-echo "== C ABI, shared library, C and C++ layers"
+step "C ABI, shared library, C and C++ layers"
 bash scripts/within.sh 1200 bash scripts/test-native.sh
 
-echo "== the API reference (Doxygen): every public function, type, field and macro of the C and C++ headers documented"
+step "the API reference (Doxygen): every public function, type, field and macro of the C and C++ headers documented"
 bash scripts/within.sh 300 bash scripts/build-docs.sh
 
-echo "== the transaction manager's page in headless Chromium, while the C++ example game runs"
+step "the transaction manager's page in headless Chromium, while the C++ example game runs"
 bash scripts/within.sh 600 bash Tests/browser/transaction_manager.sh
 
-echo "== benchmarks, smoke run (scripts/benchmark.sh runs them in full)"
+step "benchmarks, smoke run (scripts/benchmark.sh runs them in full)"
 IOSIAP_BENCHMARK_JSON=$(mktemp) bash scripts/within.sh 600 bash scripts/benchmark.sh --quick
 
-echo "== fuzzing: the JWS parser and verifier, signed payload JSON, the .storekit parser, the C ABI's strings (15 s each; scripts/fuzz.sh runs them longer)"
+step "fuzzing: the JWS parser and verifier, signed payload JSON, the .storekit parser, the C ABI's strings (15 s each; scripts/fuzz.sh runs them longer)"
 fuzz_seconds=${IOSIAP_FUZZ_SECONDS:-15}  # kept short: the test command must end within 30 minutes on 2 cores
 bash scripts/within.sh $((300 + 5 * fuzz_seconds)) bash scripts/fuzz.sh "$fuzz_seconds"
+echo "== every check passed  [$SECONDS s]"
