@@ -12,7 +12,9 @@ json=${IOSIAP_BENCHMARK_JSON:-benchmark-results.json}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-swift build -c release --product iosiap-benchmarks >&2
+# Built with the SDK's Swift flags (scripts/build-sdk.sh, run below for row 7): both then share the release build
+# folder, where different flags would have each build compile every module again (minutes on 2 cores).
+swift build -c release --product iosiap-benchmarks -Xswiftc -static-stdlib >&2
 bin=$(swift build -c release --show-bin-path)/iosiap-benchmarks
 "$bin" $quick --json "$work/rows.json" >"$work/table.md"
 

@@ -43,6 +43,7 @@ else
     exports=scripts/libiosiap.map
 fi
 
+# scripts/benchmark.sh builds with the same Swift flags, so that the two share the release build folder.
 # The build's own output goes to stderr (the linker's mktemp warning left out); a failed build stops here, rather
 # than packaging a library an earlier build left behind.
 status=0

@@ -35,6 +35,7 @@ import Testing
 
     deinit {
         StoreKitStandIn.close()
+        StoreKitStandIn.stopForging()
     }
 
     /// The game's store over StoreKit, as `iosiap_store_open_storekit` opens it (with `serverVerifier` after
@@ -294,6 +295,26 @@ import Testing
         else { Issue.record("not purchased"); return }
         #expect(transaction.productID == Self.coins)
         #expect(try StoreKitStandIn.lastConfirmationScene() == foreground, "confirmed in the foreground scene")
+
+        // A view controller given as the UI context: the confirmation shows by it, in its window's scene, not in
+        // the foreground scene (iOS 18.2's `purchase(confirmIn: UIViewController)`).
+        let (viewController, itsScene) = await MainActor.run {
+            let scene = UIWindowScene()
+            scene.activationState = .foregroundInactive
+            let window = UIWindow()
+            window.windowScene = scene
+            let view = UIView()
+            view.window = window
+            let viewController = UIViewController()
+            viewController.viewIfLoaded = view
+            return (viewController, scene)
+        }
+        let request = PaymentRequest(productID: Self.coins, uiContext: UIContext(viewController))
+        guard case .purchased = try await store.pollUntilTerminal(of: try store.requestPayment(request)).last
+        else { Issue.record("not purchased with a view controller"); return }
+        let expected = await MainActor.run { ObjectIdentifier(itsScene) }
+        #expect(try StoreKitStandIn.lastConfirmationScene() == expected, "confirmed in the view controller's scene")
+        withExtendedLifetime(viewController) {}
     }
 
     /// A refund made while the game was closed (iosiap-store refund) reaches the journal at the next launch: StoreKit's

@@ -9,7 +9,8 @@ import Testing
 /// What `StoreKitBackendTests` claims of StoreKit's verdicts and of a transaction told twice, checked through
 /// LiveStoreKit on the stand-in: StoreKit calls a copy unverified (`VerificationResult.unverified`, here through the
 /// store's simulated verification error, StoreKitTest's `failTransactionsEnabled`), and reports a purchase on
-/// `Transaction.updates` as well as in its result (the stand-in's echo switch). One at a time, as the suite.
+/// `Transaction.updates` as well as in its result (the stand-in's echo switch), and hands over copies a tool forged
+/// (`StoreKitStandIn.forgeCopies`). One at a time, as the suite.
 extension StandInTests {
     static func purchases(of id: UInt64, in events: [StoreEvent]) -> Int {
         events.filter { if case .purchased(_, let transaction) = $0 { transaction.id == id } else { false } }.count
@@ -143,6 +144,78 @@ extension StandInTests {
         defer { store.close() }
         let events = try await store.pollUntilTerminal(of: try store.requestRestore())
         #expect(restored(events) == [bought.id], "\(events)")
+        #expect(try store.isEntitled(to: Self.pro))
+    }
+
+    /// A tool on the device forges StoreKit's copies of a subscription the journal holds verified, so that it runs a
+    /// year past its end, and StoreKit lists it among the current entitlements under that forged end, calling it
+    /// unverified. The verdict on the genuine copy (in the same launch, or kept by the journal) passes none of these:
+    /// after the genuine end the game is not entitled, in that launch and the next, restores included.
+    /// (StoreKitVerdictTests claims it of copies the fake hands over.)
+    @Test func aForgedCopyExtendingASubscriptionEntitlesNothingPastItsGenuineEnd() async throws {
+        let forgedEnd = clock.now.addingTimeInterval(365 * 86_400)
+        func restoresForgedEnd(_ events: [StoreEvent]) -> Bool {
+            events.contains { event in
+                guard case .restored(_, let transaction) = event, let end = transaction.expirationDate else { return false }
+                return end > forgedEnd.addingTimeInterval(-86_400)
+            }
+        }
+        do {
+            let store = try openGame(now: clock)
+            defer { store.close() }
+            let bought = try #require(try await buy(store, Self.gold))
+            try store.finish(transactionID: bought.id)
+            _ = await store.pollSettled()
+            let end = try #require(bought.expirationDate)
+            try outside().setAutoRenew(productID: Self.gold, enabled: false)
+            StoreKitStandIn.forgeCopies(of: bought.id) { $0.expirationDate = forgedEnd }
+            let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+            #expect(!restoresForgedEnd(events), "\(events)")
+            clock.advance(by: end.timeIntervalSince(clock.now) + 86_400)
+            #expect(try !store.isEntitled(to: Self.gold), "entitled past the genuine end in the launch of the forgery")
+        }
+        try relaunchStoreKit()
+        var listed = 0
+        for await result in StoreKit.Transaction.currentEntitlements {
+            if case .unverified(let transaction, .invalidSignature) = result,
+               let end = transaction.expirationDate, end > forgedEnd.addingTimeInterval(-86_400) { listed += 1 }
+        }
+        try #require(listed == 1, "StoreKit lists the forged copy, unverified")
+        let store = try openGame(now: clock)
+        defer { store.close() }
+        _ = try await settled(store) { Self.read { $0.currentEntitlements >= 2 && $0.all >= 1 } }
+        #expect(try !store.isEntitled(to: Self.gold))
+        let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+        #expect(!restoresForgedEnd(events), "\(events)")
+        #expect(try !store.isEntitled(to: Self.gold))
+    }
+
+    /// After a reinstall, a forged copy of the pro upgrade (dated a day earlier) entitles nothing, and StoreKit's
+    /// failing it does not fail the genuine copy: once the tool is gone, a restore in the same launch gives the
+    /// purchase, and the next reinstall is entitled at launch.
+    @Test func aForgedCopyAtAReinstallEntitlesNothingAndDoesNotFailTheGenuineOne() async throws {
+        let bought = try await buyProFinishAndClose()
+        device = TemporaryDirectory()  // reinstalled
+        StoreKitStandIn.forgeCopies(of: bought.id) {
+            $0.purchaseDate.addTimeInterval(-86_400)
+            $0.originalPurchaseDate.addTimeInterval(-86_400)
+        }
+        try relaunchStoreKit()
+        do {
+            let store = try openGame()
+            defer { store.close() }
+            _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 } }
+            #expect(try !store.isEntitled(to: Self.pro))
+            StoreKitStandIn.forgeCopies(of: bought.id, nil)
+            let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+            #expect(events.contains { if case .restored(_, let transaction) = $0 { transaction.id == bought.id } else { false } }, "\(events)")
+            #expect(try store.isEntitled(to: Self.pro))
+        }
+        device = TemporaryDirectory()  // reinstalled again
+        try relaunchStoreKit()
+        let store = try openGame()
+        defer { store.close() }
+        _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 } }
         #expect(try store.isEntitled(to: Self.pro))
     }
 

@@ -17,14 +17,15 @@ public enum VerificationResult<SignedType: Sendable>: Sendable {
         case missingRequiredProperties
     }
 
-    /// The value, whether verified or not.
+    /// The value, whether verified or not ("VerificationResult.unsafePayloadValue": it "ignores any verification
+    /// errors").
     public var unsafePayloadValue: SignedType {
         switch self {
         case .verified(let value), .unverified(let value, _): value
         }
     }
 
-    /// The value if verified, else the reason it is not.
+    /// The value if verified, else the reason it is not, thrown ("VerificationResult.payloadValue").
     public var payloadValue: SignedType {
         get throws {
             switch self {
@@ -39,10 +40,14 @@ extension VerificationResult: Equatable where SignedType: Equatable {}
 extension VerificationResult: Hashable where SignedType: Hashable {}
 
 extension VerificationResult where SignedType == Product.SubscriptionInfo.RenewalInfo {
+    /// The renewal info as the App Store signed it ("VerificationResult.jwsRepresentation"); empty when the local
+    /// store signed none (Apple is silent: StoreKit always has one).
     public var jwsRepresentation: String { unsafePayloadValue.signedJWS }
 }
 
 extension VerificationResult where SignedType == AppTransaction {
+    /// "The app transaction signed by the App Store, in JWS Compact Serialization format"
+    /// ("VerificationResult.jwsRepresentation").
     public var jwsRepresentation: String { unsafePayloadValue.signedJWS }
 }
 
@@ -67,7 +72,8 @@ public enum AppStore {
         public static let xcode = Environment(rawValue: "Xcode")
     }
 
-    /// Whether the user may make payments ("AppStore.canMakePayments"): the local store's answer.
+    /// Whether the user may make payments ("AppStore.canMakePayments"): the local store's answer; `false` when no
+    /// store can be opened (Apple is silent there).
     public static var canMakePayments: Bool { (try? StandInAppStore.shared())?.local.canMakePayments ?? false }
 
     /// Syncs the device's transactions with the App Store, asking the user to sign in; one who dismisses that makes
@@ -97,6 +103,9 @@ public enum AppStore {
 /// The user's App Store country ("Storefront").
 public struct Storefront: Identifiable, Sendable, Equatable, Hashable {
     public let countryCode: String
+    /// "An Apple-defined value that uniquely identifies an App Store storefront" ("Storefront.id"): Apple's values
+    /// are not in a `.storekit` file, so here it is the country code (Apple silent on the values; LiveStoreKit reads
+    /// `countryCode` only).
     public var id: String { countryCode }
 
     init(countryCode: String) {
@@ -125,20 +134,17 @@ public struct Storefront: Identifiable, Sendable, Equatable, Hashable {
 public struct PurchaseIntent: Equatable, Sendable {
     public let product: Product
     public let offer: Product.SubscriptionOffer?
+    /// The product's id ("PurchaseIntent.id": "The product identifier of the Apple In-App Purchase that the customer
+    /// selects").
     public var id: Product.ID { product.id }
 
-    /// The offer the local store names by type and id, as the product's own offer.
+    /// The win-back offer the user redeemed in the App Store, as the product's own offer; `nil` for none or any
+    /// other type ("PurchaseIntent.offer": "The system populates this value if the customer redeems a winBack
+    /// offer type outside of your app"; the local store's intents carry win-back offers only).
     init(product: Product, offerReference: TransactionOffer?) {
         self.product = product
-        let subscription = product.subscription
-        offer = offerReference.flatMap { reference -> Product.SubscriptionOffer? in
-            let offers: [Product.SubscriptionOffer] = switch reference.type {
-            case .introductory: subscription?.introductoryOffer.map { [$0] } ?? []
-            case .promotional: subscription?.promotionalOffers ?? []
-            case .winBack: subscription?.winBackOffers ?? []
-            case .offerCode: []
-            }
-            return offers.first { $0.id == reference.id || reference.type == .introductory }
+        offer = offerReference.flatMap { reference in
+            reference.type == .winBack ? product.subscription?.winBackOffers.first { $0.id == reference.id } : nil
         }
     }
 
@@ -217,7 +223,9 @@ public struct AppTransaction: Sendable, Equatable, Hashable {
         return Data(base64Encoded: base64) ?? Data()
     }
 
-    /// The record, verified on the device ("AppTransaction.shared").
+    /// The record, verified on the device ("AppTransaction.shared"). StoreKit may answer from a cached copy where
+    /// `refresh()` asks the App Store; the local store is both, so the two are the same here (Apple is silent on
+    /// when the cache is used).
     public static var shared: VerificationResult<AppTransaction> {
         get async throws { try await refresh() }
     }
@@ -238,7 +246,8 @@ public struct AppTransaction: Sendable, Equatable, Hashable {
 }
 
 /// The iterator of `Storefront.updates`, `PurchaseIntent.intents` and `Message.messages`: listens to the store in use
-/// from its first `next()`; nothing when no store can be opened.
+/// from its first `next()`; nothing when no store can be opened. Apple is silent on when a listener starts and on a
+/// store that cannot be reached: the stand-in starts at the first `next()`, as a `for await` loop asks it.
 public struct StandInListener<Element: Sendable>: AsyncIteratorProtocol {
     let listen: @Sendable (StandInAppStore) -> AsyncStream<Element>
     var stream: AsyncStream<Element>.AsyncIterator?

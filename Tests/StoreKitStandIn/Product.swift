@@ -33,6 +33,8 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
     public let price: Decimal
     public let displayPrice: String
     public let subscription: SubscriptionInfo?
+    /// "The format style for the numbers in the price of the product" ("Product.priceFormatStyle"): here the
+    /// currency only (Apple is silent on its locale; LiveStoreKit reads its `currencyCode`).
     public var priceFormatStyle: Decimal.FormatStyle.Currency { Decimal.FormatStyle.Currency(code: currencyCode) }
     let currencyCode: String
     /// The local store's product, to pay for.
@@ -50,6 +52,7 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         storeProduct = product
     }
 
+    /// Equal when the local store's products are (Apple is silent on what `Product`'s equality compares).
     public static func == (lhs: Product, rhs: Product) -> Bool { lhs.storeProduct == rhs.storeProduct }
 
     public func hash(into hasher: inout Hasher) {
@@ -57,7 +60,8 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         hasher.combine(displayPrice)
     }
 
-    /// The products of the catalog among `identifiers`; unknown ids are left out ("Product.products(for:)").
+    /// The products of the catalog among `identifiers`; unknown ids are left out ("Product.products(for:)"). Each
+    /// once, in the order of their ids (Apple is silent on the order).
     public static func products<Identifiers>(for identifiers: Identifiers) async throws -> [Product]
         where Identifiers: Collection, Identifiers.Element == String {
         let store = try StandInAppStore.shared()
@@ -165,12 +169,15 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         }
 
         /// Whether the user may still get an introductory offer in the group: never once they subscribed in it
-        /// ("Product.SubscriptionInfo.isEligibleForIntroOffer(for:)").
+        /// ("Product.SubscriptionInfo.isEligibleForIntroOffer(for:)"); `false` when the store cannot say (Apple is
+        /// silent there).
         public static func isEligibleForIntroOffer(for groupID: String) async -> Bool {
             guard let store = try? StandInAppStore.shared() else { return false }
             return (try? await store.local.isEligibleForIntroOffer(groupID: groupID)) ?? false
         }
 
+        /// The same for this subscription's group ("Product.SubscriptionInfo.isEligibleForIntroOffer": "on this
+        /// auto-renewable subscription, or any auto-renewable subscription in the same subscription group").
         public var isEligibleForIntroOffer: Bool {
             get async { await Self.isEligibleForIntroOffer(for: subscriptionGroupID) }
         }
@@ -251,8 +258,17 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
                 expirationReason: status.expirationReason.map { RenewalInfo.ExpirationReason(rawValue: Int($0.rawValue)) },
                 isInBillingRetry: status.isInBillingRetry, gracePeriodExpirationDate: status.gracePeriodExpirationDate,
                 signedJWS: status.signedRenewalInfo ?? "")
-            let renewal: VerificationResult<RenewalInfo> = (try? verifier.verifyRenewalInfo(info.signedJWS)) != nil
-                ? .verified(info) : .unverified(info, .invalidSignature)
+            let renewal: VerificationResult<RenewalInfo>
+            if status.signedRenewalInfo == nil {
+                renewal = .unverified(info, .missingRequiredProperties)
+            } else {
+                do {
+                    _ = try verifier.verifyRenewalInfo(info.signedJWS)
+                    renewal = .verified(info)
+                } catch {
+                    renewal = .unverified(info, .init(error.code))  // as a transaction's copy (`VerificationError.init`)
+                }
+            }
             return Status(state: state, transaction: StandInAppStore.verificationResult(status.transaction, local: local, verifier: verifier),
                           renewalInfo: renewal)
         }
@@ -321,7 +337,8 @@ public struct Product: Identifiable, Sendable, Equatable, Hashable {
         return try await buy(options)
     }
 
-    /// The same, over `viewController` (iOS 18.2), noted as its window's scene, if it has one.
+    /// The same, shown "in proximity to" `viewController` ("Product.purchase(confirmIn:options:)", iOS 18.2), noted
+    /// as its window's scene. Apple is silent on a view controller outside any window: here it buys, noting none.
     public func purchase(confirmIn viewController: UIViewController, options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
         let scene = await MainActor.run { viewController.viewIfLoaded?.window?.windowScene.map(ObjectIdentifier.init) }
         try StandInAppStore.shared().lastConfirmationScene.withLock { $0 = scene }

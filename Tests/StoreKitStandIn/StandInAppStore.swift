@@ -109,7 +109,9 @@ final class StandInAppStore: Sendable {
         }
     }
 
-    /// The fields of a transaction that StoreKit reports a change of: its dates of expiry and revocation.
+    /// The fields of a transaction that StoreKit reports a change of: its dates of expiry and revocation (a renewal
+    /// is a new transaction; a refund sets `revocationDate`). Apple does not list what counts as an update of a
+    /// transaction ("Transaction.updates"): these are the stand-in's choice.
     private static func reportedFields(_ transaction: StoreTransaction) -> [Date?] {
         [transaction.expirationDate, transaction.revocationDate]
     }
@@ -144,6 +146,7 @@ final class StandInAppStore: Sendable {
         old?.close()
     }
 
+    /// Ends every sequence open on this store, as the app's process ending ends StoreKit's (a relaunch in tests).
     func close() {
         pump.cancel()
         local.close()
@@ -273,8 +276,11 @@ final class StandInAppStore: Sendable {
     /// Verified when the JWS carries the store's own signature ("VerificationResult": StoreKit verifies the signed
     /// transaction on the device), else unverified with the reason; the local store's simulated verification error
     /// (`iosiap-store error set verification ...`, StoreKitTest's `failTransactionsEnabled`) makes every one unverified.
-    static func verificationResult(_ transaction: StoreTransaction, local: LocalStore,
+    /// A copy without a JWS is unverified as `missingRequiredProperties`, and an unverified copy is never
+    /// `isUpgraded` (its payload is not trusted): Apple is silent on both.
+    static func verificationResult(_ genuine: StoreTransaction, local: LocalStore,
                                    verifier: SignedDataVerifier) -> VerificationResult<Transaction> {
+        let transaction = handedOver(genuine)
         if let forced = local.forcedVerificationFailure(of: transaction) {
             return .unverified(Transaction(transaction, isUpgraded: false), .init(forced.code))
         }
@@ -287,6 +293,39 @@ final class StandInAppStore: Sendable {
         } catch {
             return .unverified(Transaction(transaction, isUpgraded: false), .init(error.code))
         }
+    }
+}
+
+extension StandInAppStore {
+    typealias Forgery = @Sendable (inout StoreTransaction) -> Void
+
+    /// Transactions whose every copy a tool on the device alters on its way to the app (`StoreKitStandIn.forgeCopies`).
+    /// Kept across StoreKit's relaunches, as the tool stays installed.
+    static let forgeries = Locked<[UInt64: Forgery]>([:])
+
+    /// `genuine` as the app gets it: forged if a tool forges its copies.
+    static func handedOver(_ genuine: StoreTransaction) -> StoreTransaction {
+        forgeries.withLock { $0[genuine.id] }.map { forged(genuine, by: $0) } ?? genuine
+    }
+
+    /// `genuine` as `forgery` changes it, its JWS's payload rewritten to say the same under the genuine signature:
+    /// the signature no longer matches, so StoreKit calls the copy unverified ("VerificationResult.VerificationError.
+    /// invalidSignature").
+    static func forged(_ genuine: StoreTransaction, by forgery: Forgery) -> StoreTransaction {
+        var copy = genuine
+        forgery(&copy)
+        let parts = (genuine.signedJWS ?? "..").split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+              var claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return copy }
+        // The App Store Server API's names ("JWSTransactionDecodedPayload"); a date the copy lacks is left out.
+        let dates: [(String, Date?)] = [("purchaseDate", copy.purchaseDate), ("originalPurchaseDate", copy.originalPurchaseDate),
+                                        ("expiresDate", copy.expirationDate), ("revocationDate", copy.revocationDate)]
+        for (key, date) in dates { claims[key] = date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } }
+        claims["productId"] = copy.productID
+        claims["quantity"] = copy.quantity
+        let rewritten = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])).map { [UInt8]($0) } ?? payload
+        copy.signedJWS = [parts[0], Base64URL.encode(rewritten), parts[2]].joined(separator: ".")
+        return copy
     }
 }
 
@@ -313,6 +352,19 @@ public enum StoreKitStandIn {
             guard case .systemError(let reason) = error else { throw StoreError(.systemError, "\(error)") }
             throw StoreError(.systemError, "\(reason)")
         }
+    }
+
+    /// From now on every copy of transaction `id` that StoreKit hands over (updates, lists, purchase results,
+    /// statuses) says what `change` makes it say, as a tool on a jailbroken device rewrites StoreKit's answers; the
+    /// App Store's own record is untouched. StoreKit calls each such copy unverified (`invalidSignature`). `nil`
+    /// stops it. Kept across `close` and `open` (a relaunch): `stopForging` ends them all.
+    public static func forgeCopies(of id: UInt64, _ change: (@Sendable (inout StoreTransaction) -> Void)?) {
+        StandInAppStore.forgeries.withLock { $0[id] = change }
+    }
+
+    /// Stops every forgery `forgeCopies` started.
+    public static func stopForging() {
+        StandInAppStore.forgeries.withLock { $0.removeAll() }
     }
 
     /// While set, `AppStore.sync()` throws `StoreKitError.userCancelled`, as when the user dismisses the sign-in.
@@ -377,7 +429,8 @@ struct StandInError: Error, CustomStringConvertible {
 }
 
 extension VerificationResult.VerificationError {
-    /// The reason StoreKit would give for a copy our verifier rejected with `code`.
+    /// The reason StoreKit would give for a copy our verifier rejected with `code`. "VerificationResult.
+    /// VerificationError" names each reason but not which failure gives which: the pairs are ours (Apple is silent).
     init(_ code: StoreErrorCode) {
         switch code {
         case .verificationInvalidFormat, .verificationUnsupportedAlgorithm: self = .invalidEncoding
@@ -388,7 +441,10 @@ extension VerificationResult.VerificationError {
     }
 }
 
-/// A `StoreError` of the local store as the error StoreKit throws for it ("StoreKitError", "Product.PurchaseError").
+/// A `StoreError` of the local store as the error StoreKit throws for it. Each error's meaning is on its page
+/// ("StoreKitError", "Product.PurchaseError", "Transaction.RefundRequestError"); which failure StoreKit raises as
+/// which is not documented, so the pairs are ours, chosen by those meanings (Apple is silent), and anything else
+/// is `StoreKitError.unknown`.
 func storeKitError(_ error: StoreError) -> any Error {
     switch error.code {
     case .paymentCancelled, .overlayCancelled: StoreKitError.userCancelled

@@ -107,6 +107,8 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
 
     /// An asynchronous sequence of verification results, made when it is first iterated; a read of the local
     /// store's transactions (`of(counting:_:)`) counts in `StoreKitStandIn.reads()` when its reader reaches its end.
+    /// Apple says only "An asynchronous sequence of transactions" ("Transaction.Transactions"): when it reads, and
+    /// that it is empty when no store can be opened, are the stand-in's choices.
     public struct Transactions: AsyncSequence, Sendable {
         public typealias Element = VerificationResult<Transaction>
         let make: @Sendable () async -> AsyncStream<VerificationResult<Transaction>>
@@ -172,10 +174,11 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// The customer's current entitlement to `productID`, if any ("Transaction.currentEntitlement(for:)").
     public static func currentEntitlement(for productID: String) async -> VerificationResult<Transaction>? {
         guard let store = try? StandInAppStore.shared(), let entitled = try? await entitled(store) else { return nil }
-        return entitled.first { $0.productID == productID }.map(store.verificationResult)
+        return entitled.first { StandInAppStore.handedOver($0).productID == productID }.map(store.verificationResult)
     }
 
-    /// The newest transaction of `productID`, entitling or not ("Transaction.latest(for:)").
+    /// The newest transaction of `productID`, entitling or not ("Transaction.latest(for:)": "the customer's most
+    /// recent transaction"); of two bought at once, the later id (Apple is silent on ties).
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         guard let store = try? StandInAppStore.shared(), let all = try? await store.local.transactionHistory() else { return nil }
         return all.filter { $0.productID == productID }.max { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
@@ -185,8 +188,9 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// Transactions not finished yet ("Transaction.unfinished").
     public static var unfinished: Transactions { .of(counting: \.unfinished) { try await $0.local.unfinishedTransactions() } }
 
-    /// What the App Store creates or updates outside the app's purchase calls; the unfinished ones first for the
-    /// first listener after launch (`StandInAppStore.transactionUpdates`).
+    /// What the App Store creates or updates outside the app's purchase calls ("Transaction.updates": it "emits a
+    /// transaction when the system creates or updates transactions that occur outside the app or on other
+    /// devices"); the unfinished ones first for the first listener after launch (`StandInAppStore.transactionUpdates`).
     public static var updates: Transactions {
         Transactions {
             guard let store = try? StandInAppStore.shared() else { return AsyncStream { $0.finish() } }
@@ -200,20 +204,24 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// grace period ("RenewalState.inGracePeriod": "entitled to service") has not ended. A subscription replaced
     /// by an upgrade ended when it was (the local store dates its expiration so). The user's own purchase and a
     /// family member's shared one are each entitlements ("Transaction.currentEntitlements(for:)", iOS 18.4, lists
-    /// every transaction that entitles to a product, for Family Sharing).
+    /// every transaction that entitles to a product, for Family Sharing). The rule reads each copy as it is handed
+    /// over: a tool that forges copies (`StoreKitStandIn.forgeCopies`) rewrites this list too. In the order of
+    /// their ids, so `currentEntitlement(for:)` gives the older of the user's own and a shared one (Apple is silent
+    /// on the order).
     private static func entitled(_ store: StandInAppStore) async throws -> [StoreTransaction] {
         let now = store.now()
-        var newest: [String: StoreTransaction] = [:]
-        for transaction in try await store.local.transactionHistory() where transaction.productType != .consumable {
-            let key = "\(transaction.productID) \(transaction.ownershipType.rawValue)"
-            if let kept = newest[key], (kept.purchaseDate, kept.id) > (transaction.purchaseDate, transaction.id) { continue }
-            newest[key] = transaction
+        var newest: [String: (genuine: StoreTransaction, seen: StoreTransaction)] = [:]
+        for genuine in try await store.local.transactionHistory() where genuine.productType != .consumable {
+            let seen = StandInAppStore.handedOver(genuine)
+            let key = "\(seen.productID) \(seen.ownershipType.rawValue)"
+            if let kept = newest[key]?.seen, (kept.purchaseDate, kept.id) > (seen.purchaseDate, seen.id) { continue }
+            newest[key] = (genuine, seen)
         }
-        return newest.values.filter { transaction in
-            guard !transaction.isRevoked else { return false }
-            guard transaction.productType == .autoRenewable else { return true }
-            return max(transaction.expirationDate ?? .distantPast, transaction.gracePeriodExpirationDate ?? .distantPast) > now
-        }.sorted { $0.id < $1.id }
+        return newest.values.filter { _, seen in
+            guard !seen.isRevoked else { return false }
+            guard seen.productType == .autoRenewable else { return true }
+            return max(seen.expirationDate ?? .distantPast, seen.gracePeriodExpirationDate ?? .distantPast) > now
+        }.map(\.genuine).sorted { $0.id < $1.id }
     }
 
     // MARK: - Refund requests
