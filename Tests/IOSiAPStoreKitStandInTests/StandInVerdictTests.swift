@@ -171,6 +171,9 @@ extension StandInTests {
             StoreKitStandIn.forgeCopies(of: bought.id) { $0.expirationDate = forgedEnd }
             let events = try await store.pollUntilTerminal(of: try store.requestRestore())
             #expect(!restoresForgedEnd(events), "\(events)")
+            // The restore got the forged copy and failed it (the genuine one needs no telling).
+            #expect(Self.failures(in: events).map(\.id) == [bought.id], "\(events)")
+            #expect(events.contains { if case .restoreFinished(_, .success) = $0 { true } else { false } }, "\(events)")
             clock.advance(by: end.timeIntervalSince(clock.now) + 86_400)
             #expect(try !store.isEntitled(to: Self.gold), "entitled past the genuine end in the launch of the forgery")
         }
@@ -191,32 +194,41 @@ extension StandInTests {
     }
 
     /// After a reinstall, a forged copy of the pro upgrade (dated a day earlier) entitles nothing, and StoreKit's
-    /// failing it does not fail the genuine copy: once the tool is gone, a restore in the same launch gives the
-    /// purchase, and the next reinstall is entitled at launch.
+    /// failing it does not fail the genuine copy: once the tool is gone, the next launch on the same journal is
+    /// entitled at launch, and, after another reinstall, a restore in the launch that failed the forged copy gives
+    /// the purchase.
     @Test func aForgedCopyAtAReinstallEntitlesNothingAndDoesNotFailTheGenuineOne() async throws {
         let bought = try await buyProFinishAndClose()
-        device = TemporaryDirectory()  // reinstalled
-        StoreKitStandIn.forgeCopies(of: bought.id) {
+        let forgery: @Sendable (inout StoreTransaction) -> Void = {
             $0.purchaseDate.addTimeInterval(-86_400)
             $0.originalPurchaseDate.addTimeInterval(-86_400)
         }
+        /// A launch on the device's journal while the tool forges the pro upgrade's copies: entitled to nothing.
+        func forgedLaunch() async throws -> PurchaseStore {
+            StoreKitStandIn.forgeCopies(of: bought.id, forgery)
+            try relaunchStoreKit()
+            let store = try openGame()
+            _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 } }
+            #expect(try !store.isEntitled(to: Self.pro))
+            return store
+        }
+        device = TemporaryDirectory()  // reinstalled
+        try await forgedLaunch().close()
+        StoreKitStandIn.forgeCopies(of: bought.id, nil)
         try relaunchStoreKit()
         do {
             let store = try openGame()
             defer { store.close() }
             _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 } }
-            #expect(try !store.isEntitled(to: Self.pro))
-            StoreKitStandIn.forgeCopies(of: bought.id, nil)
-            let events = try await store.pollUntilTerminal(of: try store.requestRestore())
-            #expect(events.contains { if case .restored(_, let transaction) = $0 { transaction.id == bought.id } else { false } }, "\(events)")
-            #expect(try store.isEntitled(to: Self.pro))
+            #expect(try store.isEntitled(to: Self.pro), "the next launch on the same journal")
         }
         device = TemporaryDirectory()  // reinstalled again
-        try relaunchStoreKit()
-        let store = try openGame()
+        let store = try await forgedLaunch()
         defer { store.close() }
-        _ = try await settled(store) { Self.read { $0.currentEntitlements >= 1 } }
-        #expect(try store.isEntitled(to: Self.pro))
+        StoreKitStandIn.forgeCopies(of: bought.id, nil)
+        let events = try await store.pollUntilTerminal(of: try store.requestRestore())
+        #expect(events.contains { if case .restored(_, let transaction) = $0 { transaction.id == bought.id } else { false } }, "\(events)")
+        #expect(try store.isEntitled(to: Self.pro), "a restore in the launch that failed the forged copy")
     }
 
     /// A purchase StoreKit also reports on `Transaction.updates` (before its result, or after it) is told to the

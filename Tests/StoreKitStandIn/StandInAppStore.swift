@@ -308,23 +308,35 @@ extension StandInAppStore {
         forgeries.withLock { $0[genuine.id] }.map { forged(genuine, by: $0) } ?? genuine
     }
 
-    /// `genuine` as `forgery` changes it, its JWS's payload rewritten to say the same under the genuine signature:
-    /// the signature no longer matches, so StoreKit calls the copy unverified ("VerificationResult.VerificationError.
-    /// invalidSignature").
+    /// `genuine` as `forgery` changes it, its JWS's payload rewritten to say the same (what the payload carries of
+    /// it) and its signature damaged: StoreKit calls every forged copy unverified, `invalidSignature`
+    /// ("VerificationResult.VerificationError"), even one whose rewritten payload happens to match the genuine one
+    /// (a change to a field the payload lacks, such as the grace period's end).
     static func forged(_ genuine: StoreTransaction, by forgery: Forgery) -> StoreTransaction {
         var copy = genuine
         forgery(&copy)
-        let parts = (genuine.signedJWS ?? "..").split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
-              var claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else { return copy }
-        // The App Store Server API's names ("JWSTransactionDecodedPayload"); a date the copy lacks is left out.
-        let dates: [(String, Date?)] = [("purchaseDate", copy.purchaseDate), ("originalPurchaseDate", copy.originalPurchaseDate),
-                                        ("expiresDate", copy.expirationDate), ("revocationDate", copy.revocationDate)]
-        for (key, date) in dates { claims[key] = date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } }
-        claims["productId"] = copy.productID
-        claims["quantity"] = copy.quantity
-        let rewritten = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])).map { [UInt8]($0) } ?? payload
-        copy.signedJWS = [parts[0], Base64URL.encode(rewritten), parts[2]].joined(separator: ".")
+        var parts = (genuine.signedJWS ?? "..").split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, !parts[2].isEmpty else {
+            copy.signedJWS = nil  // no signature to damage: unverified as `missingRequiredProperties`
+            return copy
+        }
+        if let payload = Base64URL.decode(parts[1]),
+           var claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] {
+            // The App Store Server API's names ("JWSTransactionDecodedPayload"), in its units and ranges (as the
+            // store signs them: whole milliseconds, a 32-bit quantity); a date the copy lacks is left out.
+            let dates: [(String, Date?)] = [("purchaseDate", copy.purchaseDate), ("originalPurchaseDate", copy.originalPurchaseDate),
+                                            ("expiresDate", copy.expirationDate), ("revocationDate", copy.revocationDate)]
+            for (key, date) in dates { claims[key] = date.map { Int64(Milliseconds($0).value) } }
+            claims["productId"] = copy.productID
+            claims["quantity"] = Int32(clamping: copy.quantity)
+            if let rewritten = try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]) {
+                parts[1] = Base64URL.encode([UInt8](rewritten))
+            }
+        }
+        // The signature's first character swapped for another of the alphabet: still base64url, now over other bytes.
+        let first = parts[2].removeFirst()
+        parts[2].insert(first == "A" ? "B" : "A", at: parts[2].startIndex)
+        copy.signedJWS = parts.joined(separator: ".")
         return copy
     }
 }
@@ -433,9 +445,10 @@ extension VerificationResult.VerificationError {
     /// VerificationError" names each reason but not which failure gives which: the pairs are ours (Apple is silent).
     init(_ code: StoreErrorCode) {
         switch code {
-        case .verificationInvalidFormat, .verificationUnsupportedAlgorithm: self = .invalidEncoding
+        case .verificationInvalidFormat, .verificationUnsupportedAlgorithm, .verificationInputTooLarge: self = .invalidEncoding
         case .verificationInvalidCertificate, .verificationInvalidChainLength, .verificationUntrustedChain,
              .verificationMissingAppleMarker, .verificationCertificateNotValidAtDate: self = .invalidCertificateChain
+        case .verificationInvalidAppIdentifier, .verificationInvalidEnvironment: self = .invalidDeviceVerification  // not this app's
         default: self = .invalidSignature
         }
     }

@@ -181,8 +181,10 @@ public struct Transaction: Identifiable, Sendable, Equatable, Hashable {
     /// recent transaction"); of two bought at once, the later id (Apple is silent on ties).
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         guard let store = try? StandInAppStore.shared(), let all = try? await store.local.transactionHistory() else { return nil }
-        return all.filter { $0.productID == productID }.max { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
-            .map(store.verificationResult)
+        let seen = all.map { (genuine: $0, seen: StandInAppStore.handedOver($0)) }  // as a forging tool shows them
+        return seen.filter { $0.seen.productID == productID }
+            .max { ($0.seen.purchaseDate, $0.seen.id) < ($1.seen.purchaseDate, $1.seen.id) }
+            .map { store.verificationResult($0.genuine) }
     }
 
     /// Transactions not finished yet ("Transaction.unfinished").
