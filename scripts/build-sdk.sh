@@ -12,7 +12,7 @@
 #   licenses/ICU-LICENSE.txt     ICU's licence (Unicode), for the ICU in iosiap-store and the price table from CLDR
 #
 # usage: scripts/build-sdk.sh [--storekit-standin] [DIR]
-# --storekit-standin builds a test SDK (default: sdk-storekit-standin/) whose libiosiap.so has the behavioural
+# --storekit-standin builds a test SDK (default: sdk-storekit-standin/; a debug build) whose libiosiap.so has the behavioural
 # StoreKit of Tests/StoreKitStandIn linked in, so that iosiap_store_open_storekit works on Linux: the stand-in reads
 # its .storekit file and its App Store's state directory from IOSIAP_STOREKIT_CONFIGURATION and
 # IOSIAP_STOREKIT_STATE, and include/iosiap/storekit_standin.h declares its controls (a game runs the main run loop
@@ -32,14 +32,18 @@ if [ -n "$standin" ]; then
     # Never where the shippable SDK goes by default: the two must not be taken for each other.
     [ "$out" != "$PWD/sdk" ] || { echo "build-sdk: the stand-in's SDK does not go in sdk/ (the shippable SDK's folder)" >&2; exit 2; }
     export IOSIAP_STOREKIT_STANDIN=1
-    # The stand-in graph's own folder (scripts/test-storekit-standin.sh); testable, as the stand-in's C controls
-    # reach into its UIKit (Tests/StoreKitStandIn/CControls.swift).
-    build=(--build-path .build-standin -Xswiftc -enable-testing)
+    # A folder of its own: the stand-in graph's test folder (.build-standin, scripts/test-storekit-standin.sh) is
+    # built with other flags, and sharing it would have each build compile the other's modules again. Testable, as
+    # the stand-in's C controls reach into its UIKit (Tests/StoreKitStandIn/CControls.swift); a debug build, as a
+    # test build may be (its assertions on), compiled in under half the time of a release one on 2 cores.
+    build=(--build-path .build-standin-sdk -Xswiftc -enable-testing)
+    config=debug
     exports=scripts/libiosiap-storekit-standin.map
 else
     out=$(realpath -m "${1:-sdk}")
     unset IOSIAP_STOREKIT_STANDIN  # Package.swift would put the stand-in in the shippable library
     build=()
+    config=release
     exports=scripts/libiosiap.map
 fi
 
@@ -47,15 +51,15 @@ fi
 # The build's own output goes to stderr (the linker's mktemp warning left out); a failed build stops here, rather
 # than packaging a library an earlier build left behind.
 status=0
-swift build -c release ${build[@]+"${build[@]}"} --product iosiap -Xswiftc -static-stdlib \
+swift build -c "$config" ${build[@]+"${build[@]}"} --product iosiap -Xswiftc -static-stdlib \
     -Xlinker --version-script="$PWD/$exports" 2>&1 \
     | { grep --line-buffered -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
 [ "$status" -eq 0 ] || { echo "build-sdk: the library did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
 status=0
-swift build -c release ${build[@]+"${build[@]}"} --product iosiap-store -Xswiftc -static-stdlib 2>&1 \
+swift build -c "$config" ${build[@]+"${build[@]}"} --product iosiap-store -Xswiftc -static-stdlib 2>&1 \
     | { grep --line-buffered -v "the use of \`mktemp' is dangerous" || true; } >&2 || status=$?
 [ "$status" -eq 0 ] || { echo "build-sdk: iosiap-store did not build (swift build exited $status; its errors are above)" >&2; exit 1; }
-bin=$(swift build -c release ${build[@]+"${build[@]}"} --show-bin-path)
+bin=$(swift build -c "$config" ${build[@]+"${build[@]}"} --show-bin-path)
 [ -f "$bin/libiosiap.so" ] || { echo "build-sdk: libiosiap.so was not built" >&2; exit 1; }
 # The shippable library has no stand-in in it (nm into a variable: a grep -q in a pipe could stop nm early).
 symbols=$(nm -D --defined-only "$bin/libiosiap.so")
