@@ -77,9 +77,16 @@ let package = Package(
             path: "Sources/IOSiAPSignedData"
         ),
         // What needs OpenSSL: signing, certificate chains, on-device verification. Re-exports IOSiAPSignedData.
+        // Initialises libcrypto, when the library is loaded, without its exit-time cleanup: see its one file.
+        .target(
+            name: "CCryptoAtExit",
+            dependencies: ["CCrypto"],
+            path: "Sources/CCryptoAtExit",
+            publicHeadersPath: "."  // no headers: nothing calls it
+        ),
         .target(
             name: "IOSiAPVerification",
-            dependencies: ["CCrypto", "IOSiAPCore", "IOSiAPSignedData"],
+            dependencies: ["CCrypto", "CCryptoAtExit", "IOSiAPCore", "IOSiAPSignedData"],
             path: "Sources/IOSiAPVerification"
         ),
         .target(

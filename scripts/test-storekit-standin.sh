@@ -50,6 +50,13 @@ for test in owned_outcomes refund_requests store_queries app_transaction message
     esac
     "$work/$test" "$test_catalog" "$work/state-$test" "$bin/iosiap-store" ${extra[@]+"${extra[@]}"}
 done
+# Returning from main while the library verifies, run after run (test-native.sh runs it on the local store).
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native \
+    Tests/native/exit_while_verifying.c -L"$bin" -liosiap -Wl,-rpath,"$bin" -lpthread -o "$work/exit_while_verifying"
+for run in $(seq 10); do
+    mkdir "$work/state-exit-$run"
+    timeout 120 "$work/exit_while_verifying" "$catalog" "$work/state-exit-$run"
+done
 # Eight threads requesting while the main thread polls and runs the main run loop (scripts/tsan-storekit.sh runs it
 # under ThreadSanitizer).
 gcc -std=c11 -Wall -Wextra -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native Tests/native/stress.c \
