@@ -257,15 +257,6 @@ TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/delivery_thread" "$catalog" "$wo
 TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$work/ledger_at_open_tsan" "$catalog" "$work/state-ledger-at-open-tsan" "$store_tool" 4
 check "stress, the delivery thread and on_open clean under TSan"
 
-step "verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
-python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
-server=$!
-for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
-gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/verification.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/verification"
-"$work/verification" "$catalog" "$work/state-verification" "$(awk '{print $2}' "$work/server.port")"
-kill "$server" 2>/dev/null || true
-check "verification through the C ABI"
-
 step "a game that returns from main while the library verifies exits cleanly, run after run"
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/exit_while_verifying.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -lpthread -o "$work/exit_while_verifying"
 # Without the library's hold on libcrypto, a quarter of runs or more crashed or hung as they exited.
@@ -275,6 +266,15 @@ for run in $(seq 20); do
     [ "$status" = 0 ] || { cat "$work/exit-$run.log" >&2; fail "run $run of exit_while_verifying ended with status $status"; }
 done
 check "20 runs returned from main while five threads verified, each with status 0"
+
+step "verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
+python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
+server=$!
+for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/verification.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/verification"
+"$work/verification" "$catalog" "$work/state-verification" "$(awk '{print $2}' "$work/server.port")"
+kill "$server" 2>/dev/null || true
+check "verification through the C ABI"
 python3 -m pip install --quiet --disable-pip-version-check app-store-server-library 2>&1 | grep -v "Running pip as the 'root' user" || true
 swift build --product iosiap-example-session -Xswiftc -warnings-as-errors >/dev/null
 swift run --skip-build iosiap-example-session --state "$work/state-apple" >/dev/null

@@ -214,9 +214,7 @@ extension StandInTests {
     @Test func aRestoredCopyWhoseCheckWaitedGivesWayToTheCopyStoreKitSignedAnew() async throws {
         do {
             let store = try openGame(now: clock)
-            let bought = try #require(try await buy(store, Self.gold))
-            try store.finish(transactionID: bought.id)
-            _ = await store.pollSettled()  // the finish reached StoreKit
+            _ = try await buyAndFinish(store, Self.gold)
             store.close()
         }
         device = TemporaryDirectory()  // a second device

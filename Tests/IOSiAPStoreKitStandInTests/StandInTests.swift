@@ -60,9 +60,7 @@ import Testing
     func buyProFinishAndClose() async throws -> StoreTransaction {
         let store = try openGame()
         defer { store.close() }
-        let bought = try #require(try await buy(store, Self.pro))
-        try store.finish(transactionID: bought.id)
-        _ = await store.pollSettled()  // the finish reached StoreKit
+        let bought = try await buyAndFinish(store, Self.pro)
         return bought
     }
 
@@ -71,6 +69,14 @@ import Testing
         let events = try await store.pollUntilTerminal(of: try store.requestPayment(productID: productID))
         guard case .purchased(_, let transaction) = events.last else { Issue.record("\(events)"); return nil }
         return transaction
+    }
+
+    /// Buys `productID`, finishes the purchase and waits until the finish reached StoreKit.
+    func buyAndFinish(_ store: PurchaseStore, _ productID: String) async throws -> StoreTransaction {
+        let bought = try #require(try await buy(store, productID))
+        try store.finish(transactionID: bought.id)
+        _ = await store.pollSettled()
+        return bought
     }
 
     /// Waits until `condition` holds, at most 10 seconds (a busy machine may take long; a pass takes milliseconds).
@@ -192,9 +198,7 @@ import Testing
         try outside.setBillingGracePeriodEnabled(true)
         let store = try openGame(now: clock)
         defer { store.close() }
-        let bought = try #require(try await buy(store, Self.gold))
-        try store.finish(transactionID: bought.id)
-        _ = await store.pollSettled()
+        let bought = try await buyAndFinish(store, Self.gold)
         let end = try #require(bought.expirationDate)
         clock.advance(by: end.timeIntervalSince(clock.now) + 86_400)  // a day after the renewal failed
         let group = try #require(bought.subscriptionGroupID)
@@ -217,9 +221,7 @@ import Testing
         try outside.setBillingGracePeriodEnabled(true)
         let store = try openGame(now: clock)
         defer { store.close() }
-        let bought = try #require(try await buy(store, Self.gold))
-        try store.finish(transactionID: bought.id)
-        _ = await store.pollSettled()
+        let bought = try await buyAndFinish(store, Self.gold)
         let end = try #require(bought.expirationDate)
         clock.advance(by: end.timeIntervalSince(clock.now) + 86_400)
         let group = try #require(bought.subscriptionGroupID)
@@ -245,9 +247,7 @@ import Testing
         do {
             let store = try openGame(now: clock)
             defer { store.close() }
-            let bought = try #require(try await buy(store, Self.gold))
-            try store.finish(transactionID: bought.id)
-            _ = await store.pollSettled()
+            let bought = try await buyAndFinish(store, Self.gold)
             clock.advance(by: try #require(bought.expirationDate).timeIntervalSince(clock.now) + 86_400)
             #expect(try await Product.SubscriptionInfo.status(for: try #require(bought.subscriptionGroupID)).first?.state == .inGracePeriod)
             await Self.waitUntil { (try? store.isEntitled(to: Self.gold)) == true }

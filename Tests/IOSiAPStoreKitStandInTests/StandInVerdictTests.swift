@@ -163,9 +163,7 @@ extension StandInTests {
         do {
             let store = try openGame(now: clock)
             defer { store.close() }
-            let bought = try #require(try await buy(store, Self.gold))
-            try store.finish(transactionID: bought.id)
-            _ = await store.pollSettled()
+            let bought = try await buyAndFinish(store, Self.gold)
             let end = try #require(bought.expirationDate)
             try outside().setAutoRenew(productID: Self.gold, enabled: false)
             StoreKitStandIn.forgeCopies(of: bought.id) { $0.expirationDate = forgedEnd }
