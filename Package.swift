@@ -77,12 +77,11 @@ let package = Package(
             path: "Sources/IOSiAPSignedData"
         ),
         // What needs OpenSSL: signing, certificate chains, on-device verification. Re-exports IOSiAPSignedData.
-        // Initialises libcrypto, when the library is loaded, without its exit-time cleanup: see its one file.
+        // Initialises libcrypto, when the library is loaded, without its exit-time cleanup: see its C file.
         .target(
             name: "CCryptoAtExit",
             dependencies: ["CCrypto"],
-            path: "Sources/CCryptoAtExit",
-            publicHeadersPath: "."  // no headers: nothing calls it
+            path: "Sources/CCryptoAtExit"
         ),
         .target(
             name: "IOSiAPVerification",

@@ -33,7 +33,7 @@ trap 'rm -rf "$work"' EXIT
 
 # The modules libiosiap is made of on each platform (Package.swift's localStorePlatforms decides the same).
 apple_modules="IOSiAPCore IOSiAPSignedData IOSiAPStoreKit IOSiAPExports"
-macos_modules="$apple_modules IOSiAPVerification IOSiAPLocalStore"
+macos_modules="$apple_modules CCryptoAtExit IOSiAPVerification IOSiAPLocalStore"
 
 # The functions the header declares: every slice must define each of them.
 declared=$(grep -o 'iosiap_[a-z0-9_]*(' Include/iosiap/iosiap.h | tr -d '(' | sort -u)

@@ -55,7 +55,9 @@ gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude
     Tests/native/exit_while_verifying.c -L"$bin" -liosiap -Wl,-rpath,"$bin" -lpthread -o "$work/exit_while_verifying"
 for run in $(seq 10); do
     mkdir "$work/state-exit-$run"
-    timeout 120 "$work/exit_while_verifying" "$catalog" "$work/state-exit-$run"
+    status=0
+    timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-$run" >"$work/exit-$run.log" 2>&1 || status=$?
+    [ "$status" = 0 ] || { cat "$work/exit-$run.log" >&2; echo "run $run of exit_while_verifying over StoreKit ended with status $status" >&2; exit 1; }
 done
 # Eight threads requesting while the main thread polls and runs the main run loop (scripts/tsan-storekit.sh runs it
 # under ThreadSanitizer).

@@ -526,10 +526,12 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
     the next launch: a refund is told again until a callback of its IOSIAP_EVENT_REVOKED has returned); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
     a limit) and none runs after this returns. Requests still waiting or running are cancelled: they get no
     further event. Waits for the store's worker to end, at most about 2 s (a server verification in
-    progress may outlast that; it then ends on its own). NULL does nothing. A game may also exit without
-    closing, or while such a verification goes on: on Linux and macOS the library initialises OpenSSL 3 as it is
-    loaded, without the cleanup OpenSSL otherwise runs at exit, so no thread of it verifies in freed memory. (A
-    host that initialised OpenSSL before loading the library decided that first: pass OPENSSL_INIT_NO_ATEXIT.) */
+    progress may outlast that; it then ends on its own). NULL does nothing. On Linux and macOS the library
+    initialises OpenSSL 3 as it is loaded, without the cleanup OpenSSL otherwise runs at exit, so that returning
+    from main while such a verification goes on does not free libcrypto under it. That holds when nothing in the
+    process initialised OpenSSL before the library was loaded (a library loaded earlier that uses it at load, a
+    dlopen of libiosiap after OpenSSL was used): there, or with IOSIAP_DELIVERY_THREAD (whose callbacks could
+    run while the game's static destructors do), close the store before returning from main. */
 void iosiap_store_close(iosiap_store *store);
 
 /* ---- Requests (each queues work and returns at once; the result comes as events) --------------------- */
