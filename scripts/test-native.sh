@@ -69,6 +69,7 @@ swiftc -typecheck -parse-as-library -module-name IOSiAPExports -package-name "$p
     -I "$(swift build --show-bin-path)/Modules" \
     -Xcc -fmodule-map-file=Sources/CIOSiAP/module.modulemap -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
     -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap \
+    -Xcc -fmodule-map-file=Sources/CCryptoAtExit/include/module.modulemap \
     Sources/IOSiAPExports/*.swift -emit-clang-header-path "$work/generated.h"
 python3 Tests/native/compare_headers.py Include/iosiap/iosiap.h "$work/generated.h" \
     Sources/IOSiAPCore/Errors/StoreErrorCode.swift Sources/IOSiAPCore/Store/RequestValidation.swift

@@ -35,7 +35,9 @@ PARAMETERS = ("store: PurchaseStore, event: StoreEvent, localStore: LocalStore, 
 
 def main():
     modules, sources, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-    module_maps = [f"-fmodule-map-file={path}" for path in sorted(sources.glob("C*/module.modulemap"))]
+    # The C modules: system libraries' module maps, and our C targets' (in their include folders).
+    module_maps = [f"-fmodule-map-file={path}"
+                   for path in sorted([*sources.glob("C*/module.modulemap"), *sources.glob("C*/include/module.modulemap")])]
 
     def source(name, body):
         lines = body.splitlines()
