@@ -529,9 +529,9 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
     progress may outlast that; it then ends on its own). NULL does nothing. On Linux and macOS the library
     initialises OpenSSL 3 as it is loaded, without the cleanup OpenSSL otherwise runs at exit, so that returning
     from main while such a verification goes on does not free libcrypto under it. That holds when nothing in the
-    process initialised OpenSSL before the library was loaded (a library loaded earlier that uses it at load, a
-    dlopen of libiosiap after OpenSSL was used): there, or with IOSIAP_DELIVERY_THREAD (whose callbacks could
-    run while the game's static destructors do), close the store before returning from main. */
+    process initialised OpenSSL before the library was loaded (another library's load-time code that uses it and
+    runs first, a dlopen of libiosiap after OpenSSL was used): there, or with IOSIAP_DELIVERY_THREAD (whose
+    callbacks could run while the game's static destructors do), close the store before returning from main. */
 void iosiap_store_close(iosiap_store *store);
 
 /* ---- Requests (each queues work and returns at once; the result comes as events) --------------------- */
