@@ -76,13 +76,13 @@ let package = Package(
             dependencies: ["IOSiAPCore", .target(name: "CCurl", condition: .when(platforms: localStorePlatforms))],
             path: "Sources/IOSiAPSignedData"
         ),
-        // What needs OpenSSL: signing, certificate chains, on-device verification. Re-exports IOSiAPSignedData.
         // Initialises libcrypto, when the library is loaded, without its exit-time cleanup: see its C file.
         .target(
             name: "CCryptoAtExit",
             dependencies: ["CCrypto"],
             path: "Sources/CCryptoAtExit"
         ),
+        // What needs OpenSSL: signing, certificate chains, on-device verification. Re-exports IOSiAPSignedData.
         .target(
             name: "IOSiAPVerification",
             dependencies: ["CCrypto", "CCryptoAtExit", "IOSiAPCore", "IOSiAPSignedData"],
