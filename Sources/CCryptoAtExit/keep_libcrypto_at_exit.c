@@ -10,10 +10,10 @@
 
 #include "keep_libcrypto_at_exit.h"
 
-void keep_libcrypto_at_exit(void) {
+void iosiap_internal_keep_libcrypto_at_exit(void) {
     (void)OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
 }
 
 __attribute__((constructor)) static void keep_libcrypto_at_exit_when_loaded(void) {
-    keep_libcrypto_at_exit();
+    iosiap_internal_keep_libcrypto_at_exit();
 }

@@ -32,7 +32,7 @@ final class ChainVerifier: Sendable {
     private let cache = Locked(Cache())
 
     init(trustedRoots: [[UInt8]], capacity: Int) throws(StoreError) {
-        keep_libcrypto_at_exit()  // done as the library loaded; the call links it into a static archive's user
+        iosiap_internal_keep_libcrypto_at_exit()  // done as the library loaded; the call links it into a static archive's user
         guard !trustedRoots.isEmpty else { throw StoreError(.invalidArgument, "no trusted root certificate") }
         var parsed: [X509Certificate] = []
         for der in trustedRoots { parsed.append(try X509Certificate(der: der)) }
