@@ -267,6 +267,19 @@ for run in $(seq 20); do
     [ "$status" = 0 ] || { cat "$work/exit-$run.log" >&2; fail "run $run of exit_while_verifying ended with status $status"; }
 done
 check "20 runs returned from main while four threads verified and a payment was requested, each with status 0"
+# With a server that holds every verification: close stops waiting for the store's, and main returns under it.
+python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
+server=$!
+for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+for run in $(seq 5); do
+    status=0
+    timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-server-$run" "$(awk '{print $2}' "$work/server.port")" \
+        >"$work/exit-server-$run.log" 2>&1 || status=$?
+    [ "$status" = 0 ] || { cat "$work/exit-server-$run.log" >&2; fail "run $run of exit_while_verifying with a server ended with status $status"; }
+done
+kill "$server" 2>/dev/null || true
+server=""
+check "5 runs closed the store during server verifications ($(grep -h 'close took' "$work"/exit-server-*.log | tr '\n' ' ')) and returned from main, each with status 0"
 
 step "verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
 python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &

@@ -59,6 +59,19 @@ for run in $(seq 10); do
     timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-$run" >"$work/exit-$run.log" 2>&1 || status=$?
     [ "$status" = 0 ] || { cat "$work/exit-$run.log" >&2; echo "run $run of exit_while_verifying over StoreKit ended with status $status" >&2; exit 1; }
 done
+# With a server that holds every verification: close stops waiting for the store's, and main returns under it.
+python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
+server=$!
+for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+for run in $(seq 3); do
+    mkdir "$work/state-exit-server-$run"
+    status=0
+    timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-server-$run" "$(awk '{print $2}' "$work/server.port")" \
+        >"$work/exit-server-$run.log" 2>&1 || status=$?
+    [ "$status" = 0 ] || { cat "$work/exit-server-$run.log" >&2; echo "run $run of exit_while_verifying over StoreKit with a server ended with status $status" >&2; exit 1; }
+done
+kill "$server" 2>/dev/null || true
+server=""
 # Eight threads requesting while the main thread polls and runs the main run loop (scripts/tsan-storekit.sh runs it
 # under ThreadSanitizer).
 gcc -std=c11 -Wall -Wextra -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native Tests/native/stress.c \

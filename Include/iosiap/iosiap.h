@@ -526,11 +526,14 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
     the next launch: a refund is told again until a callback of its IOSIAP_EVENT_REVOKED has returned); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
     a limit) and none runs after this returns. Requests still waiting or running are cancelled: they get no
     further event. Waits for the store's worker to end, at most about 2 s (a server verification in
-    progress may outlast that; it then ends on its own). NULL does nothing. On Linux and macOS the library
-    initialises OpenSSL 3 as it is loaded, without the cleanup OpenSSL otherwise runs at exit, so that returning
-    from main while such a verification goes on does not free libcrypto under it. That holds when nothing in the
-    process initialised OpenSSL before the library was loaded (another library's load-time code that uses it and
-    runs first, a dlopen of libiosiap after OpenSSL was used): there, or with IOSIAP_DELIVERY_THREAD (whose
+    progress may outlast that; it then ends on its own, by its answer or timeout_ms). NULL does nothing.
+    On Linux and macOS the library initialises OpenSSL 3 as it is loaded, without the cleanup OpenSSL otherwise
+    runs at exit, so that returning from main while the library verifies (such a server verification, or the
+    game's own threads in iosiap_verify_transaction) does not free libcrypto under it. That holds when nothing
+    in the process initialised OpenSSL before the library was loaded (another library's load-time code that uses
+    it and runs first, a dlopen of libiosiap after OpenSSL was used). There, before returning from main, close
+    the store and join the game's threads that call iosiap_verify_transaction; a server verification close
+    stopped waiting for can still be running, until its answer or timeout_ms. With IOSIAP_DELIVERY_THREAD (whose
     callbacks could run while the game's static destructors do), close the store before returning from main. */
 void iosiap_store_close(iosiap_store *store);
 

@@ -6,7 +6,11 @@
  * and checks each run's exit status.
  * Built with IOSIAP_STOREKIT_STANDIN, over StoreKit, where the stand-in's App Store also verifies what it hands
  * over (the process in which CI first met the crash).
- * usage: exit_while_verifying CATALOG STATE_DIRECTORY [ignored...]
+ * Given the port of Tests/python/verification_server.py, the store is opened again to verify with its /hang path
+ * (no answer for 60 s), and main closes the store before returning, as iosiap_store_close advises: close stops
+ * waiting after about 2 s, so main returns while server verifications go on (the payment's, and launch's re-check
+ * of the unfinished purchase).
+ * usage: exit_while_verifying CATALOG STATE_DIRECTORY [SERVER_PORT]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <iosiap/iosiap.h>
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "expect.h"
 #include "wait_for.h"
@@ -72,7 +77,9 @@ int main(int argc, char **argv) {
     iosiap_store *store = NULL;
     pthread_t threads[VERIFYING_THREADS];
     static int indexes[VERIFYING_THREADS];
-    char root_path[4200];
+    char root_path[4200], server_url[128];
+    struct timespec close_began, close_ended;
+    double close_seconds;
     FILE *file;
     int index, frame;
 
@@ -100,6 +107,19 @@ int main(int argc, char **argv) {
     EXPECT(root_length > 100);
     if (failures) return 1;
 
+    if (argc > 3) {
+        iosiap_store_close(store);
+        snprintf(server_url, sizeof server_url, "http://127.0.0.1:%s/hang", argv[3]);
+        verification.mode = IOSIAP_VERIFY_SERVER;
+        verification.server_url = server_url;
+        verification.timeout_ms = 30000;
+        verification.attempts = 1;
+        EXPECT(open_test_store_with(&store, argv[1], argv[2], &how, &callbacks) == IOSIAP_OK);
+        if (!store) return 1;
+        iosiap_request_products(NULL, store, coins, 1);
+        EXPECT(wait_for(store, IOSIAP_EVENT_PRODUCTS_RECEIVED));
+    }
+
     for (index = 0; index < VERIFYING_THREADS; index++) {
         indexes[index] = index;
         EXPECT(pthread_create(&threads[index], NULL, verify_forever, &indexes[index]) == 0);
@@ -112,6 +132,19 @@ int main(int argc, char **argv) {
 
     /* The store verifies this one on its own thread while main returns. */
     iosiap_request_payment(NULL, store, coins[0], 1, NULL);
+    if (argc > 3) {
+        for (frame = 0; frame < 250; frame++) {  /* half a second: the payment is signed and posted by then */
+            iosiap_poll(store, 0);
+            between_frames(2);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &close_began);
+        iosiap_store_close(store);
+        clock_gettime(CLOCK_MONOTONIC, &close_ended);
+        close_seconds = (double)(close_ended.tv_sec - close_began.tv_sec) + (close_ended.tv_nsec - close_began.tv_nsec) / 1e9;
+        /* Close waited for the worker, busy with a verification, and stopped waiting long before an answer. */
+        printf("close took %.2f s\n", close_seconds);
+        EXPECT(close_seconds > 1.0 && close_seconds < 20.0);
+    }
     printf("exit while verifying: %d passed, %d failed\n", checks - failures, failures);
     fflush(stdout);
     return failures == 0 ? 0 : 1;

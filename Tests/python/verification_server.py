@@ -3,6 +3,7 @@
 
 /valid        {"status": 0} with the transaction id echoed      /rejected   {"status": 21003}
 /slow         answers after 3 s                                 /error500   HTTP 500
+/hang         answers after 60 s (a server that holds the connection)
 /malformed    a body that is not JSON                           /wrong      status 0 for another transaction
 /production   {"status": 21007} (a sandbox receipt)             /sandbox    like /valid
 /flaky        HTTP 500 the first time per transaction, then valid
@@ -49,6 +50,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/slow":
             time.sleep(3)
             return self.answer(200, {"status": 0})
+        if path == "/hang":
+            time.sleep(60)
+            return self.answer(200, {"status": 0, "transactionId": transaction})
         if path == "/error500":
             return self.answer(500, {"error": "down"})
         if path == "/malformed":
