@@ -27,7 +27,10 @@ if command -v valgrind >/dev/null; then
     count() {
         valgrind --tool=memcheck "$work/benchmarks-without-debug-info" idle-poll-only "$1" >"$work/valgrind.txt" 2>&1 \
             || { cat "$work/valgrind.txt" >&2; echo "benchmark: valgrind failed (row 4b)" >&2; return 1; }
-        sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$work/valgrind.txt" | tr -d ,
+        local allocations
+        allocations=$(sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$work/valgrind.txt" | tr -d ,)
+        [ -n "$allocations" ] || { cat "$work/valgrind.txt" >&2; echo "benchmark: valgrind printed no heap summary (row 4b)" >&2; return 1; }
+        echo "$allocations"
     }
     base=$(count 0)
     busy=$(count "$polls")

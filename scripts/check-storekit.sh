@@ -41,7 +41,7 @@ modules=$bin/Modules
 # IOSiAPCore shares `package` declarations (Locked, …) with the package's other modules: use SwiftPM's name.
 package_name=$(grep -A1 '"-package-name"' "$bin/description.json" | sed -n '2s/[ ",]//gp')
 module_maps=()
-for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap; do module_maps+=(-Xcc "-fmodule-map-file=$map"); done
+for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap; do if [ -f "$map" ]; then module_maps+=(-Xcc "-fmodule-map-file=$map"); fi; done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
