@@ -32,3 +32,23 @@ fi
 # step TITLE: names the step a test script begins, with the seconds the script has run so far (the test command
 # must end within 30 minutes on 2 cores; these figures show where the time goes).
 step() { printf '== %s  [%d s]\n' "$*" "$SECONDS"; }
+
+# start_verification_server DIRECTORY NAME: starts Tests/python/verification_server.py for five minutes, its
+# requests logged in DIRECTORY/NAME.requests and its errors in DIRECTORY/NAME.err; sets `server` (its process, for
+# the caller's EXIT trap) and `server_port`.
+start_verification_server() {
+    local directory=$1 name=$2
+    : >"$directory/$name.requests"
+    python3 Tests/python/verification_server.py --lifetime 300 --requests "$directory/$name.requests" </dev/null \
+        >"$directory/$name.port" 2>"$directory/$name.err" &
+    server=$!
+    server_port=""
+    for _ in $(seq 100); do
+        server_port=$(awk 'NR == 1 && $1 == "port" {print $2}' "$directory/$name.port" 2>/dev/null || true)
+        [ -n "$server_port" ] && return 0
+        sleep 0.1
+    done
+    cat "$directory/$name.err" >&2
+    echo "the verification server did not start" >&2
+    return 1
+}

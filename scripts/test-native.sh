@@ -267,27 +267,29 @@ for run in $(seq 20); do
     [ "$status" = 0 ] || { cat "$work/exit-$run.log" >&2; fail "run $run of exit_while_verifying ended with status $status"; }
 done
 check "20 runs returned from main while four threads verified and a payment was requested, each with status 0"
-# With a server that holds every verification: close stops waiting for the store's, and main returns under it.
-python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
-server=$!
-for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+# With a server that holds every verification: main closes the store, close stops waiting for the store's
+# worker, and main returns while the worker's POSTs (launch's re-check of the unfinished purchase, the new payment's)
+# wait for an answer; the server's log shows both reached it.
+start_verification_server "$work" exit-server
 for run in $(seq 5); do
+    before=$(grep -c '^/hang ' "$work/exit-server.requests" || true)
     status=0
-    timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-server-$run" "$(awk '{print $2}' "$work/server.port")" \
+    timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-server-$run" "$server_port" \
         >"$work/exit-server-$run.log" 2>&1 || status=$?
     [ "$status" = 0 ] || { cat "$work/exit-server-$run.log" >&2; fail "run $run of exit_while_verifying with a server ended with status $status"; }
+    hung=$(( $(grep -c '^/hang ' "$work/exit-server.requests" || true) - before ))
+    [ "$hung" -ge 2 ] || fail "run $run of exit_while_verifying: $hung verifications reached the server, not 2"
 done
 kill "$server" 2>/dev/null || true
 server=""
-check "5 runs closed the store during server verifications ($(grep -h 'close took' "$work"/exit-server-*.log | tr '\n' ' ')) and returned from main, each with status 0"
+check "5 runs closed the store while 2 server verifications waited ($(grep -h 'close took' "$work"/exit-server-*.log | tr '\n' ' ')) and returned from main, each with status 0"
 
 step "verification: on the device, on a server, for a backend; Apple's own library as a second opinion"
-python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
-server=$!
-for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+start_verification_server "$work" verification-server
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -I"$sdk/include" Tests/native/verification.c -L"$sdk/lib" -liosiap -Wl,-rpath,"$sdk/lib" -o "$work/verification"
-"$work/verification" "$catalog" "$work/state-verification" "$(awk '{print $2}' "$work/server.port")"
+"$work/verification" "$catalog" "$work/state-verification" "$server_port"
 kill "$server" 2>/dev/null || true
+server=""
 check "verification through the C ABI"
 python3 -m pip install --quiet --disable-pip-version-check app-store-server-library 2>&1 | grep -v "Running pip as the 'root' user" || true
 swift build --product iosiap-example-session -Xswiftc -warnings-as-errors >/dev/null

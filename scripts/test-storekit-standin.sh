@@ -59,16 +59,17 @@ for run in $(seq 10); do
     timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-$run" >"$work/exit-$run.log" 2>&1 || status=$?
     [ "$status" = 0 ] || { cat "$work/exit-$run.log" >&2; echo "run $run of exit_while_verifying over StoreKit ended with status $status" >&2; exit 1; }
 done
-# With a server that holds every verification: close stops waiting for the store's, and main returns under it.
-python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
-server=$!
-for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+# With a server that holds every verification: close stops waiting, and main returns while POSTs wait.
+start_verification_server "$work" exit-server
 for run in $(seq 3); do
     mkdir "$work/state-exit-server-$run"
+    before=$(grep -c '^/hang ' "$work/exit-server.requests" || true)
     status=0
-    timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-server-$run" "$(awk '{print $2}' "$work/server.port")" \
+    timeout 60 "$work/exit_while_verifying" "$catalog" "$work/state-exit-server-$run" "$server_port" \
         >"$work/exit-server-$run.log" 2>&1 || status=$?
     [ "$status" = 0 ] || { cat "$work/exit-server-$run.log" >&2; echo "run $run of exit_while_verifying over StoreKit with a server ended with status $status" >&2; exit 1; }
+    hung=$(( $(grep -c '^/hang ' "$work/exit-server.requests" || true) - before ))
+    [ "$hung" -ge 2 ] || { echo "run $run of exit_while_verifying over StoreKit: $hung verifications reached the server, not 2" >&2; exit 1; }
 done
 kill "$server" 2>/dev/null || true
 server=""
@@ -139,13 +140,11 @@ expect_lines "$work/unnamed.out" "system error" "needs IOSIAP_STOREKIT_CONFIGURA
 
 step "verification over StoreKit"
 # Verification over StoreKit: StoreKit's verdict, then a server's (Tests/python/verification_server.py).
-python3 Tests/python/verification_server.py --lifetime 300 </dev/null >"$work/server.port" 2>&1 &
-server=$!
-for _ in $(seq 50); do [ -s "$work/server.port" ] && break; sleep 0.1; done
+start_verification_server "$work" verification-server
 gcc -std=c99 -Wall -Wextra -pedantic -Werror -DIOSIAP_STOREKIT_STANDIN -IInclude -ITests/native Tests/native/verification.c \
     -L"$bin" -liosiap -Wl,-rpath,"$bin" -o "$work/verification"
 mkdir "$work/state-verification"
-"$work/verification" "$catalog" "$work/state-verification" "$(awk '{print $2}' "$work/server.port")"
+"$work/verification" "$catalog" "$work/state-verification" "$server_port"
 kill "$server" 2>/dev/null || true
 server=""
 

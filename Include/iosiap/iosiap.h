@@ -523,17 +523,21 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
                                const iosiap_callbacks *callbacks);
 
 /** Closes the store and frees it. Queued events are dropped (purchases and refunds among them come back at
-    the next launch: a refund is told again until a callback of its IOSIAP_EVENT_REVOKED has returned); with IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without
-    a limit) and none runs after this returns. Requests still waiting or running are cancelled: they get no
-    further event. Waits for the store's worker to end, at most about 2 s (a server verification in
-    progress may outlast that; it then ends on its own, by its answer or timeout_ms). NULL does nothing.
+    the next launch: a refund is told again until a callback of its IOSIAP_EVENT_REVOKED has returned); with
+    IOSIAP_DELIVERY_THREAD, a callback in progress finishes first (close waits for it, without a limit) and none
+    runs after this returns. Requests still waiting or running are cancelled: they get no further event. Waits
+    for the store's worker to end, at most about 2 s, and on the local store as long again for each of its own
+    threads (its watcher, its notification senders). A server verification in progress may outlast that: it
+    then ends on its own, after at most `attempts` tries of about timeout_ms each with pauses between (on Apple
+    platforms timeout_ms bounds each wait for data). NULL does nothing.
     On Linux and macOS the library initialises OpenSSL 3 as it is loaded, without the cleanup OpenSSL otherwise
-    runs at exit, so that returning from main while the library verifies (such a server verification, or the
-    game's own threads in iosiap_verify_transaction) does not free libcrypto under it. That holds when nothing
-    in the process initialised OpenSSL before the library was loaded (another library's load-time code that uses
-    it and runs first, a dlopen of libiosiap after OpenSSL was used). There, before returning from main, close
-    the store and join the game's threads that call iosiap_verify_transaction; a server verification close
-    stopped waiting for can still be running, until its answer or timeout_ms. With IOSIAP_DELIVERY_THREAD (whose
+    runs at exit, so that returning from main while the library verifies (the store's checks, the game's own
+    threads in iosiap_verify_transaction, a server verification close stopped waiting for, whose TLS on Linux
+    uses OpenSSL) does not free libcrypto under it. That holds when nothing in the process initialised OpenSSL
+    before the library was loaded (another library's load-time code that uses it and runs first, a dlopen of
+    libiosiap after OpenSSL was used). There, before returning from main, close the store and join the game's
+    threads that call iosiap_verify_transaction; a game cannot wait for a server verification close stopped
+    waiting for, and over https on Linux its exit can still meet one. With IOSIAP_DELIVERY_THREAD (whose
     callbacks could run while the game's static destructors do), close the store before returning from main. */
 void iosiap_store_close(iosiap_store *store);
 
@@ -1007,7 +1011,8 @@ int iosiap_transaction_history(iosiap_store *store, iosiap_transaction_callback 
  * Verifies a signed transaction (a JWS) by Apple's algorithm: trusted_root_der (NULL: Apple Root CA - G3),
  * bundle_id, environment ("Production", "Sandbox", "Xcode"; NULL: "Production"). On success
  * *out_payload_json is the decoded payload as JSON, to be freed with iosiap_string_free; on failure the
- * status says which step failed and iosiap_last_error_message() why.
+ * status says which step failed and iosiap_last_error_message() why. Returning from main while threads call
+ * it: see iosiap_store_close.
  */
 int iosiap_verify_transaction(char **out_payload_json, const char *jws, const uint8_t *trusted_root_der,
                               size_t trusted_root_der_length, const char *bundle_id, const char *environment);

@@ -1,15 +1,16 @@
 /*
  * A game that returns from main while the library verifies: four threads of its own verify a purchase over and
- * over with iosiap_verify_transaction, the store's thread verifies a payment just requested, and the store is never
- * closed. Exit must not free libcrypto's state under them (Sources/CCryptoAtExit): before the library kept it,
- * 17 of 60 runs of this test crashed or hung after printing their result (12 of 20 over StoreKit). The script runs it repeatedly
- * and checks each run's exit status.
+ * over with iosiap_verify_transaction, and the store's thread verifies a payment just requested. Exit must not free
+ * libcrypto's state under them (Sources/CCryptoAtExit): before the library kept it, 17 of 60 runs of this test
+ * (with the store never closed, on the device) crashed or hung after printing their result (12 of 20 over
+ * StoreKit). The script runs it repeatedly and checks each run's exit status.
  * Built with IOSIAP_STOREKIT_STANDIN, over StoreKit, where the stand-in's App Store also verifies what it hands
  * over (the process in which CI first met the crash).
  * Given the port of Tests/python/verification_server.py, the store is opened again to verify with its /hang path
- * (no answer for 60 s), and main closes the store before returning, as iosiap_store_close advises: close stops
- * waiting after about 2 s, so main returns while server verifications go on (the payment's, and launch's re-check
- * of the unfinished purchase).
+ * (no answer for 60 s), and main closes the store before returning: close stops waiting for the worker after
+ * about 2 s, so main returns while the worker's POSTs wait (the payment's, and launch's re-check of the unfinished
+ * purchase; the script counts them in the server's log). Those POSTs are plain http, which uses no libcrypto: the
+ * game's threads are what use it as the process exits.
  * usage: exit_while_verifying CATALOG STATE_DIRECTORY [SERVER_PORT]
  */
 #define _POSIX_C_SOURCE 200809L

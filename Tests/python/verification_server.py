@@ -13,7 +13,8 @@
 /whole        {"status": 0.0}                                   /half       {"status": 0.5}
 /true         {"status": true}                                  /text       {"status": "0"}
 It stops by itself after --lifetime seconds (default 120), and with --stop-on-stdin-eof when its
-standard input closes (so that a test that started it stops it by going away).
+standard input closes (so that a test that started it stops it by going away). With --requests FILE it appends
+"PATH TRANSACTION_ID" to FILE as each POST arrives, so that a test can count what reached it.
 """
 import argparse
 import base64
@@ -25,6 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 seen = {}
 lock = threading.Lock()
+requests_file = None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -43,6 +45,9 @@ class Handler(BaseHTTPRequestHandler):
         request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
         transaction = request.get("transactionId", "")
         path = self.path
+        if requests_file:
+            with lock, open(requests_file, "a") as log:
+                log.write(f"{path} {transaction}\n")
         if path in ("/valid", "/sandbox"):
             return self.answer(200, {"status": 0, "transactionId": transaction})
         if path == "/rejected":
@@ -52,7 +57,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, {"status": 0})
         if path == "/hang":
             time.sleep(60)
-            return self.answer(200, {"status": 0, "transactionId": transaction})
+            try:
+                return self.answer(200, {"status": 0, "transactionId": transaction})
+            except (BrokenPipeError, ConnectionResetError):  # the client has long gone
+                return None
         if path == "/error500":
             return self.answer(500, {"error": "down"})
         if path == "/malformed":
@@ -105,7 +113,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetime", type=float, default=120)
     parser.add_argument("--stop-on-stdin-eof", action="store_true")
+    parser.add_argument("--requests")
     args = parser.parse_args()
+    global requests_file
+    requests_file = args.requests
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(f"port {server.server_address[1]}", flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
