@@ -528,17 +528,19 @@ int iosiap_store_open_storekit(iosiap_store **out, const iosiap_storekit_options
     runs after this returns. Requests still waiting or running are cancelled: they get no further event. Waits
     for the store's worker to end, at most about 2 s, and on the local store as long again for each of its own
     threads (its watcher, its notification senders). A server verification in progress may outlast that: it
-    then ends on its own, after at most `attempts` tries of about timeout_ms each with pauses between (on Apple
-    platforms timeout_ms bounds each wait for data). NULL does nothing.
+    then ends on its own, on Linux after at most `attempts` tries of about timeout_ms each with pauses between
+    (one more after a 21007 answer sends it to sandbox_server_url); on Apple platforms timeout_ms bounds each
+    wait for data, not the whole. NULL does nothing.
     On Linux and macOS the library initialises OpenSSL 3 as it is loaded, without the cleanup OpenSSL otherwise
-    runs at exit, so that returning from main while the library verifies (the store's checks, the game's own
-    threads in iosiap_verify_transaction, a server verification close stopped waiting for, whose TLS on Linux
-    uses OpenSSL) does not free libcrypto under it. That holds when nothing in the process initialised OpenSSL
-    before the library was loaded (another library's load-time code that uses it and runs first, a dlopen of
-    libiosiap after OpenSSL was used). There, before returning from main, close the store and join the game's
-    threads that call iosiap_verify_transaction; a game cannot wait for a server verification close stopped
-    waiting for, and over https on Linux its exit can still meet one. With IOSIAP_DELIVERY_THREAD (whose
-    callbacks could run while the game's static destructors do), close the store before returning from main. */
+    runs at exit, so that returning from main while the library verifies does not free libcrypto under it
+    (tested on Linux, with the store's and the game's threads verifying on the device; a server verification
+    over https, whose TLS on Linux uses OpenSSL, and macOS rest on the same initialisation). That holds when
+    nothing in the process initialised OpenSSL before the library was loaded (another library's load-time code
+    that uses it and runs first, a dlopen of libiosiap after OpenSSL was used). There, before returning from
+    main, close the store and join the game's threads that call iosiap_verify_transaction; a game cannot wait
+    for a server verification close stopped waiting for, and over https on Linux its exit can still meet one.
+    With IOSIAP_DELIVERY_THREAD (whose callbacks could run while the game's static destructors do), close the
+    store before returning from main. */
 void iosiap_store_close(iosiap_store *store);
 
 /* ---- Requests (each queues work and returns at once; the result comes as events) --------------------- */
